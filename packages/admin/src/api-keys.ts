@@ -1,0 +1,91 @@
+import { generateApiKey } from '@svc/secrets';
+import { inTransaction, type AdminContext } from './context.js';
+import { AdminError } from './errors.js';
+import { assertUuid, orgById } from './lookups.js';
+
+export const API_KEY_PERMISSIONS = ['wallet:verify', 'credentials:issue'] as const;
+
+export interface ApiKeyLimits {
+  hourlyLimit?: number | undefined;
+  burstLimit?: number | undefined;
+}
+
+function assertLimits(limits: ApiKeyLimits): void {
+  for (const [flag, value, max] of [
+    ['--hourly-limit', limits.hourlyLimit, 10_000_000],
+    ['--burst-limit', limits.burstLimit, 100_000],
+  ] as const) {
+    if (value !== undefined && (!Number.isInteger(value) || value < 1 || value > max)) {
+      throw new AdminError(`${flag} must be a whole number from 1 to ${max}`);
+    }
+  }
+}
+
+export async function createApiKey(ctx: AdminContext, input: { org: string; permissions: string; name?: string | undefined } & ApiKeyLimits) {
+  const permissions = [...new Set(input.permissions.split(',').map((p) => p.trim()).filter(Boolean))];
+  if (permissions.length === 0) throw new AdminError(`--permissions must list at least one of ${API_KEY_PERMISSIONS.join(', ')}`);
+  const unknown = permissions.filter((p) => !(API_KEY_PERMISSIONS as readonly string[]).includes(p));
+  if (unknown.length) throw new AdminError(`--permissions has unknown permissions: ${unknown.join(', ')} (known: ${API_KEY_PERMISSIONS.join(', ')})`);
+  assertLimits(input);
+  const org = await orgById(ctx, input.org);
+  const generated = generateApiKey();
+  const key = await ctx.db.apiKey.create({
+    data: {
+      organizationId: org.id,
+      prefix: generated.prefix,
+      keyHash: generated.hash,
+      name: input.name ?? null,
+      permissions,
+      ...(input.hourlyLimit ? { hourlyLimit: input.hourlyLimit } : {}),
+      ...(input.burstLimit ? { burstLimit: input.burstLimit } : {}),
+    },
+  });
+  return { id: key.id, key: generated.key };
+}
+
+async function keyById(ctx: AdminContext, id: string) {
+  assertUuid(id, 'API key');
+  const key = await ctx.db.apiKey.findUnique({ where: { id } });
+  if (!key) throw new AdminError(`no API key with id ${id}`);
+  return key;
+}
+
+export async function disableApiKey(ctx: AdminContext, input: { id: string }) {
+  await keyById(ctx, input.id);
+  const key = await ctx.db.apiKey.update({ where: { id: input.id }, data: { status: 'disabled', disabledAt: ctx.now() } });
+  return { id: key.id, status: key.status };
+}
+
+/** A new key with the same organization, permissions and limits; the old one is disabled at once. */
+export async function rotateApiKey(ctx: AdminContext, input: { id: string }) {
+  const old = await keyById(ctx, input.id);
+  if (old.status !== 'active') throw new AdminError(`API key ${old.id} is disabled; create a new one instead`);
+  const generated = generateApiKey();
+  const created = await inTransaction(ctx, async ({ db: tx }) => {
+    await tx.apiKey.update({ where: { id: old.id }, data: { status: 'disabled', disabledAt: ctx.now() } });
+    return tx.apiKey.create({
+      data: {
+        organizationId: old.organizationId,
+        prefix: generated.prefix,
+        keyHash: generated.hash,
+        name: old.name,
+        permissions: old.permissions,
+        hourlyLimit: old.hourlyLimit,
+        burstLimit: old.burstLimit,
+        rotatedFromId: old.id,
+      },
+    });
+  });
+  return { id: created.id, key: generated.key, replaces: old.id };
+}
+
+export async function setApiKeyLimits(ctx: AdminContext, input: { id: string } & ApiKeyLimits) {
+  if (input.hourlyLimit === undefined && input.burstLimit === undefined) throw new AdminError('give --hourly-limit, --burst-limit or both');
+  assertLimits(input);
+  await keyById(ctx, input.id);
+  const key = await ctx.db.apiKey.update({
+    where: { id: input.id },
+    data: { ...(input.hourlyLimit ? { hourlyLimit: input.hourlyLimit } : {}), ...(input.burstLimit ? { burstLimit: input.burstLimit } : {}) },
+  });
+  return { id: key.id, hourly_limit: key.hourlyLimit, burst_limit: key.burstLimit };
+}

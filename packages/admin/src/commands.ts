@@ -1,0 +1,132 @@
+import type { ParseArgsConfig } from 'node:util';
+import { createApiKey, disableApiKey, rotateApiKey, setApiKeyLimits } from './api-keys.js';
+import { createClient } from './clients.js';
+import type { AdminContext } from './context.js';
+import { AdminError } from './errors.js';
+import { addMember, createOrg } from './orgs.js';
+import { seedDemo } from './seed.js';
+import { rotateSigningKey } from './signing-keys.js';
+import { addCredential, createUser, registerWallet, removeWallet, setPalmVerified } from './users.js';
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+type Values = Record<string, string | boolean | string[] | undefined>;
+
+export interface Command {
+  summary: string;
+  options: Options;
+  required: string[];
+  run(ctx: AdminContext, values: Values): Promise<unknown>;
+}
+
+const str = { type: 'string' } as const;
+const many = { type: 'string', multiple: true } as const;
+const flag = { type: 'boolean' } as const;
+
+const s = (v: Values, k: string) => v[k] as string;
+const opt = (v: Values, k: string) => v[k] as string | undefined;
+
+/** A whole number flag; anything else is the operator's mistake, said in one line. */
+function int(values: Values, name: string): number | undefined {
+  const raw = values[name] as string | undefined;
+  if (raw === undefined) return undefined;
+  if (!/^\d{1,9}$/.test(raw)) throw new AdminError(`--${name} must be a whole number, got ${JSON.stringify(raw)}`);
+  return Number(raw);
+}
+
+export const COMMANDS: Record<string, Command> = {
+  'user:create': {
+    summary: 'create a user: --email --password [--wallet ADDR]... [--palm-verified]',
+    options: { email: str, password: str, wallet: many, 'palm-verified': flag },
+    required: ['email', 'password'],
+    run: (ctx, v) => createUser(ctx, { email: s(v, 'email'), password: s(v, 'password'), wallets: (v.wallet as string[]) ?? [], palmVerified: v['palm-verified'] === true }),
+  },
+  'user:credential': {
+    summary: 'add a credential: --email --source --claims JSON [--expires-at ISO] [--status valid|pending|revoked]',
+    options: { email: str, source: str, claims: str, 'expires-at': str, status: str },
+    required: ['email', 'source', 'claims'],
+    run: (ctx, v) => addCredential(ctx, { email: s(v, 'email'), source: s(v, 'source'), claims: s(v, 'claims'), expiresAt: opt(v, 'expires-at'), status: opt(v, 'status') }),
+  },
+  'user:palm': {
+    summary: "set a user's palm verification: --email [--revoke]",
+    options: { email: str, revoke: flag },
+    required: ['email'],
+    run: (ctx, v) => setPalmVerified(ctx, { email: s(v, 'email'), verified: v.revoke !== true }),
+  },
+  'wallet:register': {
+    summary: 'register a wallet to a user: --email --wallet ADDR [--primary]',
+    options: { email: str, wallet: str, primary: flag },
+    required: ['email', 'wallet'],
+    run: (ctx, v) => registerWallet(ctx, { email: s(v, 'email'), wallet: s(v, 'wallet'), primary: v.primary === true }),
+  },
+  'wallet:remove': {
+    summary: 'remove a wallet: --wallet ADDR',
+    options: { wallet: str },
+    required: ['wallet'],
+    run: (ctx, v) => removeWallet(ctx, { wallet: s(v, 'wallet') }),
+  },
+  'org:create': {
+    summary: 'create an organization: --name --owner-email',
+    options: { name: str, 'owner-email': str },
+    required: ['name', 'owner-email'],
+    run: (ctx, v) => createOrg(ctx, { name: s(v, 'name'), ownerEmail: s(v, 'owner-email') }),
+  },
+  'org:add-member': {
+    summary: 'add a member: --org ID --email --role owner|developer',
+    options: { org: str, email: str, role: str },
+    required: ['org', 'email', 'role'],
+    run: (ctx, v) => addMember(ctx, { org: s(v, 'org'), email: s(v, 'email'), role: s(v, 'role') }),
+  },
+  'client:create': {
+    summary: 'create an OAuth client: --org --name --redirect-uri URI... --scopes "a b" [--public] [--requires-palm-verification] [--preset-cache-ttl S] [--access-token-ttl S]',
+    options: { org: str, name: str, 'redirect-uri': many, scopes: str, public: flag, 'requires-palm-verification': flag, 'preset-cache-ttl': str, 'access-token-ttl': str },
+    required: ['org', 'name', 'redirect-uri', 'scopes'],
+    run: (ctx, v) =>
+      createClient(ctx, {
+        org: s(v, 'org'),
+        name: s(v, 'name'),
+        redirectUris: v['redirect-uri'] as string[],
+        scopes: s(v, 'scopes'),
+        public: v.public === true,
+        requiresPalmVerification: v['requires-palm-verification'] === true,
+        presetCacheTtl: int(v, 'preset-cache-ttl'),
+        accessTokenTtl: int(v, 'access-token-ttl'),
+      }),
+  },
+  'apikey:create': {
+    summary: 'create an API key: --org --permissions a,b [--hourly-limit N] [--burst-limit N] [--name]',
+    options: { org: str, permissions: str, 'hourly-limit': str, 'burst-limit': str, name: str },
+    required: ['org', 'permissions'],
+    run: (ctx, v) =>
+      createApiKey(ctx, { org: s(v, 'org'), permissions: s(v, 'permissions'), name: opt(v, 'name'), hourlyLimit: int(v, 'hourly-limit'), burstLimit: int(v, 'burst-limit') }),
+  },
+  'apikey:disable': {
+    summary: 'disable an API key: --id',
+    options: { id: str },
+    required: ['id'],
+    run: (ctx, v) => disableApiKey(ctx, { id: s(v, 'id') }),
+  },
+  'apikey:rotate': {
+    summary: 'replace an API key with a new one (same permissions and limits): --id',
+    options: { id: str },
+    required: ['id'],
+    run: (ctx, v) => rotateApiKey(ctx, { id: s(v, 'id') }),
+  },
+  'apikey:limits': {
+    summary: "change an API key's limits: --id [--hourly-limit N] [--burst-limit N]",
+    options: { id: str, 'hourly-limit': str, 'burst-limit': str },
+    required: ['id'],
+    run: (ctx, v) => setApiKeyLimits(ctx, { id: s(v, 'id'), hourlyLimit: int(v, 'hourly-limit'), burstLimit: int(v, 'burst-limit') }),
+  },
+  'keys:rotate': {
+    summary: 'rotate a signing key: --service identity-provider|credential-issuer [--activate-in SECONDS]',
+    options: { service: str, 'activate-in': str },
+    required: ['service'],
+    run: (ctx, v) => rotateSigningKey(ctx, { service: s(v, 'service'), activateInSeconds: int(v, 'activate-in') }),
+  },
+  'seed:demo': {
+    summary: 'create the demo organization, users, clients and API keys',
+    options: {},
+    required: [],
+    run: (ctx) => seedDemo(ctx),
+  },
+};

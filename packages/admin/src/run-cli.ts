@@ -1,0 +1,63 @@
+import { parseArgs } from 'node:util';
+import { COMMANDS } from './commands.js';
+import type { AdminContext } from './context.js';
+import { AdminError } from './errors.js';
+
+export interface CliIO {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+}
+
+function usage(): string {
+  const lines = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(16)} ${c.summary}`);
+  return `usage: npm run --silent admin -- <command> [flags]\n${lines.join('\n')}\n`;
+}
+
+/**
+ * Parses and runs one command. Exit codes: 0 done (one JSON object on stdout), 1 refused or
+ * failed (one line on stderr, nothing changed), 2 not understood (one line on stderr).
+ * `connect` is called only once the command line is valid, so typos never touch the database.
+ */
+export async function runCli(argv: string[], connect: () => Promise<AdminContext & { close(): Promise<void> }>, io: CliIO): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === 'help') {
+    io.stderr(usage());
+    return name ? 0 : 2;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    io.stderr(`error: unknown command ${JSON.stringify(name)} (known: ${Object.keys(COMMANDS).join(', ')})\n`);
+    return 2;
+  }
+  let values: Record<string, string | boolean | string[] | undefined>;
+  try {
+    values = parseArgs({ args: rest, options: command.options, strict: true, allowPositionals: false }).values as typeof values;
+  } catch (err) {
+    io.stderr(`error: ${name}: ${(err as Error).message.split('\n')[0]}\n`);
+    return 2;
+  }
+  const missing = command.required.filter((k) => values[k] === undefined);
+  if (missing.length) {
+    io.stderr(`error: ${name}: missing ${missing.map((m) => `--${m}`).join(', ')}\n`);
+    return 2;
+  }
+  let ctx: (AdminContext & { close(): Promise<void> }) | undefined;
+  try {
+    ctx = await connect();
+    const result = await command.run(ctx, values);
+    io.stdout(`${JSON.stringify(result)}\n`);
+    return 0;
+  } catch (err) {
+    // Only the first line: driver errors go on to print the arguments, secrets included.
+    const message = err instanceof AdminError ? err.message : firstLine(err);
+    io.stderr(`error: ${name}: ${message}\n`);
+    return 1;
+  } finally {
+    await ctx?.close();
+  }
+}
+
+function firstLine(err: unknown): string {
+  const text = err instanceof Error ? err.message : String(err);
+  return text.split('\n').map((l) => l.trim()).find(Boolean) ?? (err instanceof Error ? err.name : 'failed');
+}

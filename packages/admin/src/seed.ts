@@ -1,0 +1,89 @@
+import { randomBase62 } from '@svc/secrets';
+import { createApiKey } from './api-keys.js';
+import { createClient } from './clients.js';
+import { inTransaction, type AdminContext } from './context.js';
+import { DEMO_CREDENTIALS, DEMO_WALLETS } from './demo-data.js';
+import { AdminError } from './errors.js';
+import { createOrg } from './orgs.js';
+import { rotateSigningKey } from './signing-keys.js';
+import { addCredential, createUser } from './users.js';
+
+export const DEMO_DOMAIN = 'demo.example';
+export const DEMO_REDIRECT_URI = 'http://localhost:8080/callback';
+
+export async function hasDemoData(ctx: AdminContext): Promise<boolean> {
+  return (await ctx.db.user.count({ where: { email: `developer@${DEMO_DOMAIN}` } })) > 0;
+}
+
+/** Makes sure each service has a signing key; a fresh install needs no rotation step. */
+export async function ensureSigningKeys(ctx: AdminContext) {
+  const out: Record<string, string> = {};
+  for (const service of ['identity-provider', 'credential-issuer'] as const) {
+    const current = await ctx.db.signingKey.findFirst({ where: { service, status: 'active' } });
+    out[service] = current?.kid ?? (await rotateSigningKey(ctx, { service })).kid;
+  }
+  return out;
+}
+
+/**
+ * A developer who owns an organization with a confidential and a public application, a
+ * palm-verified user whose credentials back every preset, a user who is not palm-verified,
+ * and API keys for wallet-verify and the credential issuer. Secrets exist only in the result.
+ */
+export function seedDemo(ctx: AdminContext) {
+  return inTransaction(ctx, seedDemoIn);
+}
+
+async function seedDemoIn(ctx: AdminContext) {
+  if (await hasDemoData(ctx)) {
+    throw new AdminError('demo data already exists; its secrets were shown when it was created and are not stored');
+  }
+  const password = `demo-${randomBase62(12)}`;
+  const developer = await createUser(ctx, { email: `developer@${DEMO_DOMAIN}`, password, palmVerified: true });
+  const verified = await createUser(ctx, { email: `alice@${DEMO_DOMAIN}`, password, wallets: DEMO_WALLETS.verified, palmVerified: true });
+  const unverified = await createUser(ctx, { email: `bob@${DEMO_DOMAIN}`, password, wallets: DEMO_WALLETS.unverified, palmVerified: false });
+  for (const { source, claims, expiresInDays } of DEMO_CREDENTIALS) {
+    const filled = source === 'palm_scan' ? { service_uuid: verified.service_id, ...claims } : claims;
+    await addCredential(ctx, {
+      email: verified.email,
+      source,
+      claims: JSON.stringify(filled),
+      expiresAt: new Date(ctx.now().getTime() + expiresInDays * 86_400_000).toISOString(),
+    });
+  }
+  const org = await createOrg(ctx, { name: 'Demo Organization', ownerEmail: developer.email });
+  const allScopes = 'openid profile.full data.read identity:read kyc:read financial:read identity:date_of_birth identity:address_postal_code identity:address_full identity:legal_name kyc:document_number financial:bank_balance financial:loan_balance financial:net_worth';
+  const confidential = await createClient(ctx, {
+    org: org.id,
+    name: 'Demo Confidential App',
+    redirectUris: [DEMO_REDIRECT_URI],
+    scopes: allScopes,
+  });
+  const publicClient = await createClient(ctx, {
+    org: org.id,
+    name: 'Demo Public App',
+    redirectUris: [DEMO_REDIRECT_URI],
+    scopes: 'openid identity:read kyc:read',
+    public: true,
+    requiresPalmVerification: true,
+  });
+  const walletKey = await createApiKey(ctx, { org: org.id, permissions: 'wallet:verify', name: 'demo wallet-verify' });
+  const issuerKey = await createApiKey(ctx, { org: org.id, permissions: 'credentials:issue', name: 'demo credential-issuer' });
+  const signingKeys = await ensureSigningKeys(ctx);
+  return {
+    organization: org,
+    users: {
+      developer: { ...developer, password },
+      palm_verified: { ...verified, password, wallets: DEMO_WALLETS.verified },
+      not_palm_verified: { ...unverified, password, wallets: DEMO_WALLETS.unverified },
+    },
+    clients: {
+      confidential: { ...confidential, redirect_uri: DEMO_REDIRECT_URI, scopes: allScopes },
+      public: { ...publicClient, redirect_uri: DEMO_REDIRECT_URI, scopes: 'openid identity:read kyc:read' },
+    },
+    api_keys: { wallet_verify: walletKey, credential_issuer: issuerKey },
+    signing_keys: signingKeys,
+  };
+}
+
+export type DemoData = Awaited<ReturnType<typeof seedDemo>>;

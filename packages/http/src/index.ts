@@ -1,0 +1,11 @@
+export * from './errors.js';
+export { errorHandler, notFoundHandler } from './error-handler.js';
+export { handle, toFieldIssues, formatPath, type RequestSchemas, type ValidatedHandler } from './validate.js';
+export { createLogger, REDACT_PATHS, type Logger, type LoggerConfig } from './logger.js';
+export { createBaseApp, finishApp, type BaseAppOptions } from './base-app.js';
+export { securityHeaders } from './security-headers.js';
+export { depthLimit, exceedsDepth } from './body-limits.js';
+export { methodNotAllowed } from './method-not-allowed.js';
+export { healthRouter, runChecks, type ReadinessCheck, type CheckResult, type HealthOptions } from './health.js';
+export { serve, type ServeOptions, type RunningServer } from './serve.js';
+export { ConfigError, parseEnv, loadOrExit, env, readPackageVersion } from './config.js';

@@ -1,0 +1,1 @@
+export { PRESET_NAMES, isPresetName, type PresetName } from './names.js';

@@ -1,0 +1,17 @@
+import { z } from 'zod';
+import { checkAddress } from './eip55.js';
+
+/** A wallet address that must already be in EIP-55 form; the error says what is wrong. */
+export const ZEvmAddress = z.string().superRefine((value, ctx) => {
+  const result = checkAddress(value);
+  if (!result.ok) ctx.addIssue({ code: 'custom', message: result.message });
+});
+
+export const ZIsoDateTime = z.string().datetime({ offset: true });
+
+/** Body of every non-spec-specific error: `{error, error_description, details?}`. */
+export const ZErrorBody = z.object({
+  error: z.string(),
+  error_description: z.string().optional(),
+  details: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
+});

@@ -1,0 +1,19 @@
+import { constantTimeEqual, randomBase62, sha256Hex } from './random.js';
+
+/** Client secrets are 256-bit random values; SHA-256 at rest, compared in constant time. */
+export function generateClientSecret(): { secret: string; hash: string } {
+  const secret = `svcs_${randomBase62(43)}`;
+  return { secret, hash: hashClientSecret(secret) };
+}
+
+export function hashClientSecret(secret: string): string {
+  return sha256Hex(secret);
+}
+
+export function verifyClientSecret(presented: string, storedHash: string): boolean {
+  return constantTimeEqual(hashClientSecret(presented), storedHash);
+}
+
+export function generateClientId(): string {
+  return `svc_client_${randomBase62(20)}`;
+}

@@ -1,0 +1,28 @@
+import { randomBytes } from 'node:crypto';
+import { basename } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { migrate, startEmbeddedPostgres } from '@svc/db';
+
+const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
+
+export default async function globalSetup() {
+  let serverUrl = process.env.DATABASE_URL;
+  if (!serverUrl) {
+    // Run directly in a workspace without `npm test`'s embedded server: start one of our own.
+    const embedded = await startEmbeddedPostgres({ dataDir: `${repoRoot}.data/test-postgres`, port: 54330, database: 'postgres' });
+    serverUrl = embedded.url;
+    globalThis.__svcEmbedded = embedded;
+  }
+  const name = `t_${basename(process.cwd()).replace(/[^a-z0-9]/gi, '_')}_${randomBytes(4).toString('hex')}`.toLowerCase();
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${pg.escapeIdentifier(name)}`);
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  await migrate(url.toString());
+  process.env.SVC_TEST_SERVER_URL = serverUrl;
+  process.env.DATABASE_URL = url.toString();
+  process.env.SVC_TEST_DATABASE = name;
+}

@@ -1,0 +1,24 @@
+// The one jest setup of the repo: ESM everywhere. TypeScript is transformed by swc into ES
+// modules and jest runs with --experimental-vm-modules, so ESM-only dependencies (jose,
+// Digital Bazaar's VC libraries) load as they are. Workspace packages resolve to their
+// TypeScript source through the `source` export condition, so tests need no build of them.
+export default {
+  testEnvironment: 'node',
+  extensionsToTreatAsEsm: ['.ts'],
+  transform: {
+    '^.+\\.ts$': [
+      '@swc/jest',
+      {
+        jsc: { parser: { syntax: 'typescript' }, target: 'es2022', keepClassNames: true },
+        module: { type: 'es6' },
+        sourceMaps: 'inline',
+      },
+    ],
+  },
+  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+  testEnvironmentOptions: { customExportConditions: ['source', 'node', 'node-addons'] },
+  testMatch: ['<rootDir>/test/**/*.test.ts', '<rootDir>/src/**/*.test.ts'],
+  testTimeout: 20_000,
+  // Two cores: more workers only contend.
+  maxWorkers: 2,
+};
