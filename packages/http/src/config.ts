@@ -58,3 +58,17 @@ export const env = {
 export function readPackageVersion(packageJsonUrl: URL): string {
   return (JSON.parse(readFileSync(packageJsonUrl, 'utf8')) as { version: string }).version;
 }
+
+/** Variables every service reads; each app extends this with its own. */
+export function baseServiceEnv(defaultPort: number) {
+  return {
+    PORT: env.port(defaultPort),
+    HOST: z.preprocess(blankAsUndefined, z.string().default('0.0.0.0')),
+    DATABASE_URL: env.url(['postgres:', 'postgresql:']),
+    REDIS_URL: env.optionalUrl(['redis:', 'rediss:']),
+    LOG_LEVEL: env.logLevel(),
+    GIT_COMMIT: env.optionalString(),
+    BODY_LIMIT: z.preprocess(blankAsUndefined, z.string().regex(/^\d{1,7}(b|kb|mb)?$/, 'must be a size such as 100kb').default('100kb')),
+    TRUST_PROXY: z.preprocess(blankAsUndefined, z.string().optional()),
+  };
+}

@@ -25,3 +25,4 @@ export function createStore(options: StoreOptions): Store {
     ...(options.onError ? { onError: options.onError } : {}),
   });
 }
+export { LocalTtlCache } from './local-cache.js';

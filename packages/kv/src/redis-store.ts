@@ -131,8 +131,26 @@ export class RedisStore implements Store {
     } as RateLimitDecision;
   }
 
+  /** Waits for the connection up to the command timeout: at start-up and while reconnecting. */
+  private whenReady(): Promise<void> {
+    if (this.redis.status === 'ready') return Promise.resolve();
+    const timeout = this.options.commandTimeoutMs ?? 1_000;
+    return new Promise((resolve, reject) => {
+      const onReady = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        this.redis.off('ready', onReady);
+        reject(new Error(`not connected (${this.redis.status}) after ${timeout} ms`));
+      }, timeout);
+      this.redis.once('ready', onReady);
+    });
+  }
+
   private async call<T>(command: () => Promise<T>): Promise<T> {
     try {
+      await this.whenReady();
       return await command();
     } catch (err) {
       throw new StoreUnavailableError(`Redis is unavailable: ${err instanceof Error ? err.message : String(err)}`, { cause: err });

@@ -1,0 +1,66 @@
+import { ApiKeyAuthenticator } from '@svc/api-keys';
+import { pingDatabase } from '@svc/db';
+import { dependencyCheck, readPackageVersion, type ReadinessCheck } from '@svc/http';
+import { createCoreDeps, type CoreDeps } from '@svc/runtime';
+import type { Config } from './config.js';
+import { KeyLimiter } from './services/key-limiter.js';
+import { WalletLookup } from './services/wallet-lookup.js';
+
+export interface AppDeps extends CoreDeps {
+  config: Config;
+  version: string;
+  authenticator: ApiKeyAuthenticator;
+  limiter: KeyLimiter;
+  wallets: WalletLookup;
+  checks: ReadinessCheck[];
+}
+
+export interface BuildOptions {
+  /** Tests only: the rate limiter's clock (ms), so windows can be crossed without sleeping. */
+  clock?: () => number;
+}
+
+export function buildDeps(config: Config, options: BuildOptions = {}): AppDeps {
+  const core = createCoreDeps('wallet-verify', 'wv', config, options.clock);
+  const authenticator = new ApiKeyAuthenticator({
+    db: core.db,
+    cacheTtlSeconds: config.API_KEY_CACHE_TTL_SECONDS,
+    lastUsedFlushSeconds: config.API_KEY_LAST_USED_FLUSH_SECONDS,
+    onFlushError: (err) => core.logger.warn({ err }, 'could not record API key use'),
+  });
+  const limiter = new KeyLimiter({
+    limiter: core.store.limiter,
+    onRedisFailure: config.RATE_LIMIT_ON_REDIS_FAILURE,
+    replicas: config.RATE_LIMIT_REPLICAS,
+    logger: core.logger,
+    ...(options.clock ? { clock: options.clock } : {}),
+  });
+  const failOpen = config.RATE_LIMIT_ON_REDIS_FAILURE === 'open';
+  const redisCheck: ReadinessCheck = {
+    name: 'redis',
+    run: async () => {
+      const details = { mode: core.store.kind === 'redis' ? 'redis' : 'in-process', on_redis_failure: config.RATE_LIMIT_ON_REDIS_FAILURE };
+      try {
+        await core.store.ping();
+        return { ok: true, details };
+      } catch (err) {
+        // Failing open, the service still limits (per replica) and stays in rotation, degraded.
+        return { ok: failOpen, details: { ...details, degraded: true, error: (err as Error).message } };
+      }
+    },
+  };
+  return {
+    ...core,
+    config,
+    version: readPackageVersion(new URL('../package.json', import.meta.url)),
+    authenticator,
+    limiter,
+    wallets: new WalletLookup(core.db, config.WALLET_CACHE_TTL_SECONDS),
+    checks: [dependencyCheck('database', () => pingDatabase(core.db)), redisCheck],
+    close: async () => {
+      await authenticator.close();
+      await limiter.close();
+      await core.close();
+    },
+  };
+}

@@ -1,0 +1,36 @@
+import { HttpError, type ErrorBody } from '@svc/http';
+
+/** Area B's fixed texts (spec, "Errors"): the body is `{error: <text>}` and nothing else. */
+export class ApiKeyError extends HttpError {
+  override name = 'ApiKeyError';
+  constructor(status: 401 | 403, text: 'Missing API key' | 'Invalid / disabled API key') {
+    super(status, text, text);
+  }
+
+  override toBody(): ErrorBody {
+    return { error: this.code };
+  }
+}
+
+export class WalletNotFoundError extends HttpError {
+  override name = 'WalletNotFoundError';
+  constructor() {
+    super(404, 'Wallet not found', 'Wallet not found');
+  }
+
+  override toBody(): ErrorBody {
+    return { error: this.code };
+  }
+}
+
+/** Area B keeps its one-member body for refusals too; Retry-After says when to come back. */
+export class RateLimitExceededError extends HttpError {
+  override name = 'RateLimitExceededError';
+  constructor(retryAfterSeconds: number, headers: Record<string, string>) {
+    super(429, 'Rate limit exceeded', 'Rate limit exceeded', { ...headers, 'Retry-After': String(retryAfterSeconds) });
+  }
+
+  override toBody(): ErrorBody {
+    return { error: this.code };
+  }
+}

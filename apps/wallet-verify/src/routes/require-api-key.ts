@@ -1,0 +1,36 @@
+import type { RequestHandler } from 'express';
+import type { ApiKeyAuthenticator, ApiKeyRecord } from '@svc/api-keys';
+import { ApiKeyError, RateLimitExceededError } from '../errors.js';
+import type { KeyLimiter } from '../services/key-limiter.js';
+
+declare module 'express-serve-static-core' {
+  interface Locals {
+    apiKey?: ApiKeyRecord;
+  }
+}
+
+/**
+ * X-SVC-API-Key: 401 without it or for an unknown key, 403 for a disabled key. Every request
+ * with a known active key is counted (so unknown wallets cannot be probed for free) and carries
+ * the X-RateLimit-* headers; a key lacking `permission` is refused after counting.
+ */
+export function requireApiKey(auth: ApiKeyAuthenticator, limiter: KeyLimiter, permission: string): RequestHandler {
+  return async (req, res, next) => {
+    const result = await auth.authenticate(req.headers['x-svc-api-key']);
+    if (result.outcome === 'missing') throw new ApiKeyError(401, 'Missing API key');
+    if (result.outcome === 'unknown') throw new ApiKeyError(401, 'Invalid / disabled API key');
+    if (result.outcome === 'disabled') throw new ApiKeyError(403, 'Invalid / disabled API key');
+    const { key } = result;
+    const decision = await limiter.consume(key.id, key);
+    const headers = {
+      'X-RateLimit-Limit': String(decision.limit),
+      'X-RateLimit-Remaining': String(decision.remaining),
+      'X-RateLimit-Reset': String(decision.resetAt),
+    };
+    res.set(headers);
+    if (!decision.allowed) throw new RateLimitExceededError(decision.retryAfterSeconds, headers);
+    if (!key.permissions.includes(permission)) throw new ApiKeyError(403, 'Invalid / disabled API key');
+    res.locals.apiKey = key;
+    next();
+  };
+}

@@ -1,0 +1,67 @@
+import type { Logger } from '@svc/http';
+import { MemoryStore, StoreUnavailableError, type RateLimitDecision, type RateLimiter } from '@svc/kv';
+import { ServiceUnavailableError } from '@svc/http';
+
+export interface KeyLimits {
+  hourlyLimit: number;
+  burstLimit: number;
+}
+
+export interface KeyLimiterOptions {
+  limiter: RateLimiter;
+  onRedisFailure: 'closed' | 'open';
+  replicas: number;
+  logger: Logger;
+  clock?: () => number;
+}
+
+/**
+ * Per-key limits (hourly window + per-second burst) through the shared store. When the store
+ * is unreachable it either refuses (closed, the default) or falls back to a per-replica
+ * in-memory limiter holding limit ÷ replicas (open), so the fleet never exceeds the limit.
+ */
+export class KeyLimiter {
+  private readonly fallback: MemoryStore;
+  private degradedSince: number | undefined;
+
+  constructor(private readonly options: KeyLimiterOptions) {
+    this.fallback = new MemoryStore(options.clock);
+  }
+
+  get degraded(): boolean {
+    return this.degradedSince !== undefined;
+  }
+
+  async consume(keyId: string, limits: KeyLimits): Promise<RateLimitDecision> {
+    const policy = { limit: limits.hourlyLimit, windowSeconds: 3600, burst: { limit: limits.burstLimit, perSeconds: 1 } };
+    try {
+      const decision = await this.options.limiter.consume(keyId, policy);
+      if (this.degradedSince !== undefined) {
+        this.options.logger.info('rate limiter: Redis is back');
+        this.degradedSince = undefined;
+      }
+      return decision;
+    } catch (err) {
+      if (!(err instanceof StoreUnavailableError)) throw err;
+      if (this.degradedSince === undefined) {
+        this.degradedSince = Date.now();
+        this.options.logger.error({ err: err.message, mode: this.options.onRedisFailure }, 'rate limiter: Redis unavailable');
+      }
+      if (this.options.onRedisFailure === 'closed') {
+        throw new ServiceUnavailableError('Rate limiting is unavailable; try again shortly', 5, 'rate_limiter_unavailable');
+      }
+      const share = (n: number) => Math.max(1, Math.floor(n / this.options.replicas));
+      const local = await this.fallback.limiter.consume(keyId, {
+        ...policy,
+        limit: share(policy.limit),
+        burst: { limit: share(policy.burst.limit), perSeconds: 1 },
+      });
+      // Headers still advertise the key's real hourly limit.
+      return { ...local, limit: policy.limit };
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.fallback.close();
+  }
+}

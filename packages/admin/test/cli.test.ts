@@ -1,0 +1,302 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { Db } from '@svc/db';
+import { hashApiKey } from '@svc/secrets';
+import { testDb, uniqueEmail } from '@svc/testkit';
+import { runCli } from '../src/index.js';
+
+let db: Db;
+beforeAll(() => {
+  db = testDb();
+});
+afterAll(async () => {
+  await db.$disconnect();
+});
+
+interface Run {
+  code: number;
+  out: string;
+  err: string;
+  json: any;
+}
+
+async function cli(...argv: string[]): Promise<Run> {
+  let out = '';
+  let err = '';
+  let connected = false;
+  const code = await runCli(
+    argv,
+    async () => {
+      connected = true;
+      return { db, now: () => new Date(), close: async () => undefined };
+    },
+    { stdout: (t) => (out += t), stderr: (t) => (err += t) },
+  );
+  if (code === 2) expect(connected).toBe(false);
+  return { code, out, err, json: out ? JSON.parse(out) : undefined };
+}
+
+/** A failure: non-zero, one line on stderr, nothing on stdout. */
+function expectRefused(run: Run, pattern: RegExp) {
+  expect(run.code).not.toBe(0);
+  expect(run.out).toBe('');
+  expect(run.err.trimEnd().split('\n')).toHaveLength(1);
+  expect(run.err).toMatch(pattern);
+}
+
+const WALLET = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
+
+async function newUser(extra: string[] = []) {
+  const email = uniqueEmail();
+  const run = await cli('user:create', '--email', email, '--password', 'correct horse', ...extra);
+  expect(run.code).toBe(0);
+  return run.json as { id: string; email: string; service_id: string };
+}
+
+async function newOrg() {
+  const owner = await newUser();
+  const run = await cli('org:create', '--name', 'Acme', '--owner-email', owner.email);
+  expect(run.code).toBe(0);
+  return { org: run.json as { id: string; name: string; owner_user_id: string }, owner };
+}
+
+describe('admin CLI', () => {
+  it('rejects unknown commands and flags without touching the database', async () => {
+    expectRefused(await cli('user:explode'), /unknown command "user:explode"/);
+    expectRefused(await cli('user:create', '--email', 'a@b.c', '--pasword', 'x'), /user:create: Unknown option '--pasword'/);
+    expectRefused(await cli('user:create', '--email', 'a@b.c'), /missing --password/);
+    expect((await cli()).code).toBe(2);
+  });
+
+  describe('user:create', () => {
+    it('creates a user with wallets, the first one primary', async () => {
+      const email = uniqueEmail();
+      const run = await cli('user:create', '--email', email, '--password', 'correct horse', '--wallet', WALLET, '--wallet', '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359', '--palm-verified');
+      expect(run.code).toBe(0);
+      expect(run.json).toEqual({ id: expect.any(String), email, service_id: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+      const user = await db.user.findUniqueOrThrow({ where: { id: run.json.id }, include: { wallets: { orderBy: { isPrimary: 'desc' } } } });
+      expect(user.palmVerified).toBe(true);
+      expect(user.passwordHash).toMatch(/^scrypt\$/);
+      expect(user.passwordHash).not.toContain('correct horse');
+      expect(user.wallets.map((w) => [w.address, w.isPrimary])).toEqual([[WALLET, true], ['0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359', false]]);
+      await db.user.delete({ where: { id: run.json.id } });
+    });
+
+    it('refuses a bad wallet, a duplicate email or a short password and creates nothing', async () => {
+      const email = uniqueEmail();
+      expectRefused(await cli('user:create', '--email', email, '--password', 'correct horse', '--wallet', WALLET.toLowerCase()), /no EIP-55 checksum.*0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed/);
+      expectRefused(await cli('user:create', '--email', email, '--password', 'short'), /at least 8 characters/);
+      expect(await db.user.count({ where: { email } })).toBe(0);
+      const user = await newUser();
+      expectRefused(await cli('user:create', '--email', user.email.toUpperCase(), '--password', 'correct horse'), /already exists/);
+    });
+  });
+
+  describe('user:credential', () => {
+    it('adds a credential of preset claims', async () => {
+      const user = await newUser();
+      const run = await cli('user:credential', '--email', user.email, '--source', 'kyc', '--claims', '{"legal_name":"A B","date_of_birth":"1990-01-02"}', '--expires-at', '2030-01-01T00:00:00Z', '--status', 'pending');
+      expect(run.code).toBe(0);
+      const credential = await db.userCredential.findUniqueOrThrow({ where: { id: run.json.id } });
+      expect(credential).toMatchObject({ userId: user.id, source: 'kyc', status: 'pending', claims: { legal_name: 'A B', date_of_birth: '1990-01-02' } });
+      expect(credential.expiresAt?.toISOString()).toBe('2030-01-01T00:00:00.000Z');
+    });
+
+    it.each([
+      [['--claims', 'not json'], /--claims is not valid JSON/],
+      [['--claims', '[1]'], /must be a JSON object/],
+      [['--claims', '{"shoe_size":44}'], /unknown presets: shoe_size/],
+      [['--claims', '{}', '--status', 'maybe'], /--status must be one of valid, pending, revoked/],
+      [['--claims', '{}', '--expires-at', 'soon'], /--expires-at soon is not an ISO 8601 date/],
+    ])('refuses %j', async (flags, pattern) => {
+      const user = await newUser();
+      expectRefused(await cli('user:credential', '--email', user.email, '--source', 'kyc', ...flags), pattern);
+      expect(await db.userCredential.count({ where: { userId: user.id } })).toBe(0);
+    });
+
+    it('refuses an unknown user', async () => {
+      expectRefused(await cli('user:credential', '--email', 'nobody@test.example', '--source', 'kyc', '--claims', '{}'), /no user with email nobody@test.example/);
+    });
+  });
+
+  describe('org:create and org:add-member', () => {
+    it('creates an organization owned by an existing user', async () => {
+      const { org, owner } = await newOrg();
+      expect(org).toEqual({ id: expect.any(String), name: 'Acme', owner_user_id: owner.id });
+      const members = await db.organizationMember.findMany({ where: { organizationId: org.id } });
+      expect(members.map((m) => [m.userId, m.role])).toEqual([[owner.id, 'owner']]);
+    });
+
+    it('adds a member with a role, and refuses unknown references', async () => {
+      const { org } = await newOrg();
+      const dev = await newUser();
+      const run = await cli('org:add-member', '--org', org.id, '--email', dev.email, '--role', 'developer');
+      expect(run.json).toEqual({ org_id: org.id, user_id: dev.id, role: 'developer' });
+      expectRefused(await cli('org:add-member', '--org', org.id, '--email', dev.email, '--role', 'admin'), /--role must be one of owner, developer/);
+      expectRefused(await cli('org:add-member', '--org', '00000000-0000-0000-0000-000000000000', '--email', dev.email, '--role', 'developer'), /no organization with id/);
+      expectRefused(await cli('org:add-member', '--org', 'not-a-uuid', '--email', dev.email, '--role', 'developer'), /no organization with id not-a-uuid/);
+      expectRefused(await cli('org:create', '--name', '  ', '--owner-email', dev.email), /--name must not be empty/);
+      expectRefused(await cli('org:create', '--name', 'X', '--owner-email', 'ghost@test.example'), /no user with email/);
+    });
+  });
+
+  describe('client:create', () => {
+    it('creates a confidential client with a hashed secret and its policy', async () => {
+      const { org } = await newOrg();
+      const run = await cli('client:create', '--org', org.id, '--name', 'App', '--redirect-uri', 'https://app.example/cb', '--redirect-uri', 'http://localhost:3000/cb', '--scopes', 'openid identity:read', '--requires-palm-verification', '--preset-cache-ttl', '600', '--access-token-ttl', '300');
+      expect(run.code).toBe(0);
+      expect(run.json.client_id).toMatch(/^svc_client_/);
+      expect(run.json.client_secret).toMatch(/^svcs_[0-9A-Za-z]{43}$/);
+      const app = await db.application.findUniqueOrThrow({ where: { clientId: run.json.client_id } });
+      expect(app).toMatchObject({ isPublic: false, requiresPalmVerification: true, presetCacheTtlSeconds: 600, accessTokenTtlSeconds: 300, redirectUris: ['https://app.example/cb', 'http://localhost:3000/cb'], allowedScopes: ['openid', 'identity:read'] });
+      expect(app.clientSecretHash).not.toContain(run.json.client_secret);
+      expect(app.clientSecretHash).toHaveLength(64);
+    });
+
+    it('creates a public client without a secret', async () => {
+      const { org } = await newOrg();
+      const run = await cli('client:create', '--org', org.id, '--name', 'SPA', '--redirect-uri', 'com.example.app:/cb', '--scopes', 'openid', '--public');
+      expect(run.json.client_secret).toBeNull();
+      expect((await db.application.findUniqueOrThrow({ where: { clientId: run.json.client_id } })).clientSecretHash).toBeNull();
+    });
+
+    it.each([
+      [['--redirect-uri', 'http://evil.example/cb'], /https \(http is allowed only for localhost\)/],
+      [['--redirect-uri', 'https://app.example/cb#frag'], /must not contain a fragment/],
+      [['--redirect-uri', '/relative'], /is not an absolute URI/],
+      [['--redirect-uri', 'javascript:alert(1)'], /scheme javascript: which is not allowed/],
+      [['--redirect-uri', 'https://app.example/cb', '--scopes', 'openid admin:all'], /unknown scopes: admin:all/],
+      [['--redirect-uri', 'https://app.example/cb', '--access-token-ttl', '5'], /--access-token-ttl must be a whole number of seconds from 60/],
+      [['--redirect-uri', 'https://app.example/cb', '--preset-cache-ttl', 'ten'], /--preset-cache-ttl must be a whole number/],
+    ])('refuses %j', async (flags, pattern) => {
+      const { org } = await newOrg();
+      const args = ['client:create', '--org', org.id, '--name', 'App', ...flags];
+      if (!flags.includes('--scopes')) args.push('--scopes', 'openid');
+      expectRefused(await cli(...args), pattern);
+      expect(await db.application.count({ where: { organizationId: org.id } })).toBe(0);
+    });
+  });
+
+  describe('API keys', () => {
+    it('creates a key shown once and stored as a hash with a public prefix', async () => {
+      const { org } = await newOrg();
+      const run = await cli('apikey:create', '--org', org.id, '--permissions', 'wallet:verify,credentials:issue', '--hourly-limit', '50', '--burst-limit', '5');
+      expect(run.json).toEqual({ id: expect.any(String), key: expect.stringMatching(/^svck_[0-9A-Za-z]{8}_[0-9A-Za-z]{43}[0-9a-f]{6}$/) });
+      const key = await db.apiKey.findUniqueOrThrow({ where: { id: run.json.id } });
+      expect(key).toMatchObject({ status: 'active', permissions: ['wallet:verify', 'credentials:issue'], hourlyLimit: 50, burstLimit: 5, prefix: run.json.key.slice(5, 13) });
+      expect(key.keyHash).toBe(hashApiKey(run.json.key));
+    });
+
+    it('defaults to 1000 per hour and a burst of 10', async () => {
+      const { org } = await newOrg();
+      const run = await cli('apikey:create', '--org', org.id, '--permissions', 'wallet:verify');
+      expect(await db.apiKey.findUniqueOrThrow({ where: { id: run.json.id } })).toMatchObject({ hourlyLimit: 1000, burstLimit: 10 });
+    });
+
+    it('disables, rotates and re-limits keys', async () => {
+      const { org } = await newOrg();
+      const created = (await cli('apikey:create', '--org', org.id, '--permissions', 'wallet:verify', '--hourly-limit', '20')).json;
+      const rotated = await cli('apikey:rotate', '--id', created.id);
+      expect(rotated.json).toEqual({ id: expect.any(String), key: expect.stringMatching(/^svck_/), replaces: created.id });
+      expect(await db.apiKey.findUniqueOrThrow({ where: { id: created.id } })).toMatchObject({ status: 'disabled' });
+      expect(await db.apiKey.findUniqueOrThrow({ where: { id: rotated.json.id } })).toMatchObject({ status: 'active', hourlyLimit: 20, permissions: ['wallet:verify'], rotatedFromId: created.id });
+      expectRefused(await cli('apikey:rotate', '--id', created.id), /is disabled/);
+      expect((await cli('apikey:limits', '--id', rotated.json.id, '--burst-limit', '3')).json).toEqual({ id: rotated.json.id, hourly_limit: 20, burst_limit: 3 });
+      expect((await cli('apikey:disable', '--id', rotated.json.id)).json).toEqual({ id: rotated.json.id, status: 'disabled' });
+    });
+
+    it.each([
+      [['apikey:create', '--permissions', 'root'], /unknown permissions: root/],
+      [['apikey:create', '--permissions', 'wallet:verify', '--hourly-limit', '0'], /--hourly-limit must be a whole number from 1/],
+      [['apikey:create', '--permissions', 'wallet:verify', '--burst-limit', '1.5'], /--burst-limit must be a whole number/],
+      [['apikey:disable', '--id', '00000000-0000-0000-0000-000000000000'], /no API key with id/],
+      [['apikey:limits', '--id', '00000000-0000-0000-0000-000000000000'], /give --hourly-limit, --burst-limit or both/],
+    ])('refuses %j', async (argv, pattern) => {
+      const { org } = await newOrg();
+      const args = argv[0] === 'apikey:create' ? [argv[0]!, '--org', org.id, ...argv.slice(1)] : argv;
+      expectRefused(await cli(...args), pattern);
+      expect(await db.apiKey.count({ where: { organizationId: org.id } })).toBe(0);
+    });
+  });
+
+  describe('wallets and palm status', () => {
+    it('registers a wallet (primary when asked), removes it and sets palm verification', async () => {
+      const user = await newUser(['--wallet', '0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB']);
+      const run = await cli('wallet:register', '--email', user.email, '--wallet', '0xD1220A0cf47c7B9Be7A2E6BA89F429762e7b9aDb', '--primary');
+      expect(run.json).toEqual({ id: expect.any(String), user_id: user.id, address: '0xD1220A0cf47c7B9Be7A2E6BA89F429762e7b9aDb', is_primary: true });
+      const primaries = await db.wallet.findMany({ where: { userId: user.id, isPrimary: true } });
+      expect(primaries.map((w) => w.address)).toEqual(['0xD1220A0cf47c7B9Be7A2E6BA89F429762e7b9aDb']);
+      expectRefused(await cli('wallet:register', '--email', user.email, '--wallet', '0xD1220A0cf47c7B9Be7A2E6BA89F429762e7b9aDb'), /already registered/);
+      expectRefused(await cli('wallet:register', '--email', user.email, '--wallet', '0x123'), /must have 40 hexadecimal digits/);
+      expect((await cli('wallet:remove', '--wallet', '0xD1220A0cf47c7B9Be7A2E6BA89F429762e7b9aDb')).json).toEqual({ address: '0xD1220A0cf47c7B9Be7A2E6BA89F429762e7b9aDb', removed: true });
+      expectRefused(await cli('wallet:remove', '--wallet', '0xD1220A0cf47c7B9Be7A2E6BA89F429762e7b9aDb'), /is not registered/);
+      expect((await cli('user:palm', '--email', user.email)).json).toEqual({ id: user.id, palm_verified: true });
+      expect((await cli('user:palm', '--email', user.email, '--revoke')).json).toEqual({ id: user.id, palm_verified: false });
+    });
+  });
+
+  describe('keys:rotate', () => {
+    it('publishes a new identity-provider key and keeps the old one until its tokens expire', async () => {
+      const first = (await cli('keys:rotate', '--service', 'identity-provider')).json;
+      const second = await cli('keys:rotate', '--service', 'identity-provider', '--activate-in', '300');
+      expect(second.json.kid).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      const keys = await db.signingKey.findMany({ where: { kid: { in: [first.kid, second.json.kid] } } });
+      const old = keys.find((k) => k.kid === first.kid)!;
+      const fresh = keys.find((k) => k.kid === second.json.kid)!;
+      expect(fresh).toMatchObject({ status: 'active', algorithm: 'RS256', publicKey: expect.objectContaining({ kty: 'RSA', kid: fresh.kid, alg: 'RS256', use: 'sig' }) });
+      expect(fresh.activatesAt.getTime() - fresh.createdAt.getTime()).toBe(300_000);
+      expect(old.status).toBe('retiring');
+      expect(old.publishUntil!.getTime()).toBeGreaterThan(fresh.activatesAt.getTime());
+    });
+
+    it('creates a did:key BLS12-381 key for the credential issuer', async () => {
+      const run = await cli('keys:rotate', '--service', 'credential-issuer');
+      expect(run.json.kid).toMatch(/^did:key:zUC[67][1-9A-HJ-NP-Za-km-z]+#zUC[67]/);
+      const key = await db.signingKey.findUniqueOrThrow({ where: { kid: run.json.kid } });
+      expect(key.algorithm).toBe('Bls12381G2');
+    });
+
+    it('refuses an unknown service', async () => {
+      expectRefused(await cli('keys:rotate', '--service', 'mailer'), /--service must be one of identity-provider, credential-issuer/);
+    });
+  });
+});
+
+describe('seed:demo', () => {
+  it('creates the demo organization, users, clients and keys once', async () => {
+    const run = await cli('seed:demo');
+    expect(run.code).toBe(0);
+    expect(run.json).toMatchObject({
+      organization: { name: 'Demo Organization' },
+      users: { palm_verified: { email: 'alice@demo.example', password: expect.any(String) }, not_palm_verified: { email: 'bob@demo.example' } },
+      clients: { confidential: { client_secret: expect.stringMatching(/^svcs_/) }, public: { client_secret: null } },
+      api_keys: { wallet_verify: { key: expect.stringMatching(/^svck_/) }, credential_issuer: { key: expect.stringMatching(/^svck_/) } },
+    });
+    const credentials = await db.userCredential.findMany({ where: { userId: run.json.users.palm_verified.id } });
+    const claimed = new Set(credentials.flatMap((c) => Object.keys(c.claims as object)));
+    const derivedOrFromUser = ['age', 'age_over_18', 'age_over_21', 'net_worth_above_10k', 'net_worth_above_100k', 'wallet_address', 'primary_wallet_address'];
+    const { PRESET_NAMES } = await import('@svc/presets');
+    expect(PRESET_NAMES.filter((p) => !claimed.has(p) && !derivedOrFromUser.includes(p))).toEqual([]);
+    expectRefused(await cli('seed:demo'), /demo data already exists/);
+  });
+});
+
+describe('the svc-admin binary', () => {
+  const bin = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+  const run = promisify(execFile);
+
+  it('prints one JSON object and exits 0', async () => {
+    const email = uniqueEmail();
+    const { stdout } = await run(process.execPath, [bin, 'user:create', '--email', email, '--password', 'correct horse'], { env: { ...process.env } });
+    expect(JSON.parse(stdout)).toMatchObject({ email });
+  });
+
+  it('prints one line on stderr and exits non-zero on failure', async () => {
+    const failure = await run(process.execPath, [bin, 'org:create', '--name', 'X', '--owner-email', 'ghost@test.example'], { env: { ...process.env } }).catch((e) => e);
+    expect(failure.code).toBe(1);
+    expect(failure.stdout).toBe('');
+    expect(failure.stderr).toBe('error: org:create: no user with email ghost@test.example\n');
+  });
+});

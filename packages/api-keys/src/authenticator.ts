@@ -1,0 +1,86 @@
+import type { Db } from '@svc/db';
+import { LocalTtlCache } from '@svc/kv';
+import { constantTimeEqual, parseApiKey } from '@svc/secrets';
+
+export interface ApiKeyRecord {
+  id: string;
+  organizationId: string;
+  keyHash: string;
+  status: 'active' | 'disabled';
+  permissions: string[];
+  hourlyLimit: number;
+  burstLimit: number;
+}
+
+export type ApiKeyResult =
+  | { outcome: 'missing' }
+  /** Malformed, or no such key: the caller cannot tell which. */
+  | { outcome: 'unknown' }
+  | { outcome: 'disabled'; key: ApiKeyRecord }
+  | { outcome: 'active'; key: ApiKeyRecord };
+
+export interface ApiKeyAuthenticatorOptions {
+  db: Db;
+  /** How long a key's status and limits may be served from memory; a disable shows within it. */
+  cacheTtlSeconds: number;
+  /** last_used_at is written at most this often per key, in one batched statement. */
+  lastUsedFlushSeconds: number;
+  onFlushError?: (err: unknown) => void;
+}
+
+/**
+ * Authenticates `svck_` API keys. Malformed keys and keys whose check digits fail are refused
+ * without I/O; real ones are looked up by their SHA-256 (cached briefly) and compared in
+ * constant time. Use is recorded in memory and flushed in batches, never per request.
+ */
+export class ApiKeyAuthenticator {
+  private readonly cache: LocalTtlCache<ApiKeyRecord | null>;
+  private readonly lastUsed = new Map<string, Date>();
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(private readonly options: ApiKeyAuthenticatorOptions) {
+    this.cache = new LocalTtlCache(options.cacheTtlSeconds * 1000);
+    this.timer = setInterval(() => void this.flush(), options.lastUsedFlushSeconds * 1000);
+    this.timer.unref();
+  }
+
+  async authenticate(presented: string | string[] | undefined): Promise<ApiKeyResult> {
+    if (presented === undefined || presented === '') return { outcome: 'missing' };
+    if (typeof presented !== 'string') return { outcome: 'unknown' };
+    const parsed = parseApiKey(presented);
+    if (!parsed) return { outcome: 'unknown' };
+    const key = await this.cache.getOrLoad(parsed.hash, () => this.load(parsed.hash));
+    if (!key || !constantTimeEqual(key.keyHash, parsed.hash)) return { outcome: 'unknown' };
+    if (key.status !== 'active') return { outcome: 'disabled', key };
+    this.lastUsed.set(key.id, new Date());
+    return { outcome: 'active', key };
+  }
+
+  private async load(hash: string): Promise<ApiKeyRecord | null> {
+    return this.options.db.apiKey.findUnique({
+      where: { keyHash: hash },
+      select: { id: true, organizationId: true, keyHash: true, status: true, permissions: true, hourlyLimit: true, burstLimit: true },
+    });
+  }
+
+  /** Writes pending last_used_at values; never moves a value backwards. */
+  async flush(): Promise<void> {
+    if (this.lastUsed.size === 0) return;
+    const ids = [...this.lastUsed.keys()];
+    const times = ids.map((id) => this.lastUsed.get(id)!);
+    this.lastUsed.clear();
+    try {
+      await this.options.db.$executeRaw`
+        UPDATE "ApiKey" AS k SET "lastUsedAt" = v.t
+        FROM unnest(${ids}::uuid[], ${times}::timestamptz[]) AS v(id, t)
+        WHERE k.id = v.id AND (k."lastUsedAt" IS NULL OR k."lastUsedAt" < v.t)`;
+    } catch (err) {
+      this.options.onFlushError?.(err);
+    }
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    await this.flush();
+  }
+}

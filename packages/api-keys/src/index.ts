@@ -1,0 +1,1 @@
+export { ApiKeyAuthenticator, type ApiKeyRecord, type ApiKeyResult, type ApiKeyAuthenticatorOptions } from './authenticator.js';

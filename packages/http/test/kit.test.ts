@@ -1,0 +1,210 @@
+import { Writable } from 'node:stream';
+import { describe, expect, it } from '@jest/globals';
+import request from 'supertest';
+import { z } from 'zod';
+import {
+  ConfigError,
+  createBaseApp,
+  createLogger,
+  finishApp,
+  handle,
+  healthRouter,
+  HttpError,
+  methodNotAllowed,
+  parseEnv,
+  RateLimitedError,
+  baseServiceEnv,
+} from '../src/index.js';
+
+const silent = createLogger({ name: 'test', level: 'silent' });
+
+function testApp() {
+  const app = createBaseApp({ logger: silent, bodyLimit: '1kb', maxBodyDepth: 5 });
+  app
+    .route('/things')
+    .post(
+      handle({ body: z.object({ name: z.string().min(1), count: z.number().int() }), query: z.object({ dry: z.enum(['yes', 'no']).optional() }) }, ({ body }, _req, res) => {
+        res.status(201).json(body);
+      }),
+    )
+    .all(methodNotAllowed);
+  app.get('/typed', () => {
+    throw new RateLimitedError(7, 'slow down');
+  });
+  app.get('/teapot', () => {
+    throw new HttpError(418, 'teapot', 'short and stout');
+  });
+  app.get('/boom', async () => {
+    throw new Error('secret internals at /srv/app.js:12');
+  });
+  return finishApp(app);
+}
+
+describe('the HTTP kit', () => {
+  const app = testApp();
+
+  it('answers 400 invalid_json for a malformed JSON body, never 500', async () => {
+    const res = await request(app).post('/things').set('content-type', 'application/json').send('{"name": ');
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: 'invalid_json', error_description: 'The request body is not valid JSON' });
+  });
+
+  it('answers 413 for a body over the size limit', async () => {
+    const res = await request(app).post('/things').send({ name: 'x'.repeat(2000), count: 1 });
+    expect(res.status).toBe(413);
+    expect(res.body.error).toBe('payload_too_large');
+  });
+
+  it('refuses bodies nested deeper than the limit', async () => {
+    const res = await request(app).post('/things').send({ a: { b: { c: { d: { e: { f: 1 } } } } } });
+    expect(res.status).toBe(400);
+    expect(res.body.error_description).toMatch(/deeper than 5 levels/);
+  });
+
+  it('lists every offending field in one 400', async () => {
+    const res = await request(app).post('/things?dry=maybe').send({ name: '', count: 1.5 });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe('invalid_request');
+    expect(res.body.details.map((d: { field: string }) => d.field).sort()).toEqual(['body.count', 'body.name', 'query.dry']);
+    expect(res.body.error_description).toMatch(/^body\.name: .+ \(and 2 more\)$/);
+  });
+
+  it('passes parsed input to the handler', async () => {
+    const res = await request(app).post('/things').send({ name: 'a', count: 2, extra: true });
+    expect(res.status).toBe(201);
+    expect(res.body).toEqual({ name: 'a', count: 2 });
+  });
+
+  it('maps typed errors to their status, body and headers', async () => {
+    const res = await request(app).get('/typed');
+    expect(res.status).toBe(429);
+    expect(res.headers['retry-after']).toBe('7');
+    expect(res.body).toEqual({ error: 'rate_limited', error_description: 'slow down' });
+    const teapot = await request(app).get('/teapot');
+    expect(teapot.status).toBe(418);
+    expect(teapot.body).toEqual({ error: 'teapot', error_description: 'short and stout' });
+  });
+
+  it('answers unexpected failures with 500 server_error and the request id, without internals', async () => {
+    const res = await request(app).get('/boom').set('X-Request-Id', 'req-123');
+    expect(res.status).toBe(500);
+    expect(res.body).toEqual({ error: 'server_error', error_description: 'The server could not complete the request', request_id: 'req-123' });
+    expect(res.text).not.toMatch(/secret internals|\/srv\/app/);
+  });
+
+  it('answers JSON 404 for unknown routes and 405 with Allow for a wrong method', async () => {
+    const missing = await request(app).get('/nope');
+    expect(missing.status).toBe(404);
+    expect(missing.body.error).toBe('not_found');
+    const wrong = await request(app).delete('/things');
+    expect(wrong.status).toBe(405);
+    expect(wrong.headers.allow).toBe('POST');
+  });
+
+  it('sets security headers and no x-powered-by', async () => {
+    const res = await request(app).get('/nope');
+    expect(res.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
+    expect(res.headers['x-frame-options']).toBe('DENY');
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['referrer-policy']).toBe('no-referrer');
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(res.headers['x-powered-by']).toBeUndefined();
+  });
+
+  it('echoes a plain request id and replaces one that could forge log lines', async () => {
+    expect((await request(app).get('/nope').set('X-Request-Id', 'abc-1')).headers['x-request-id']).toBe('abc-1');
+    const forged = await request(app).get('/nope').set('X-Request-Id', 'a b\tc');
+    expect(forged.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});
+
+describe('health and readiness', () => {
+  const ok = { name: 'database', run: async () => undefined };
+  const failing = { name: 'redis', run: async () => Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:1')) };
+  const hanging = { name: 'slow', run: () => new Promise<void>(() => undefined) };
+
+  function appWith(checks: { name: string; run: () => Promise<unknown> }[]) {
+    const app = createBaseApp({ logger: silent });
+    app.use(healthRouter({ version: '1.2.3', commit: null, checks: checks as never, checkTimeoutMs: 100, clock: () => new Date('2026-01-01T00:00:00Z') }));
+    return finishApp(app);
+  }
+
+  it('GET /health answers the liveness shape', async () => {
+    const res = await request(appWith([])).get('/health');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ status: 'ok', uptime: expect.any(Number), version: '1.2.3', commit: null, timestamp: '2026-01-01T00:00:00.000Z' });
+  });
+
+  it('GET /ready is ready when every check passes', async () => {
+    const res = await request(appWith([ok])).get('/ready');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ status: 'ready', checks: [{ name: 'database', ok: true, details: { latency_ms: expect.any(Number) } }] });
+  });
+
+  it('GET /ready answers 503 not_ready with the failing check and why', async () => {
+    const res = await request(appWith([ok, failing, hanging])).get('/ready');
+    expect(res.status).toBe(503);
+    expect(res.body.status).toBe('not_ready');
+    expect(res.body.checks).toEqual([
+      expect.objectContaining({ name: 'database', ok: true }),
+      { name: 'redis', ok: false, details: { error: 'connect ECONNREFUSED 127.0.0.1:1' } },
+      { name: 'slow', ok: false, details: { error: 'no answer within 100 ms' } },
+    ]);
+  });
+});
+
+describe('configuration', () => {
+  const schema = z.object(baseServiceEnv(4000));
+
+  it('applies defaults', () => {
+    const config = parseEnv(schema, { DATABASE_URL: 'postgresql://localhost/db' });
+    expect(config).toMatchObject({ PORT: 4000, HOST: '0.0.0.0', LOG_LEVEL: 'info', BODY_LIMIT: '100kb' });
+    expect(config.REDIS_URL).toBeUndefined();
+  });
+
+  it.each([
+    [{}, /^Invalid configuration: DATABASE_URL: .* \(it is not set\)$/],
+    [{ DATABASE_URL: 'mysql://x' }, /^Invalid configuration: DATABASE_URL: must be a postgres: or postgresql: URL \(got "mysql:\/\/x"\)$/],
+    [{ DATABASE_URL: 'postgresql://x/y', PORT: 'eighty' }, /^Invalid configuration: PORT: /],
+    [{ DATABASE_URL: 'postgresql://x/y', REDIS_URL: 'http://x' }, /^Invalid configuration: REDIS_URL: must be a redis: or rediss: URL/],
+    [{ DATABASE_URL: 'postgresql://x/y', LOG_LEVEL: 'loud' }, /^Invalid configuration: LOG_LEVEL: /],
+  ])('names the variable in one line: %j', (environment, message) => {
+    let error: unknown;
+    try {
+      parseEnv(schema, environment as NodeJS.ProcessEnv);
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as Error).message).toMatch(message);
+    expect((error as Error).message).not.toContain('\n');
+  });
+});
+
+describe('logging', () => {
+  it('redacts credentials from request logs and bodies', async () => {
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk, _enc, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    const logger = createLogger({ name: 'test', level: 'debug' }, sink);
+    const app = createBaseApp({ logger });
+    app.post('/login', (req, res) => {
+      req.log.info({ body: req.body }, 'login attempt');
+      res.json({ ok: true });
+    });
+    await request(finishApp(app))
+      .post('/login')
+      .set('Authorization', 'Bearer top-secret-token')
+      .set('Cookie', 'sid=cookie-secret')
+      .set('X-SVC-API-Key', 'svck_key_secret')
+      .send({ email: 'a@b.c', password: 'hunter2', client_secret: 'shh' });
+    const output = lines.join('');
+    expect(output).toContain('login attempt');
+    for (const secret of ['top-secret-token', 'cookie-secret', 'svck_key_secret', 'hunter2', 'shh']) expect(output).not.toContain(secret);
+    expect(output).toContain('[redacted]');
+  });
+});

@@ -1,0 +1,178 @@
+#!/usr/bin/env node
+// `npm start`: one command for a local stack. Uses DATABASE_URL/REDIS_URL when set, otherwise an
+// embedded PostgreSQL under .data/ and each service's in-process store. Migrates, seeds demo data
+// into an empty database, starts the three services as separate processes (as they are deployed),
+// waits until each answers /ready, and prints what a developer needs to try them.
+// Ctrl-C (or SIGTERM) drains the services, then stops the embedded PostgreSQL.
+import { spawn } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createPrismaClient, migrate } from '@svc/db';
+import { dataDir, ensureSigningKeys, openLocalDatabase, seedDemo } from '@svc/admin';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const env = process.env;
+const services = [
+  { name: 'identity-provider', port: Number(env.IDP_PORT ?? 4000) },
+  { name: 'wallet-verify', port: Number(env.WALLET_VERIFY_PORT ?? 4001) },
+  { name: 'credential-issuer', port: Number(env.CREDENTIAL_ISSUER_PORT ?? 4002) },
+];
+const say = (line) => process.stdout.write(`[start] ${line}\n`);
+
+const database = await openLocalDatabase(env, () => undefined);
+say(database.embedded ? `embedded PostgreSQL at ${new URL(database.url).host} (data in ${dataDir(env)})` : 'using DATABASE_URL');
+if (!database.embedded) await migrate(database.url);
+
+const demo = await loadOrSeedDemo(database.url);
+const children = services.map(startService);
+let stopping = false;
+
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => void shutdown(0));
+for (const child of children) {
+  child.process.on('exit', (code, signal) => {
+    if (!stopping) {
+      say(`${child.name} exited unexpectedly (${signal ?? code}); stopping everything`);
+      void shutdown(1);
+    }
+  });
+}
+
+try {
+  await Promise.all(services.map((s) => waitReady(s)));
+} catch (err) {
+  say(err.message);
+  await shutdown(1);
+}
+printBanner(demo);
+
+function startService({ name, port }) {
+  const child = spawn(process.execPath, [join(root, 'apps', name, 'dist', 'server.js')], {
+    env: {
+      ...env,
+      PORT: String(port),
+      DATABASE_URL: database.url,
+      LOG_LEVEL: env.LOG_LEVEL ?? 'info',
+      PUBLIC_URL: env[`${name.toUpperCase().replace(/-/g, '_')}_PUBLIC_URL`] ?? `http://localhost:${port}`,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const prefix = `[${name}] `;
+  for (const stream of [child.stdout, child.stderr]) {
+    let buffered = '';
+    stream.on('data', (chunk) => {
+      buffered += chunk;
+      const lines = buffered.split('\n');
+      buffered = lines.pop();
+      for (const line of lines) if (line) process.stdout.write(prefix + line + '\n');
+    });
+  }
+  return { name, process: child };
+}
+
+async function waitReady({ name, port }) {
+  const deadline = Date.now() + 60_000;
+  let last = 'no answer';
+  while (Date.now() < deadline) {
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/ready`);
+      if (res.ok) return;
+      last = `${res.status} ${await res.text()}`;
+    } catch (err) {
+      last = err.cause?.code ?? err.message;
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`${name} was not ready within 60 s: ${last}`);
+}
+
+async function shutdown(code) {
+  if (stopping) return;
+  stopping = true;
+  say('stopping services…');
+  await Promise.all(
+    children.map(
+      ({ process: child }) =>
+        new Promise((resolve) => {
+          if (child.exitCode !== null || child.signalCode !== null) return resolve();
+          const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+          child.once('exit', () => {
+            clearTimeout(timer);
+            resolve();
+          });
+          child.kill('SIGTERM');
+        }),
+    ),
+  );
+  await database.close();
+  say(database.embedded ? 'services and embedded PostgreSQL stopped' : 'services stopped');
+  process.exit(code);
+}
+
+/**
+ * Seeds an empty database and keeps the demo secrets in .data/demo.json (mode 0600), the only
+ * place they exist: the database holds their hashes. A second start reads them back.
+ */
+async function loadOrSeedDemo(url) {
+  const file = join(dataDir(env), 'demo.json');
+  const db = createPrismaClient(url, { poolSize: 2 });
+  const ctx = { db, now: () => new Date() };
+  try {
+    if ((await db.user.count()) === 0) {
+      const demo = await seedDemo(ctx);
+      mkdirSync(dataDir(env), { recursive: true });
+      writeFileSync(file, JSON.stringify(demo, null, 2), { mode: 0o600 });
+      say(`seeded demo data (secrets saved to ${file})`);
+      return demo;
+    }
+    await ensureSigningKeys(ctx);
+    if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8'));
+    say('the database already has data; no demo secrets on file to show');
+    return undefined;
+  } finally {
+    await db.$disconnect();
+  }
+}
+
+function printBanner(demo) {
+  const [idp, wallet, issuer] = services.map((s) => `http://localhost:${s.port}`);
+  const lines = ['', 'All three services are ready:', `  identity-provider  ${idp}`, `  wallet-verify      ${wallet}`, `  credential-issuer  ${issuer}`];
+  if (demo) {
+    const client = demo.clients.confidential;
+    const verifier = randomBytes(32).toString('base64url');
+    const challenge = createHash('sha256').update(verifier).digest('base64url');
+    const authorize = new URL('/oauth/authorize', idp);
+    authorize.search = new URLSearchParams({
+      client_id: client.client_id,
+      redirect_uri: client.redirect_uri,
+      response_type: 'code',
+      scope: 'openid identity:read kyc:read',
+      state: randomBytes(8).toString('hex'),
+      nonce: randomBytes(8).toString('hex'),
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+    }).toString();
+    const user = demo.users.palm_verified;
+    lines.push(
+      '',
+      'Demo data:',
+      `  OAuth client (confidential)  client_id=${client.client_id}`,
+      `                               client_secret=${client.client_secret}`,
+      `  OAuth client (public, PKCE)  client_id=${demo.clients.public.client_id}`,
+      `  redirect URI                 ${client.redirect_uri}`,
+      `  user (palm-verified)         ${user.email} / ${user.password}   wallet ${user.wallets[0]}`,
+      `  user (not palm-verified)     ${demo.users.not_palm_verified.email} / ${demo.users.not_palm_verified.password}`,
+      `  developer (org owner)        ${demo.users.developer.email} / ${demo.users.developer.password}`,
+      `  wallet-verify API key        ${demo.api_keys.wallet_verify.key}`,
+      `  credential-issuer API token  ${demo.api_keys.credential_issuer.key}`,
+      '',
+      'Try:',
+      `  curl -H 'X-SVC-API-Key: ${demo.api_keys.wallet_verify.key}' '${wallet}/v1/human/verify?wallet_address=${user.wallets[0]}'`,
+      `  open ${authorize}`,
+      `  PKCE code_verifier for that URL: ${verifier}`,
+    );
+  }
+  lines.push('', 'Ctrl-C stops everything.', '');
+  process.stdout.write(lines.join('\n'));
+}

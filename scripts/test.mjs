@@ -1,0 +1,23 @@
+#!/usr/bin/env node
+// `npm test`: every workspace's tests through turbo. With DATABASE_URL/REDIS_URL set (CI) the
+// suites use those servers; without DATABASE_URL one embedded PostgreSQL serves the whole run.
+// Each suite creates, migrates and drops a database of its own, so none depends on another.
+// Extra arguments go to turbo, e.g. `npm test -- --filter=@svc/wallet-verify`.
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { startEmbeddedPostgres } from '@svc/db';
+import { dataDir } from '@svc/admin';
+
+const env = { ...process.env };
+let embedded;
+if (!env.DATABASE_URL) {
+  embedded = await startEmbeddedPostgres({ dataDir: join(dataDir(env), 'test-postgres'), port: Number(env.TEST_PG_PORT ?? 54330), database: 'postgres' });
+  env.DATABASE_URL = embedded.url;
+  process.stdout.write(`[test] embedded PostgreSQL at ${new URL(embedded.url).host}\n`);
+}
+process.stdout.write(`[test] Redis: ${env.REDIS_URL ? env.REDIS_URL.replace(/\/\/[^@]*@/, '//') : 'none (in-process store; set REDIS_URL for the Redis contract runs)'}\n`);
+
+const turbo = spawn('npx', ['turbo', 'run', 'test', '--concurrency=2', '--output-logs=new-only', ...process.argv.slice(2)], { env, stdio: 'inherit' });
+const code = await new Promise((resolve) => turbo.on('exit', (c, signal) => resolve(c ?? (signal ? 1 : 0))));
+await embedded?.stop();
+process.exit(code);
