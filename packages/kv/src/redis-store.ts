@@ -71,6 +71,7 @@ export class RedisStore implements Store {
   readonly cache: Cache;
   readonly redis: ScriptedRedis;
   private readonly ns: string;
+  private everReady = false;
 
   constructor(private readonly options: RedisStoreOptions) {
     this.ns = options.namespace;
@@ -85,6 +86,9 @@ export class RedisStore implements Store {
     }) as ScriptedRedis;
     this.redis.defineCommand('svcConsume', { numberOfKeys: 1, lua: CONSUME });
     this.redis.defineCommand('svcIncrement', { numberOfKeys: 1, lua: INCREMENT });
+    this.redis.once('ready', () => {
+      this.everReady = true;
+    });
     let lastLogged = 0;
     this.redis.on('error', (err: Error) => {
       // A dead Redis emits an error per reconnect attempt; report at most one every 10 s.
@@ -131,9 +135,13 @@ export class RedisStore implements Store {
     } as RateLimitDecision;
   }
 
-  /** Waits for the connection up to the command timeout: at start-up and while reconnecting. */
+  /**
+   * Waits for the first connection up to the command timeout, so a service's first requests do
+   * not fail while it connects. Once Redis has been up, a lost connection fails calls at once.
+   */
   private whenReady(): Promise<void> {
     if (this.redis.status === 'ready') return Promise.resolve();
+    if (this.everReady) return Promise.reject(new Error(`connection lost (${this.redis.status})`));
     const timeout = this.options.commandTimeoutMs ?? 1_000;
     return new Promise((resolve, reject) => {
       const onReady = () => {

@@ -1,3 +1,0 @@
-import preset from '@svc/testkit/jest-preset-db';
-
-export default preset;

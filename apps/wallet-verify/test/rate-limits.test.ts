@@ -1,0 +1,100 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { Db } from '@svc/db';
+import { testDb } from '@svc/testkit';
+import request from 'supertest';
+import { arrange, buildService } from './helpers.js';
+
+let db: Db;
+const closers: (() => Promise<void>)[] = [];
+beforeAll(() => {
+  db = testDb();
+});
+afterAll(async () => {
+  await Promise.all(closers.map((c) => c()));
+  await db.$disconnect();
+});
+
+function clockAt(iso: string) {
+  let now = Date.parse(iso);
+  const clock = () => now;
+  clock.advance = (ms: number) => {
+    now += ms;
+  };
+  return clock;
+}
+
+function service(clock?: () => number, env: NodeJS.ProcessEnv = {}) {
+  const built = buildService(env, clock);
+  closers.push(() => built.deps.close());
+  return built.app;
+}
+
+describe('rate limits', () => {
+  it('carries the three headers with the hourly window arithmetic', async () => {
+    const { key, human } = await arrange(db, { hourlyLimit: 5 });
+    const clock = clockAt('2026-11-22T10:15:00Z');
+    const app = service(clock);
+    const res = await request(app).get('/v1/human/verify').query({ wallet_address: human.wallet }).set('X-SVC-API-Key', key.key);
+    expect(res.status).toBe(200);
+    expect(res.headers['x-ratelimit-limit']).toBe('5');
+    expect(res.headers['x-ratelimit-remaining']).toBe('4');
+    expect(res.headers['x-ratelimit-reset']).toBe(String(Date.parse('2026-11-22T11:00:00Z') / 1000));
+  });
+
+  it('counts every answer of a valid key, 404s included, and answers 429 with Retry-After over the hourly limit', async () => {
+    const { key } = await arrange(db, { hourlyLimit: 3 });
+    const clock = clockAt('2026-11-22T10:59:30Z');
+    const app = service(clock);
+    const hit = () => request(app).get('/v1/human/verify').query({ wallet_address: '0x52908400098527886E0F7030069857D2E4169EE7' }).set('X-SVC-API-Key', key.key);
+    const statuses = [];
+    for (let i = 0; i < 4; i++) {
+      statuses.push((await hit()).status);
+      clock.advance(1000);
+    }
+    expect(statuses).toEqual([404, 404, 404, 429]);
+    const refused = await hit();
+    expect(refused.status).toBe(429);
+    expect(refused.body).toEqual({ error: 'Rate limit exceeded' });
+    expect(refused.headers['retry-after']).toBe('26');
+    expect(refused.headers['x-ratelimit-remaining']).toBe('0');
+    clock.advance(26_000); // the next hour
+    const next = await hit();
+    expect(next.status).toBe(404);
+    expect(next.headers['x-ratelimit-remaining']).toBe('2');
+    expect(next.headers['x-ratelimit-reset']).toBe(String(Date.parse('2026-11-22T12:00:00Z') / 1000));
+  });
+
+  it('allows a burst of 10 per second, then 429 with Retry-After: 1, and recovers', async () => {
+    const { key, human } = await arrange(db);
+    const clock = clockAt('2026-11-22T10:00:00Z');
+    const app = service(clock);
+    const hit = () => request(app).get('/v1/human/verify').query({ wallet_address: human.wallet }).set('X-SVC-API-Key', key.key);
+    const statuses = [];
+    for (let i = 0; i < 11; i++) statuses.push((await hit()).status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(10);
+    expect(statuses[10]).toBe(429);
+    const refused = await hit();
+    expect(refused.headers['retry-after']).toBe('1');
+    expect(refused.headers['x-ratelimit-remaining']).toBe('990');
+    clock.advance(1000);
+    expect((await hit()).status).toBe(200);
+  });
+});
+
+describe('several replicas sharing one store', () => {
+  it('together allow exactly the limit under concurrent load', async () => {
+    const { key, human } = await arrange(db, { hourlyLimit: 25, burstLimit: 1000 });
+    // With REDIS_URL (CI) these are two replicas on one Redis; without it, one in-process store
+    // cannot be shared, so the embedded run exercises a single replica's exactness instead.
+    const replicas = process.env.REDIS_URL ? [service(), service()] : [service()];
+    const results = await Promise.all(
+      Array.from({ length: 60 }, (_, i) =>
+        request(replicas[i % replicas.length]!).get('/v1/human/verify').query({ wallet_address: human.wallet }).set('X-SVC-API-Key', key.key),
+      ),
+    );
+    expect(results.filter((r) => r.status === 200)).toHaveLength(25);
+    expect(results.filter((r) => r.status === 429)).toHaveLength(35);
+    const remaining = results.filter((r) => r.status === 200).map((r) => Number(r.headers['x-ratelimit-remaining'])).sort((a, b) => a - b);
+    expect(remaining).toEqual(Array.from({ length: 25 }, (_, i) => i));
+  });
+});

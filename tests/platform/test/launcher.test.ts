@@ -1,0 +1,76 @@
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from '@jest/globals';
+import { cleanEnv, freePort, isListening, repoRoot, run, waitFor } from './processes.js';
+
+const dataDir = mkdtempSync(join(tmpdir(), 'svc-launcher-'));
+// As root the embedded cluster runs as the `postgres` user, which must be able to enter the directory.
+chmodSync(dataDir, 0o755);
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+async function launch() {
+  const ports = { IDP_PORT: await freePort(), WALLET_VERIFY_PORT: await freePort(), CREDENTIAL_ISSUER_PORT: await freePort(), EMBEDDED_PG_PORT: await freePort() };
+  const env = cleanEnv({ SVC_DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])) });
+  const launcher = run(process.execPath, [`${repoRoot}scripts/start.mjs`], env);
+  await waitFor(async () => {
+    if (launcher.child.exitCode !== null) throw new Error(`the launcher exited ${launcher.child.exitCode}:\n${launcher.output()}`);
+    return launcher.output().includes('Ctrl-C stops everything');
+  }, 60_000, 'the launcher banner', launcher.output);
+  return { launcher, ports };
+}
+
+function postmasterPid(): number | undefined {
+  const file = join(dataDir, 'postgres', 'postmaster.pid');
+  return existsSync(file) ? Number(readFileSync(file, 'utf8').split('\n')[0]) : undefined;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('npm start (the launcher) on embedded defaults', () => {
+  it('starts all three services ready, prints the demo data, and stops everything on Ctrl-C', async () => {
+    const { launcher, ports } = await launch();
+    const output = launcher.output();
+    for (const port of [ports.IDP_PORT, ports.WALLET_VERIFY_PORT, ports.CREDENTIAL_ISSUER_PORT]) {
+      const ready = await fetch(`http://127.0.0.1:${port}/ready`);
+      expect(ready.status).toBe(200);
+      expect(await ready.json()).toMatchObject({ status: 'ready' });
+    }
+    const demo = JSON.parse(readFileSync(join(dataDir, 'demo.json'), 'utf8'));
+    expect(output).toContain(`client_id=${demo.clients.confidential.client_id}`);
+    expect(output).toContain(`client_secret=${demo.clients.confidential.client_secret}`);
+    expect(output).toContain(`${demo.users.palm_verified.email} / ${demo.users.palm_verified.password}`);
+    expect(output).toContain(demo.api_keys.wallet_verify.key);
+    expect(output).toContain(demo.api_keys.credential_issuer.key);
+    expect(output).toMatch(/\/oauth\/authorize\?client_id=.+code_challenge=[A-Za-z0-9_-]{43}&code_challenge_method=S256/);
+    expect(output).toMatch(/PKCE code_verifier for that URL: [A-Za-z0-9_-]{43}/);
+
+    const verify = await fetch(`http://127.0.0.1:${ports.WALLET_VERIFY_PORT}/v1/human/verify?wallet_address=${demo.users.palm_verified.wallets[0]}`, {
+      headers: { 'X-SVC-API-Key': demo.api_keys.wallet_verify.key },
+    });
+    expect(await verify.json()).toEqual({ wallet_address: demo.users.palm_verified.wallets[0], is_human: true, user_id: demo.users.palm_verified.id });
+
+    const pg = postmasterPid();
+    expect(pg).toBeDefined();
+    launcher.child.kill('SIGINT');
+    expect(await launcher.exited).toBe(0);
+    for (const port of Object.values(ports)) expect(await isListening(port)).toBe(false);
+    expect(alive(pg!)).toBe(false);
+  });
+
+  it('reuses the data on a second start', async () => {
+    const before = JSON.parse(readFileSync(join(dataDir, 'demo.json'), 'utf8'));
+    const { launcher } = await launch();
+    expect(launcher.output()).not.toContain('seeded demo data');
+    expect(launcher.output()).toContain(`client_id=${before.clients.confidential.client_id}`);
+    launcher.child.kill('SIGTERM');
+    expect(await launcher.exited).toBe(0);
+  });
+});

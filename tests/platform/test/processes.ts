@@ -1,0 +1,59 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+
+export const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
+
+export const SERVICES = ['identity-provider', 'wallet-verify', 'credential-issuer'] as const;
+export type Service = (typeof SERVICES)[number];
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface Running {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+/** Environment without the run's own database and Redis settings, for processes that choose their own. */
+export function cleanEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const name of ['DATABASE_URL', 'REDIS_URL', 'NODE_OPTIONS', 'JEST_WORKER_ID']) delete env[name];
+  return { ...env, ...extra };
+}
+
+export function run(command: string, args: string[], env: NodeJS.ProcessEnv): Running {
+  const child = spawn(command, args, { env, cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, output: () => out, exited };
+}
+
+export function startServer(service: Service, env: NodeJS.ProcessEnv): Running {
+  return run(process.execPath, [`${repoRoot}apps/${service}/dist/server.js`], env);
+}
+
+export async function waitFor(probe: () => Promise<boolean>, timeoutMs: number, what: string, output?: () => string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await probe()) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`timed out waiting for ${what}${output ? `\n${output()}` : ''}`);
+}
+
+export async function isListening(port: number): Promise<boolean> {
+  return fetch(`http://127.0.0.1:${port}/health`).then(
+    () => true,
+    () => false,
+  );
+}

@@ -1,0 +1,97 @@
+import { readFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { afterEach, describe, expect, it } from '@jest/globals';
+import { ZLiveness, ZReadiness } from '@svc/schemas';
+import { testDatabaseUrl, testRedisUrl } from '@svc/testkit';
+import { cleanEnv, freePort, repoRoot, SERVICES, startServer, waitFor, type Running } from './processes.js';
+
+const started: Running[] = [];
+afterEach(async () => {
+  for (const s of started.splice(0)) {
+    if (s.child.exitCode === null && s.child.signalCode === null) {
+      s.child.kill('SIGKILL');
+      await s.exited;
+    }
+  }
+});
+
+async function boot(service: (typeof SERVICES)[number], env: NodeJS.ProcessEnv) {
+  const port = await freePort();
+  const server = startServer(service, cleanEnv({ PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATABASE_URL: testDatabaseUrl(), ...env }));
+  started.push(server);
+  await waitFor(() => fetch(`http://127.0.0.1:${port}/health`).then((r) => r.ok, () => false), 20_000, `${service} to listen`, server.output);
+  return { port, server, get: (path: string) => fetch(`http://127.0.0.1:${port}${path}`) };
+}
+
+const redis = testRedisUrl();
+
+describe.each(SERVICES)('%s', (service) => {
+  const version = JSON.parse(readFileSync(`${repoRoot}apps/${service}/package.json`, 'utf8')).version;
+
+  it('answers /health with its version and commit, and /ready when the database and Redis answer', async () => {
+    const { get } = await boot(service, { GIT_COMMIT: 'abc1234', ...(redis ? { REDIS_URL: redis } : {}) });
+    const health = await get('/health');
+    const body = ZLiveness.parse(await health.json());
+    expect(body).toMatchObject({ status: 'ok', version, commit: 'abc1234' });
+    const ready = await get('/ready');
+    expect(ready.status).toBe(200);
+    const readiness = ZReadiness.parse(await ready.json());
+    expect(readiness.status).toBe('ready');
+    expect(readiness.checks.map((c) => [c.name, c.ok])).toEqual([['database', true], ['redis', true]]);
+  });
+
+  it('answers /ready 503 not_ready when the database is unreachable', async () => {
+    const deadPort = await freePort();
+    const { get } = await boot(service, { DATABASE_URL: `postgresql://postgres@127.0.0.1:${deadPort}/none` });
+    const ready = await get('/ready');
+    expect(ready.status).toBe(503);
+    const body = ZReadiness.parse(await ready.json());
+    expect(body.status).toBe('not_ready');
+    expect(body.checks.find((c) => c.name === 'database')).toMatchObject({ ok: false, details: { error: expect.any(String) } });
+    expect((await get('/health')).status).toBe(200);
+  });
+
+  it('answers /ready 503 not_ready when Redis is unreachable', async () => {
+    const deadPort = await freePort();
+    const { get } = await boot(service, { REDIS_URL: `redis://127.0.0.1:${deadPort}` });
+    const ready = await get('/ready');
+    expect(ready.status).toBe(503);
+    const body = ZReadiness.parse(await ready.json());
+    expect(body.checks.find((c) => c.name === 'redis')).toMatchObject({ ok: false });
+    expect(body.checks.find((c) => c.name === 'database')).toMatchObject({ ok: true });
+  });
+
+  it('stops with one line naming the variable when its configuration is bad', async () => {
+    const bad = startServer(service, cleanEnv({ PORT: 'eighty', DATABASE_URL: testDatabaseUrl() }));
+    started.push(bad);
+    expect(await bad.exited).toBe(1);
+    expect(bad.output()).toMatch(/^Invalid configuration: PORT: .+\(got "eighty"\)\n$/);
+    const missing = startServer(service, cleanEnv({}));
+    started.push(missing);
+    expect(await missing.exited).toBe(1);
+    expect(missing.output()).toMatch(/^Invalid configuration: DATABASE_URL: .+\(it is not set\)\n$/);
+  });
+
+  it('finishes an in-flight request, then exits 0 on SIGTERM', async () => {
+    const { server, port } = await boot(service, {});
+    // A request whose body is half sent is in flight at the server for as long as we like.
+    const response = new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = httpRequest({ host: '127.0.0.1', port, method: 'POST', path: '/nowhere', headers: { 'content-type': 'application/json', 'content-length': '10' } }, (res) => {
+        let body = '';
+        res.on('data', (d) => (body += d));
+        res.on('end', () => resolve({ status: res.statusCode!, body }));
+      });
+      req.on('error', reject);
+      req.write('{"a":');
+      setTimeout(() => {
+        server.child.kill('SIGTERM');
+        setTimeout(() => req.end('"bc"}'), 300);
+      }, 300);
+    });
+    const answered = await response;
+    expect(answered.status).toBe(404);
+    expect(JSON.parse(answered.body)).toMatchObject({ error: 'not_found' });
+    expect(await server.exited).toBe(0);
+    await expect(fetch(`http://127.0.0.1:${port}/health`)).rejects.toThrow();
+  });
+});
