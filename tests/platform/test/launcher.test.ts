@@ -12,7 +12,7 @@ afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 async function launch() {
   const ports = { IDP_PORT: await freePort(), WALLET_VERIFY_PORT: await freePort(), CREDENTIAL_ISSUER_PORT: await freePort(), EMBEDDED_PG_PORT: await freePort() };
   const env = cleanEnv({ SVC_DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])) });
-  const launcher = run(process.execPath, [`${repoRoot}scripts/start.mjs`], env);
+  const launcher = run(process.execPath, [`${repoRoot}scripts/start.mjs`], env, true);
   await waitFor(async () => {
     if (launcher.child.exitCode !== null) throw new Error(`the launcher exited ${launcher.child.exitCode}:\n${launcher.output()}`);
     return launcher.output().includes('Ctrl-C stops everything');
@@ -59,7 +59,8 @@ describe('npm start (the launcher) on embedded defaults', () => {
 
     const pg = postmasterPid();
     expect(pg).toBeDefined();
-    launcher.child.kill('SIGINT');
+    // Ctrl-C in a terminal signals the whole foreground process group: launcher, services, postgres.
+    process.kill(-launcher.child.pid!, 'SIGINT');
     expect(await launcher.exited).toBe(0);
     for (const port of Object.values(ports)) expect(await isListening(port)).toBe(false);
     expect(alive(pg!)).toBe(false);
