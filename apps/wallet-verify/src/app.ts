@@ -5,7 +5,7 @@ import { verifyRouter } from './routes/verify.routes.js';
 
 export function createApp(deps: AppDeps): Express {
   const app = createBaseApp({ logger: deps.logger, bodyLimit: deps.config.BODY_LIMIT, trustProxy: deps.config.TRUST_PROXY });
-  app.use(healthRouter({ version: deps.version, commit: deps.config.GIT_COMMIT ?? null, checks: deps.checks }));
   app.use(verifyRouter(deps));
+  app.use(healthRouter({ version: deps.version, commit: deps.config.GIT_COMMIT ?? null, checks: deps.checks }));
   return finishApp(app);
 }

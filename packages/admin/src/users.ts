@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Prisma } from '@svc/db';
+import type { Prisma } from '@svc/db';
 import { isPresetName } from '@svc/presets';
 import { checkAddress } from '@svc/schemas';
 import { hashPassword } from '@svc/secrets';

@@ -1,10 +1,8 @@
-import { randomUUID } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
-import express, { type Express } from 'express';
-import { pinoHttp } from 'pino-http';
+import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { depthLimit } from './body-limits.js';
 import { errorHandler, notFoundHandler } from './error-handler.js';
 import type { Logger } from './logger.js';
+import { requestLogging } from './request-logging.js';
 import { securityHeaders, type SecurityHeaderOptions } from './security-headers.js';
 
 export interface BaseAppOptions extends SecurityHeaderOptions {
@@ -16,14 +14,6 @@ export interface BaseAppOptions extends SecurityHeaderOptions {
   trustProxy?: boolean | number | string;
 }
 
-// A caller's request id is echoed only when it is short and plain, so logs cannot be forged.
-const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-
-function requestId(req: IncomingMessage): string {
-  const given = req.headers['x-request-id'];
-  return typeof given === 'string' && SAFE_REQUEST_ID.test(given) ? given : randomUUID();
-}
-
 /**
  * The middleware every service shares, in order: request id and logging, security headers,
  * size- and depth-limited JSON and form bodies. Routes go between this and `finishApp`.
@@ -33,22 +23,16 @@ export function createBaseApp(options: BaseAppOptions): Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   if (options.trustProxy !== undefined) app.set('trust proxy', options.trustProxy);
-  app.use(
-    pinoHttp({
-      logger: options.logger,
-      genReqId: (req, res) => {
-        const id = requestId(req);
-        res.setHeader('X-Request-Id', id);
-        return id;
-      },
-      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'info' : 'debug'),
-    }),
-  );
+  app.use(requestLogging(options.logger));
   app.use(securityHeaders(options));
   const limit = options.bodyLimit ?? '100kb';
-  app.use(express.json({ limit, strict: true }));
-  app.use(express.urlencoded({ limit, extended: false, parameterLimit: 100 }));
-  app.use(depthLimit(options.maxBodyDepth ?? 32));
+  const parsers = [
+    express.json({ limit, strict: true }),
+    express.urlencoded({ limit, extended: false, parameterLimit: 100 }),
+    depthLimit(options.maxBodyDepth ?? 32),
+  ];
+  // GET and HEAD carry no body worth parsing; skipping three layers matters on hot read paths.
+  app.use((req, res, next) => (req.method === 'GET' || req.method === 'HEAD' ? next() : runAll(parsers, req, res, next)));
   return app;
 }
 
@@ -57,4 +41,12 @@ export function finishApp(app: Express): Express {
   app.use(notFoundHandler);
   app.use(errorHandler);
   return app;
+}
+
+function runAll(handlers: RequestHandler[], req: Request, res: Response, done: NextFunction): void {
+  const step = (i: number) => (err?: unknown) => {
+    if (err || i === handlers.length) return done(err);
+    handlers[i]!(req, res, step(i + 1));
+  };
+  step(0)();
 }

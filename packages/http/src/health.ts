@@ -5,7 +5,7 @@ export type CheckDetails = Record<string, string | number | boolean | null>;
 export interface ReadinessCheck {
   name: string;
   /** Resolves with details when healthy; throws (or resolves `ok: false`) when not. */
-  run(): Promise<{ ok: boolean; details?: CheckDetails } | void>;
+  run(): Promise<{ ok: boolean; details?: CheckDetails } | undefined>;
 }
 
 export interface HealthOptions {

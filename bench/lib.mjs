@@ -1,0 +1,50 @@
+// Shared by the bench scripts: start a target in its own process, load it, print side by side.
+import { fork } from 'node:child_process';
+import { createServer } from 'node:net';
+import autocannon from 'autocannon';
+
+export async function freePort() {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Forks `script` with PORT set and waits until `ready` answers 200 (or the script says 'ready'). */
+export async function startTarget(script, env = {}) {
+  const port = await freePort();
+  const child = fork(script, [], { env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    const ok = await fetch(`http://127.0.0.1:${port}/health`).then(() => true, () => false);
+    if (ok) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    url: `http://127.0.0.1:${port}`,
+    stop: () =>
+      new Promise((resolve) => {
+        child.once('exit', resolve);
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+/** Bounded load: `connections` for `seconds`, after a short warm-up. Fails loudly on any non-2xx. */
+export async function load(url, { connections = 50, seconds = 10, headers = {} } = {}) {
+  await autocannon({ url, connections, duration: 2, headers });
+  const result = await autocannon({ url, connections, duration: seconds, headers });
+  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx answers and ${result.errors} errors`);
+  return { rps: result.requests.average, p99: result.latency.p99, total: result.requests.total };
+}
+
+export function printTable(title, rows, baselineName) {
+  const base = rows.find((r) => r.name === baselineName);
+  console.log(`\n${title}`);
+  console.log(`${'target'.padEnd(34)}${'req/s'.padStart(10)}${'p99 ms'.padStart(9)}${`× ${baselineName}`.padStart(28)}`);
+  for (const r of rows) {
+    console.log(`${r.name.padEnd(34)}${r.rps.toFixed(0).padStart(10)}${String(r.p99).padStart(9)}${(r.rps / base.rps).toFixed(2).padStart(28)}`);
+  }
+}

@@ -1,0 +1,48 @@
+// GET /v1/human/verify with a valid key under 50 connections, beside a bare node:http server and an
+// Express hello-world returning a similar body, all measured in this run. Traffic stays on
+// 127.0.0.1; every load is bounded in time. Uses DATABASE_URL/REDIS_URL when set, otherwise the
+// embedded PostgreSQL under .data/bench and the in-process store.
+//   npm run --silent -w @svc/bench wallet-verify [-- --seconds 10]
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { createApiKey, createOrg, createUser, dataDir, openLocalDatabase } from '@svc/admin';
+import { createPrismaClient } from '@svc/db';
+import { load, printTable, startTarget } from './lib.mjs';
+
+const { values } = parseArgs({ options: { seconds: { type: 'string', default: '10' } } });
+const seconds = Number(values.seconds);
+const here = (p) => fileURLToPath(new URL(p, import.meta.url));
+
+const database = await openLocalDatabase({ ...process.env, SVC_DATA_DIR: process.env.SVC_DATA_DIR ?? join(dataDir(), 'bench') });
+const db = createPrismaClient(database.url);
+const ctx = { db, now: () => new Date() };
+const wallet = '0x52908400098527886E0F7030069857D2E4169EE7';
+await db.wallet.deleteMany({ where: { address: wallet } });
+const user = await createUser(ctx, { email: `bench-${randomBytes(4).toString('hex')}@bench.example`, password: 'bench password', wallets: [wallet], palmVerified: true });
+const org = await createOrg(ctx, { name: 'Bench', ownerEmail: user.email });
+const key = await createApiKey(ctx, { org: org.id, permissions: 'wallet:verify', hourlyLimit: 10_000_000, burstLimit: 100_000 });
+await db.$disconnect();
+
+const rows = [];
+for (const [name, script, env, path, headers] of [
+  ['bare node:http', here('./targets/bare-http.mjs'), {}, '/', {}],
+  ['express hello-world', here('./targets/express-hello.mjs'), {}, '/v1/human/verify', {}],
+  [
+    `wallet-verify (${process.env.REDIS_URL ? 'Redis' : 'in-process'} limiter)`,
+    here('../apps/wallet-verify/dist/server.js'),
+    { DATABASE_URL: database.url, LOG_LEVEL: 'warn' },
+    `/v1/human/verify?wallet_address=${wallet}`,
+    { 'X-SVC-API-Key': key.key },
+  ],
+]) {
+  const target = await startTarget(script, env);
+  try {
+    rows.push({ name, ...(await load(target.url + path, { seconds, headers })) });
+  } finally {
+    await target.stop();
+  }
+}
+await database.close();
+printTable(`wallet-verify: 200 answers, 50 connections, ${seconds} s each (${new Date().toISOString()})`, rows, 'express hello-world');
