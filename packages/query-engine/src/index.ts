@@ -1,2 +1,6 @@
-// The evaluator arrives with the presets-and-queries issue; the package exists so the workspace graph is complete.
-export const QUERY_ENGINE_VERSION = '0.1.0';
+export { compileQuery, type CompiledQuery } from './compile.js';
+export { QueryError } from './errors.js';
+export { OPERATORS, type Operator } from './operators.js';
+export { parseClaim, readPath, type ClaimPath } from './claim-path.js';
+export { strictEquals, compare, asDate } from './values.js';
+export * from './types.js';
