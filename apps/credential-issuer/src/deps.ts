@@ -1,19 +1,46 @@
-import { readPackageVersion, type ReadinessCheck } from '@svc/http';
+import { ApiKeyAuthenticator } from '@svc/api-keys';
+import { dependencyCheck, readPackageVersion, type ReadinessCheck } from '@svc/http';
 import { coreChecks, createCoreDeps, type CoreDeps } from '@svc/runtime';
 import type { Config } from './config.js';
+import { IssuerKeys } from './services/issuer-keys.js';
+import { SigningPool } from './signing-pool.js';
 
 export interface AppDeps extends CoreDeps {
   config: Config;
   version: string;
   checks: ReadinessCheck[];
+  authenticator: ApiKeyAuthenticator;
+  issuerKeys: IssuerKeys;
+  pool: SigningPool;
+  now: () => Date;
 }
 
 export function buildDeps(config: Config): AppDeps {
   const core = createCoreDeps('credential-issuer', 'ci', config);
+  const authenticator = new ApiKeyAuthenticator({
+    db: core.db,
+    cacheTtlSeconds: 5,
+    lastUsedFlushSeconds: 30,
+    onFlushError: (err) => core.logger.warn({ err }, 'could not record API key use'),
+  });
+  const issuerKeys = new IssuerKeys(core.db, config);
+  const pool = new SigningPool(config.SIGNING_WORKERS, config.SIGNING_QUEUE_LIMIT);
   return {
     ...core,
     config,
     version: readPackageVersion(new URL('../package.json', import.meta.url)),
-    checks: coreChecks(core),
+    authenticator,
+    issuerKeys,
+    pool,
+    now: () => new Date(),
+    checks: [
+      ...coreChecks(core),
+      dependencyCheck('issuer_key', () => issuerKeys.current(), { workers: pool.size }),
+    ],
+    close: async () => {
+      await pool.close();
+      await authenticator.close();
+      await core.close();
+    },
   };
 }

@@ -1,0 +1,57 @@
+import { rotateSigningKey } from '@svc/admin';
+import type { Db } from '@svc/db';
+import type { Config } from '../config.js';
+
+export interface IssuerKey {
+  /** The verification method: `did:key:<multibase>#<multibase>`. */
+  id: string;
+  /** The issuer DID. */
+  controller: string;
+  publicKeyMultibase: string;
+  secretKeyMultibase: string;
+}
+
+function fromMultibase(publicKeyMultibase: string, secretKeyMultibase: string): IssuerKey {
+  const controller = `did:key:${publicKeyMultibase}`;
+  return { id: `${controller}#${publicKeyMultibase}`, controller, publicKeyMultibase, secretKeyMultibase };
+}
+
+/**
+ * The key new credentials are signed with: from configuration when given, otherwise the newest
+ * active key in the database, generated on first start. Read again at most every `refreshMs`, so
+ * `keys:rotate` takes effect on every replica within that time. Old keys are did:keys: what they
+ * signed keeps verifying without the database.
+ */
+export class IssuerKeys {
+  private cached: { key: IssuerKey; at: number } | undefined;
+
+  constructor(
+    private readonly db: Db,
+    private readonly config: Config,
+    private readonly refreshMs = 10_000,
+  ) {}
+
+  async current(): Promise<IssuerKey> {
+    if (this.config.ISSUER_PUBLIC_KEY_MULTIBASE && this.config.ISSUER_SECRET_KEY_MULTIBASE) {
+      return fromMultibase(this.config.ISSUER_PUBLIC_KEY_MULTIBASE, this.config.ISSUER_SECRET_KEY_MULTIBASE);
+    }
+    if (this.cached && Date.now() - this.cached.at < this.refreshMs) return this.cached.key;
+    let row = await this.newest();
+    if (!row) {
+      await rotateSigningKey({ db: this.db, now: () => new Date() }, { service: 'credential-issuer' });
+      row = await this.newest();
+    }
+    const pub = (row!.publicKey as { publicKeyMultibase: string }).publicKeyMultibase;
+    const secret = (row!.privateKey as { secretKeyMultibase: string }).secretKeyMultibase;
+    const key = fromMultibase(pub, secret);
+    this.cached = { key, at: Date.now() };
+    return key;
+  }
+
+  private newest() {
+    return this.db.signingKey.findFirst({
+      where: { service: 'credential-issuer', status: 'active', activatesAt: { lte: new Date() } },
+      orderBy: { activatesAt: 'desc' },
+    });
+  }
+}

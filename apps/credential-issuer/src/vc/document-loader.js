@@ -1,0 +1,49 @@
+// JSON-LD documents come from bundled packages only: the W3C credentials v2 and undefined-terms
+// contexts, data integrity and multikey contexts, and did:key documents computed locally.
+// Anything else is refused, so signing and verifying never touch the network.
+import * as Bls from '@digitalbazaar/bls12-381-multikey';
+import * as credentialsContext from '@digitalbazaar/credentials-context';
+import * as dataIntegrityContext from '@digitalbazaar/data-integrity-context';
+import { driver as didKeyDriver } from '@digitalbazaar/did-method-key';
+import * as multikeyContext from '@digitalbazaar/multikey-context';
+
+export const CREDENTIALS_V2 = 'https://www.w3.org/ns/credentials/v2';
+export const UNDEFINED_TERMS_V2 = 'https://www.w3.org/ns/credentials/undefined-terms/v2';
+
+const statics = new Map([...credentialsContext.contexts, ...dataIntegrityContext.contexts, ...multikeyContext.contexts]);
+
+const didKey = didKeyDriver();
+// The driver matches the first four characters of the multibase key; about 1% of BLS12-381 G2
+// keys encode to `zUC6…` rather than `zUC7…`, so both prefixes must be registered.
+for (const header of ['zUC7', 'zUC6']) didKey.use({ multibaseMultikeyHeader: header, fromMultibase: Bls.from });
+
+export class DocumentNotBundledError extends Error {
+  constructor(url) {
+    super(`JSON-LD document ${url} is not bundled with the issuer and is never fetched`);
+    this.name = 'DocumentNotBundledError';
+    this.url = url;
+  }
+}
+
+export async function documentLoader(url) {
+  const document = statics.get(url);
+  if (document) return { contextUrl: null, documentUrl: url, document };
+  if (url.startsWith('did:key:')) {
+    return { contextUrl: null, documentUrl: url, document: await didKey.get({ url }) };
+  }
+  throw new DocumentNotBundledError(url);
+}
+
+/** Every term the credentials v2 context defines, at any depth: claims may not redefine them. */
+export function contextTerms() {
+  const terms = new Set();
+  const walk = (node) => {
+    if (node === null || typeof node !== 'object') return;
+    for (const [key, value] of Object.entries(node)) {
+      if (!key.startsWith('@')) terms.add(key);
+      walk(value);
+    }
+  };
+  walk(statics.get(CREDENTIALS_V2)['@context']);
+  return terms;
+}

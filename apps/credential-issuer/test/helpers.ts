@@ -1,0 +1,23 @@
+import { createApiKey, createOrg, createUser, type AdminContext } from '@svc/admin';
+import type { Db } from '@svc/db';
+import { testDatabaseUrl, uniqueEmail } from '@svc/testkit';
+import { createApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { buildDeps } from '../src/deps.js';
+
+export const SUBJECT = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
+
+export function buildIssuer(env: NodeJS.ProcessEnv = {}) {
+  const config = loadConfig({ DATABASE_URL: testDatabaseUrl(), LOG_LEVEL: 'silent', SIGNING_WORKERS: '2', ...env });
+  const deps = buildDeps(config);
+  return { app: createApp(deps), deps };
+}
+
+/** An organization with a token that may issue. */
+export async function arrangeOrg(db: Db, permissions = 'credentials:issue') {
+  const ctx: AdminContext = { db, now: () => new Date() };
+  const owner = await createUser(ctx, { email: uniqueEmail('issuer'), password: 'correct horse' });
+  const org = await createOrg(ctx, { name: 'Issuing Org', ownerEmail: owner.email });
+  const token = await createApiKey(ctx, { org: org.id, permissions });
+  return { ctx, org, token };
+}

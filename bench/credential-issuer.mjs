@@ -1,0 +1,75 @@
+// Credentials issued per second through POST /credentials/issue (5 and 50 claims, concurrent
+// clients) beside the library's raw single-thread bbs-2023 signing, both measured in this run.
+//   npm run --silent -w @svc/bench credential-issuer [-- --seconds 8 --connections 8]
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import * as Bls from '@digitalbazaar/bls12-381-multikey';
+import { createApiKey, createOrg, createUser, dataDir, ensureSigningKeys, openLocalDatabase } from '@svc/admin';
+import { createPrismaClient } from '@svc/db';
+import autocannon from 'autocannon';
+import { startTarget } from './lib.mjs';
+
+const { values } = parseArgs({ options: { seconds: { type: 'string', default: '8' }, connections: { type: 'string', default: '8' } } });
+const seconds = Number(values.seconds);
+const connections = Number(values.connections);
+const here = (p) => fileURLToPath(new URL(p, import.meta.url));
+const { signCredential } = await import(here('../apps/credential-issuer/dist/vc/bbs.js'));
+
+const claimsOf = (n) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`claim_${i}`, i % 3 === 0 ? `value ${i}` : i % 3 === 1 ? i * 1.5 : i % 2 === 0]));
+const SUBJECT = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
+
+async function rawPerSecond(claimCount) {
+  const pair = await Bls.generateBbsKeyPair({ algorithm: Bls.ALGORITHMS.BBS_BLS12381_SHA256 });
+  const exported = await pair.export({ publicKey: true, secretKey: true });
+  const controller = `did:key:${exported.publicKeyMultibase}`;
+  const key = { ...exported, controller, id: `${controller}#${exported.publicKeyMultibase}` };
+  const credential = {
+    '@context': ['https://www.w3.org/ns/credentials/v2', 'https://www.w3.org/ns/credentials/undefined-terms/v2'],
+    id: 'urn:uuid:7d0b3f0e-4b1a-4c55-9f4c-0e6f5d8a1b2c', type: ['VerifiableCredential'], issuer: controller, validFrom: '2026-11-22T10:00:00Z', validUntil: '',
+    credentialSubject: { id: `did:ethr:${SUBJECT}`, ...claimsOf(claimCount) },
+  };
+  const sign = () => signCredential({ credential, key, created: new Date(), mandatoryPointers: ['/issuer', '/validFrom'] });
+  await sign();
+  let n = 0;
+  const end = Date.now() + seconds * 1000;
+  while (Date.now() < end) {
+    await sign();
+    n++;
+  }
+  return n / seconds;
+}
+
+const database = await openLocalDatabase({ ...process.env, SVC_DATA_DIR: process.env.SVC_DATA_DIR ?? join(dataDir(), 'bench') });
+const db = createPrismaClient(database.url);
+const ctx = { db, now: () => new Date() };
+const owner = await createUser(ctx, { email: `bench-${randomBytes(4).toString('hex')}@bench.example`, password: 'bench password' });
+const org = await createOrg(ctx, { name: 'Bench', ownerEmail: owner.email });
+const token = (await createApiKey(ctx, { org: org.id, permissions: 'credentials:issue' })).key;
+await ensureSigningKeys(ctx);
+await db.$disconnect();
+
+const rows = [];
+for (const claimCount of [5, 50]) {
+  const raw = await rawPerSecond(claimCount);
+  const target = await startTarget(here('../apps/credential-issuer/dist/server.js'), { DATABASE_URL: database.url, LOG_LEVEL: 'warn' });
+  try {
+    const result = await autocannon({
+      url: `${target.url}/credentials/issue`,
+      method: 'POST',
+      connections,
+      duration: seconds,
+      headers: { 'content-type': 'application/json', 'x-api-token': token },
+      body: JSON.stringify({ subject_address: SUBJECT, claims: claimsOf(claimCount) }),
+    });
+    if (result.non2xx > 0) throw new Error(`${result.non2xx} non-2xx answers`);
+    rows.push({ claimCount, raw, endpoint: result.requests.total / seconds, p99: result.latency.p99 });
+  } finally {
+    await target.stop();
+  }
+}
+await database.close();
+console.log(`\ncredential-issuer: bbs-2023 issuance, ${connections} connections, ${seconds} s each (${new Date().toISOString()})`);
+console.log(`${'claims'.padEnd(8)}${'raw library, 1 thread /s'.padStart(26)}${'endpoint /s'.padStart(14)}${'p99 ms'.padStart(9)}${'× raw'.padStart(8)}`);
+for (const r of rows) console.log(`${String(r.claimCount).padEnd(8)}${r.raw.toFixed(1).padStart(26)}${r.endpoint.toFixed(1).padStart(14)}${String(r.p99).padStart(9)}${(r.endpoint / r.raw).toFixed(2).padStart(8)}`);
