@@ -276,9 +276,8 @@ describe('seed:demo', () => {
     });
     const credentials = await db.userCredential.findMany({ where: { userId: run.json.users.palm_verified.id } });
     const claimed = new Set(credentials.flatMap((c) => Object.keys(c.claims as object)));
-    const derivedOrFromUser = ['age', 'age_over_18', 'age_over_21', 'net_worth_above_10k', 'net_worth_above_100k', 'wallet_address', 'primary_wallet_address'];
-    const { PRESET_NAMES } = await import('@svc/presets');
-    expect(PRESET_NAMES.filter((p) => !claimed.has(p) && !derivedOrFromUser.includes(p))).toEqual([]);
+    const { PRESETS } = await import('@svc/presets');
+    expect(PRESETS.filter((p) => p.origin === 'credential' && !claimed.has(p.name)).map((p) => p.name)).toEqual([]);
     expectRefused(await cli('seed:demo'), /demo data already exists/);
   });
 });

@@ -1,0 +1,44 @@
+import { checkAddress } from '@svc/schemas';
+import { presetDefinition, type PresetDefinition } from './definitions.js';
+
+const ALPHA2 = /^[A-Z]{2}$/;
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2})$/;
+const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}$/;
+const E164 = /^\+[1-9]\d{6,14}$/;
+
+const isDate = (v: unknown) => typeof v === 'string' && DATE.test(v) && !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v);
+
+/** Format checks beyond the type, for the presets whose listing promises a form. */
+const BY_NAME: Record<string, (v: unknown) => boolean> = {
+  service_uuid: (v) => typeof v === 'string' && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v),
+  service_score: (v) => Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 100,
+  country_of_residence: (v) => typeof v === 'string' && ALPHA2.test(v),
+  nationality: (v) => typeof v === 'string' && ALPHA2.test(v),
+  document_country: (v) => typeof v === 'string' && ALPHA2.test(v),
+  email: (v) => typeof v === 'string' && EMAIL.test(v),
+  phone: (v) => typeof v === 'string' && E164.test(v),
+  wallet_address: (v) => typeof v === 'string' && checkAddress(v).ok,
+  primary_wallet_address: (v) => typeof v === 'string' && checkAddress(v).ok,
+  social_accounts: (v) =>
+    Array.isArray(v) &&
+    v.every((a) => typeof a === 'object' && a !== null && typeof a.provider === 'string' && typeof a.handle === 'string' && typeof a.verified === 'boolean'),
+};
+
+const BY_TYPE: Record<PresetDefinition['type'], (v: unknown, def: PresetDefinition) => boolean> = {
+  string: (v) => typeof v === 'string' && v.length > 0 && v.length <= 1000,
+  number: (v) => typeof v === 'number' && Number.isFinite(v),
+  integer: (v) => Number.isInteger(v),
+  boolean: (v) => typeof v === 'boolean',
+  date: isDate,
+  datetime: (v) => typeof v === 'string' && DATETIME.test(v) && !Number.isNaN(Date.parse(v)),
+  enum: (v, def) => typeof v === 'string' && (def.enumValues ?? []).includes(v),
+  array: (v) => Array.isArray(v),
+};
+
+/** Whether a stored value has the type and form the listing promises; if not, it is unavailable. */
+export function isWellFormed(name: string, value: unknown): boolean {
+  const def = presetDefinition(name);
+  if (!def) return false;
+  return BY_TYPE[def.type](value, def) && (BY_NAME[name]?.(value) ?? true);
+}
