@@ -69,6 +69,14 @@ export function baseServiceEnv(defaultPort: number) {
     LOG_LEVEL: env.logLevel(),
     GIT_COMMIT: env.optionalString(),
     BODY_LIMIT: z.preprocess(blankAsUndefined, z.string().regex(/^\d{1,7}(b|kb|mb)?$/, 'must be a size such as 100kb').default('100kb')),
-    TRUST_PROXY: z.preprocess(blankAsUndefined, z.string().optional()),
+    // Express's `trust proxy`: true/false, a hop count, or addresses/subnets ("loopback, 10.0.0.0/8").
+    TRUST_PROXY: z.preprocess(
+      blankAsUndefined,
+      z
+        .string()
+        .regex(/^(true|false|\d{1,2}|[0-9A-Za-z.:/, _-]{1,500})$/, 'must be true, false, a hop count or a list of addresses')
+        .transform((v): boolean | number | string => (v === 'true' ? true : v === 'false' ? false : /^\d+$/.test(v) ? Number(v) : v))
+        .optional(),
+    ),
   };
 }

@@ -162,6 +162,15 @@ describe('configuration', () => {
     expect(config.REDIS_URL).toBeUndefined();
   });
 
+  it('reads TRUST_PROXY as Express expects it', () => {
+    const base = { DATABASE_URL: 'postgresql://x/y' };
+    expect(parseEnv(schema, { ...base, TRUST_PROXY: 'true' }).TRUST_PROXY).toBe(true);
+    expect(parseEnv(schema, { ...base, TRUST_PROXY: '2' }).TRUST_PROXY).toBe(2);
+    expect(parseEnv(schema, { ...base, TRUST_PROXY: 'loopback, 10.0.0.0/8' }).TRUST_PROXY).toBe('loopback, 10.0.0.0/8');
+    const app = createBaseApp({ logger: silent, trustProxy: parseEnv(schema, { ...base, TRUST_PROXY: 'true' }).TRUST_PROXY });
+    expect(app.get('trust proxy')).toBe(true);
+  });
+
   it.each([
     [{}, /^Invalid configuration: DATABASE_URL: .* \(it is not set\)$/],
     [{ DATABASE_URL: 'mysql://x' }, /^Invalid configuration: DATABASE_URL: must be a postgres: or postgresql: URL \(got "mysql:\/\/x"\)$/],
