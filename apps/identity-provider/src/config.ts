@@ -1,12 +1,20 @@
-import { baseServiceEnv, parseEnv } from '@svc/http';
+import { baseServiceEnv, env, parseEnv } from '@svc/http';
 import { z } from 'zod';
 
 const ZConfig = z.object({
   ...baseServiceEnv(4000),
+  /** The issuer identifier and base of every advertised endpoint; defaults to http://localhost:PORT. */
+  PUBLIC_URL: env.optionalUrl(['http:', 'https:']),
+  /** Area A requests allowed per client per RATE_LIMIT_UNIT, advertised in svc-configuration. */
+  RATE_LIMIT_DEFAULT: env.int(600, 1),
+  RATE_LIMIT_UNIT: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['second', 'minute', 'hour']).default('minute')),
 });
 
-export type Config = z.output<typeof ZConfig>;
+export type Config = z.output<typeof ZConfig> & { issuer: string };
 
 export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config {
-  return parseEnv(ZConfig, environment);
+  const config = parseEnv(ZConfig, environment);
+  // The issuer identifier has no trailing slash (RFC 8414 §2).
+  const issuer = (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, '');
+  return { ...config, issuer };
 }

@@ -1,19 +1,23 @@
-import { readPackageVersion, type ReadinessCheck } from '@svc/http';
+import { dependencyCheck, readPackageVersion, type ReadinessCheck } from '@svc/http';
 import { coreChecks, createCoreDeps, type CoreDeps } from '@svc/runtime';
 import type { Config } from './config.js';
+import { SigningKeys } from './services/signing-keys.js';
 
 export interface AppDeps extends CoreDeps {
   config: Config;
   version: string;
   checks: ReadinessCheck[];
+  signingKeys: SigningKeys;
 }
 
 export function buildDeps(config: Config): AppDeps {
   const core = createCoreDeps('identity-provider', 'idp', config);
+  const signingKeys = new SigningKeys(core.db);
   return {
     ...core,
     config,
     version: readPackageVersion(new URL('../package.json', import.meta.url)),
-    checks: coreChecks(core),
+    signingKeys,
+    checks: [...coreChecks(core), dependencyCheck('signing_key', () => signingKeys.signer())],
   };
 }

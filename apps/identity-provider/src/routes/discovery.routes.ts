@@ -1,0 +1,26 @@
+import { Router, type RequestHandler } from 'express';
+import { methodNotAllowed } from '@svc/http';
+import type { AppDeps } from '../deps.js';
+import { openidConfiguration, svcConfiguration } from '../services/discovery.js';
+
+/** Discovery and keys are public and cacheable, and browsers on any origin may read them. */
+const publicDocument: RequestHandler = (_req, res, next) => {
+  res.set({ 'Access-Control-Allow-Origin': '*', 'Cache-Control': 'public, max-age=300' });
+  next();
+};
+
+export function discoveryRouter(deps: AppDeps): Router {
+  const router = Router();
+  const { issuer } = deps.config;
+  const openid = openidConfiguration(issuer);
+  const svc = svcConfiguration(issuer, { limit: deps.config.RATE_LIMIT_DEFAULT, unit: deps.config.RATE_LIMIT_UNIT });
+  router.route('/.well-known/openid-configuration').get(publicDocument, (_req, res) => void res.json(openid)).all(methodNotAllowed);
+  router.route('/.well-known/svc-configuration').get(publicDocument, (_req, res) => void res.json(svc)).all(methodNotAllowed);
+  router
+    .route('/.well-known/jwks.json')
+    .get(publicDocument, async (_req, res) => {
+      res.json({ keys: await deps.signingKeys.published() });
+    })
+    .all(methodNotAllowed);
+  return router;
+}

@@ -1,0 +1,91 @@
+import { rotateSigningKey } from '@svc/admin';
+import type { Db } from '@svc/db';
+import { importJWK, type JWK } from 'jose';
+
+export interface PublishedKey {
+  kty: string;
+  kid: string;
+  alg: string;
+  use: 'sig';
+  n: string;
+  e: string;
+}
+
+type ImportedKey = Awaited<ReturnType<typeof importJWK>>;
+
+export interface ActiveSigner {
+  kid: string;
+  key: ImportedKey;
+}
+
+interface Snapshot {
+  at: number;
+  published: PublishedKey[];
+  signer: { kid: string; jwk: JWK; activatesAt: Date } | undefined;
+}
+
+/**
+ * The identity provider's RS256 keys from the database. Published: every key not past its
+ * publish window, so tokens signed before a rotation still verify. Signing: the newest key whose
+ * activation time has come (a rotated-in key is published before it signs). Re-read at most
+ * every `refreshMs`, so a rotation reaches every replica within that time.
+ */
+export class SigningKeys {
+  private snapshot: Snapshot | undefined;
+  private readonly imported = new Map<string, ImportedKey>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly refreshMs = 10_000,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  private async load(): Promise<Snapshot> {
+    if (this.snapshot && Date.now() - this.snapshot.at < this.refreshMs) return this.snapshot;
+    let now = this.now();
+    let rows = await this.rows(now);
+    if (!rows.some((r) => r.status === 'active')) {
+      // First start: make a key rather than refuse to sign.
+      await rotateSigningKey({ db: this.db, now: this.now }, { service: 'identity-provider' });
+      now = this.now();
+      rows = await this.rows(now);
+    }
+    const signing = rows.filter((r) => r.activatesAt <= now).sort((a, b) => b.activatesAt.getTime() - a.activatesAt.getTime())[0];
+    this.snapshot = {
+      at: Date.now(),
+      published: rows.map((r) => {
+        const { kty, n, e } = r.publicKey as { kty: string; n: string; e: string };
+        return { kty, kid: r.kid, alg: r.algorithm, use: 'sig', n, e };
+      }),
+      signer: signing ? { kid: signing.kid, jwk: signing.privateKey as JWK, activatesAt: signing.activatesAt } : undefined,
+    };
+    return this.snapshot;
+  }
+
+  private rows(now: Date) {
+    return this.db.signingKey.findMany({
+      where: { service: 'identity-provider', status: { in: ['active', 'retiring'] }, OR: [{ publishUntil: null }, { publishUntil: { gt: now } }] },
+      orderBy: { createdAt: 'asc' },
+    });
+  }
+
+  async published(): Promise<PublishedKey[]> {
+    return (await this.load()).published;
+  }
+
+  async signer(): Promise<ActiveSigner> {
+    const { signer } = await this.load();
+    if (!signer) throw new Error('no identity-provider signing key is active yet');
+    let key = this.imported.get(signer.kid);
+    if (!key) {
+      key = await importJWK(signer.jwk, 'RS256');
+      this.imported.set(signer.kid, key);
+    }
+    return { kid: signer.kid, key };
+  }
+
+  /** Forget the snapshot, e.g. after a rotation in tests. */
+  refresh(): void {
+    this.snapshot = undefined;
+  }
+}

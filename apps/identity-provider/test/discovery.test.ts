@@ -1,0 +1,81 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { rotateSigningKey } from '@svc/admin';
+import type { Db } from '@svc/db';
+import { PRESET_NAMES } from '@svc/presets';
+import { SCOPES } from '@svc/schemas';
+import { testDatabaseUrl, testDb } from '@svc/testkit';
+import request from 'supertest';
+import { createApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { buildDeps, type AppDeps } from '../src/deps.js';
+
+let db: Db;
+let deps: AppDeps;
+let app: ReturnType<typeof createApp>;
+beforeAll(() => {
+  db = testDb();
+  deps = buildDeps(loadConfig({ DATABASE_URL: testDatabaseUrl(), LOG_LEVEL: 'silent', PUBLIC_URL: 'https://id.example.com/' }));
+  app = createApp(deps);
+});
+afterAll(async () => {
+  await deps.close();
+  await db.$disconnect();
+});
+
+describe('GET /.well-known/openid-configuration', () => {
+  it('publishes the standard metadata with the hardening clients look for', async () => {
+    const res = await request(app).get('/.well-known/openid-configuration');
+    expect(res.status).toBe(200);
+    expect(res.headers['access-control-allow-origin']).toBe('*');
+    expect(res.body).toMatchObject({
+      issuer: 'https://id.example.com',
+      authorization_endpoint: 'https://id.example.com/oauth/authorize',
+      token_endpoint: 'https://id.example.com/oauth/token',
+      userinfo_endpoint: 'https://id.example.com/v2/userinfo',
+      jwks_uri: 'https://id.example.com/.well-known/jwks.json',
+      revocation_endpoint: 'https://id.example.com/oauth/revoke',
+      response_types_supported: ['code'],
+      grant_types_supported: ['authorization_code', 'refresh_token'],
+      code_challenge_methods_supported: ['S256'],
+      id_token_signing_alg_values_supported: ['RS256'],
+      authorization_response_iss_parameter_supported: true,
+    });
+    expect(res.body.scopes_supported).toEqual([...SCOPES]);
+  });
+});
+
+describe('GET /.well-known/svc-configuration', () => {
+  it('carries every required member, all 14 scopes described and all 42 presets', async () => {
+    const res = await request(app).get('/.well-known/svc-configuration');
+    expect(res.status).toBe(200);
+    for (const member of ['issuer', 'authorization_endpoint', 'token_endpoint', 'revoke_endpoint', 'userinfo_endpoint', 'jwks_uri', 'presets_endpoint', 'presets_batch_endpoint', 'credentials_endpoint', 'authorizations_endpoint', 'svc_configuration_endpoint']) {
+      expect(typeof res.body[member]).toBe('string');
+    }
+    expect(res.body.scopes_catalog).toHaveLength(14);
+    for (const scope of res.body.scopes_catalog) expect(scope).toEqual(expect.objectContaining({ id: expect.any(String), display_name: expect.any(String), description: expect.any(String), category: expect.any(String) }));
+    expect(res.body.presets_available.map((p: { name: string }) => p.name)).toEqual([...PRESET_NAMES]);
+    expect(res.body.presets_available[0]).toEqual({ name: 'service_uuid', scope: 'openid', type: 'string', description: expect.any(String), consent_text: expect.any(String) });
+    expect(res.body).toMatchObject({ rate_limit_default: 600, rate_limit_unit: 'minute' });
+  });
+});
+
+describe('GET /.well-known/jwks.json', () => {
+  it('publishes RS256 public keys only, a new key before it signs, and the old one after', async () => {
+    const first = await request(app).get('/.well-known/jwks.json');
+    expect(first.status).toBe(200);
+    expect(first.body.keys.length).toBeGreaterThanOrEqual(1);
+    for (const key of first.body.keys) {
+      expect(Object.keys(key).sort()).toEqual(['alg', 'e', 'kid', 'kty', 'n', 'use']);
+      expect(key).toMatchObject({ kty: 'RSA', alg: 'RS256', use: 'sig' });
+    }
+    const signingBefore = (await deps.signingKeys.signer()).kid;
+    const { kid } = await rotateSigningKey({ db, now: () => new Date() }, { service: 'identity-provider', activateInSeconds: 300 });
+    deps.signingKeys.refresh();
+    const after = await request(app).get('/.well-known/jwks.json');
+    const kids = after.body.keys.map((k: { kid: string }) => k.kid);
+    expect(kids).toContain(kid);
+    expect(kids).toContain(signingBefore);
+    // Published, not yet signing: tokens keep coming from the old key until activation.
+    expect((await deps.signingKeys.signer()).kid).toBe(signingBefore);
+  });
+});
