@@ -31,6 +31,7 @@ process.removeAllListeners('SIGINT');
 process.removeAllListeners('SIGTERM');
 
 const demo = await loadOrSeedDemo(database.url);
+const idpSecret = env.IDP_SECRET ?? localSecret('idp-secret');
 const children = services.map(startService);
 let stopping = false;
 
@@ -59,6 +60,7 @@ function startService({ name, port }) {
       ...env,
       PORT: String(port),
       DATABASE_URL: database.url,
+      IDP_SECRET: idpSecret,
       LOG_LEVEL: env.LOG_LEVEL ?? 'info',
       PUBLIC_URL: env[`${name.toUpperCase().replace(/-/g, '_')}_PUBLIC_URL`] ?? `http://localhost:${port}`,
     },
@@ -114,6 +116,16 @@ async function shutdown(code) {
   await database.close();
   say(database.embedded ? 'services and embedded PostgreSQL stopped' : 'services stopped');
   process.exit(code);
+}
+
+/** A random secret kept (mode 0600) under the data dir, so a restart keeps sessions and subjects stable. */
+function localSecret(name) {
+  const file = join(dataDir(env), name);
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir(env), { recursive: true });
+  const secret = randomBytes(32).toString('base64url');
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
 }
 
 /**

@@ -1,11 +1,19 @@
 import type { Express } from 'express';
 import { createBaseApp, finishApp, healthRouter } from '@svc/http';
 import type { AppDeps } from './deps.js';
+import { authorizeRouter } from './routes/authorize.routes.js';
 import { discoveryRouter } from './routes/discovery.routes.js';
+import { sessionRouter } from './routes/session.routes.js';
+import { tokenRouter } from './routes/token.routes.js';
+import { userinfoRouter } from './routes/userinfo.routes.js';
 
 export function createApp(deps: AppDeps): Express {
   const app = createBaseApp({ logger: deps.logger, bodyLimit: deps.config.BODY_LIMIT, trustProxy: deps.config.TRUST_PROXY });
   app.use(healthRouter({ version: deps.version, commit: deps.config.GIT_COMMIT ?? null, checks: deps.checks }));
   app.use(discoveryRouter(deps));
+  app.use(sessionRouter(deps));
+  app.use(authorizeRouter(deps));
+  app.use(tokenRouter(deps));
+  app.use(userinfoRouter(deps));
   return finishApp(app);
 }

@@ -7,6 +7,8 @@ const ZConfig = z.object({
   PUBLIC_URL: env.optionalUrl(['http:', 'https:']),
   /** Area A requests allowed per client per RATE_LIMIT_UNIT, advertised in svc-configuration. */
   RATE_LIMIT_DEFAULT: env.int(600, 1),
+  /** Keys the CSRF tokens and the pairwise app_scoped_user_id; the same on every replica. */
+  IDP_SECRET: env.secret(32),
   RATE_LIMIT_UNIT: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['second', 'minute', 'hour']).default('minute')),
 });
 

@@ -2,12 +2,14 @@ import { dependencyCheck, readPackageVersion, type ReadinessCheck } from '@svc/h
 import { coreChecks, createCoreDeps, type CoreDeps } from '@svc/runtime';
 import type { Config } from './config.js';
 import { SigningKeys } from './services/signing-keys.js';
+import type { TokenContext } from './services/tokens.js';
 
 export interface AppDeps extends CoreDeps {
   config: Config;
   version: string;
   checks: ReadinessCheck[];
   signingKeys: SigningKeys;
+  tokens: TokenContext;
 }
 
 export function buildDeps(config: Config): AppDeps {
@@ -18,6 +20,7 @@ export function buildDeps(config: Config): AppDeps {
     config,
     version: readPackageVersion(new URL('../package.json', import.meta.url)),
     signingKeys,
+    tokens: { db: core.db, cache: core.store.cache, keys: signingKeys, issuer: config.issuer, secret: config.IDP_SECRET, now: () => new Date() },
     checks: [...coreChecks(core), dependencyCheck('signing_key', () => signingKeys.signer())],
   };
 }

@@ -17,7 +17,7 @@ afterEach(async () => {
 
 async function boot(service: (typeof SERVICES)[number], env: NodeJS.ProcessEnv) {
   const port = await freePort();
-  const server = startServer(service, cleanEnv({ PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATABASE_URL: testDatabaseUrl(), ...env }));
+  const server = startServer(service, cleanEnv({ PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATABASE_URL: testDatabaseUrl(), IDP_SECRET: 'platform-test-secret-0123456789abcdef', ...env }));
   started.push(server);
   await waitFor(() => fetch(`http://127.0.0.1:${port}/health`).then((r) => r.ok, () => false), 20_000, `${service} to listen`, server.output);
   return { port, server, get: (path: string) => fetch(`http://127.0.0.1:${port}${path}`) };

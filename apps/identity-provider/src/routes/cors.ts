@@ -1,0 +1,19 @@
+import type { RequestHandler } from 'express';
+
+/**
+ * CORS for endpoints browsers may call from any origin with bearer or client credentials (token,
+ * userinfo, revoke). No cookies are honoured cross-origin: credentials mode stays off.
+ */
+export const openCors: RequestHandler = (req, res, next) => {
+  res.set('Access-Control-Allow-Origin', '*');
+  if (req.method === 'OPTIONS') {
+    res.set({
+      'Access-Control-Allow-Methods': 'GET, POST',
+      'Access-Control-Allow-Headers': 'Authorization, Content-Type',
+      'Access-Control-Max-Age': '600',
+    });
+    res.status(204).end();
+    return;
+  }
+  next();
+};

@@ -1,0 +1,44 @@
+import { Router } from 'express';
+import { handle, methodNotAllowed } from '@svc/http';
+import { z } from 'zod';
+import type { AppDeps } from '../deps.js';
+import { OAuthError } from '../errors.js';
+import { authenticateClient, credentialsFrom } from '../services/clients.js';
+import { exchangeCode, refresh } from '../services/tokens.js';
+import { openCors } from './cors.js';
+
+const s = (max: number) => z.string().min(1).max(max);
+
+const ZTokenRequest = z.discriminatedUnion(
+  'grant_type',
+  [
+    z.object({ grant_type: z.literal('authorization_code'), code: s(200), redirect_uri: s(2000), code_verifier: s(200), client_id: s(100).optional(), client_secret: s(200).optional() }),
+    z.object({ grant_type: z.literal('refresh_token'), refresh_token: s(200), scope: z.string().max(1000).optional(), client_id: s(100).optional(), client_secret: s(200).optional() }),
+  ],
+  { error: 'grant_type must be authorization_code or refresh_token (password and implicit grants are not supported)' },
+);
+
+export function tokenRouter(deps: AppDeps): Router {
+  const router = Router();
+  router
+    .route('/oauth/token')
+    .options(openCors)
+    .post(openCors, async (req, res, next) => {
+      // RFC 6749 errors, not the generic validation body, for a token request that does not parse.
+      const grant = (req.body as { grant_type?: unknown } | undefined)?.grant_type;
+      if (grant !== undefined && grant !== 'authorization_code' && grant !== 'refresh_token') {
+        throw new OAuthError('unsupported_grant_type', 'grant_type must be authorization_code or refresh_token (password and implicit grants are not supported)');
+      }
+      next();
+    }, handle({ body: ZTokenRequest }, async ({ body }, req, res) => {
+      res.set('Pragma', 'no-cache');
+      const app = await authenticateClient(deps.db, credentialsFrom(req.headers.authorization, body));
+      const result =
+        body.grant_type === 'authorization_code'
+          ? await exchangeCode(deps.tokens, app, { code: body.code, redirectUri: body.redirect_uri, codeVerifier: body.code_verifier })
+          : await refresh(deps.tokens, app, { refreshToken: body.refresh_token, scope: body.scope });
+      res.json(result);
+    }))
+    .all(methodNotAllowed);
+  return router;
+}

@@ -1,0 +1,35 @@
+import { Router } from 'express';
+import { methodNotAllowed } from '@svc/http';
+import type { AppDeps } from '../deps.js';
+import { requireAccessToken } from './bearer.js';
+import { openCors } from './cors.js';
+
+/** Who the token's user is, limited to what its scopes cover (email needs profile.full). */
+export function userinfoRouter(deps: AppDeps): Router {
+  const router = Router();
+  router
+    .route('/v2/userinfo')
+    .options(openCors)
+    .get(openCors, async (req, res) => {
+      const claims = await requireAccessToken(deps, req);
+      const scopes = claims.scope.split(' ');
+      const authorization = await deps.db.authorization.findUniqueOrThrow({
+        where: { id: claims.authorization_id },
+        include: { user: { include: { wallets: true } } },
+      });
+      const user = authorization.user!;
+      const primary = user.wallets.find((w) => w.isPrimary) ?? user.wallets[0];
+      res.json({
+        sub: claims.sub,
+        iss: deps.config.issuer,
+        aud: claims.aud,
+        authorization_id: claims.authorization_id,
+        scopes,
+        updated_at: user.updatedAt.toISOString(),
+        ...(scopes.includes('openid') || scopes.includes('identity:read') ? { service_id: user.serviceId } : {}),
+        ...(scopes.includes('profile.full') ? { wallet_address: primary?.address ?? null, email: user.email, email_verified: false } : {}),
+      });
+    })
+    .all(methodNotAllowed);
+  return router;
+}

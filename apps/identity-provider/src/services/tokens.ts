@@ -1,0 +1,166 @@
+import { createHash, randomUUID } from 'node:crypto';
+import type { Db } from '@svc/db';
+import { constantTimeEqual, randomBase62, sha256Hex } from '@svc/secrets';
+import { createLocalJWKSet, jwtVerify, SignJWT, type JWTPayload } from 'jose';
+import { invalidGrant, invalidRequest, invalidToken, OAuthError } from '../errors.js';
+import { forgetCode } from './authorizations.js';
+import type { Application } from './clients.js';
+import { appScopedUserId } from './keyed.js';
+import type { SigningKeys } from './signing-keys.js';
+import type { Cache } from '@svc/kv';
+
+export const REFRESH_TTL_SECONDS = 30 * 86_400;
+const VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/;
+
+export interface TokenContext {
+  db: Db;
+  cache: Cache;
+  keys: SigningKeys;
+  issuer: string;
+  secret: string;
+  now: () => Date;
+}
+
+type AuthorizationRow = NonNullable<Awaited<ReturnType<Db['authorization']['findUnique']>>>;
+
+const seconds = (d: Date) => Math.floor(d.getTime() / 1000);
+
+async function sign(ctx: TokenContext, claims: JWTPayload, typ: string, expiresIn: number): Promise<string> {
+  const { kid, key } = await ctx.keys.signer();
+  const now = seconds(ctx.now());
+  return new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid, typ }).setIssuedAt(now).setExpirationTime(now + expiresIn).setIssuer(ctx.issuer).sign(key);
+}
+
+/** Access token, id token (with `openid`) and a fresh refresh token of `familyId`. */
+async function tokenResponse(ctx: TokenContext, app: Application, a: AuthorizationRow, scopes: string[], familyId: string) {
+  const now = ctx.now();
+  const sub = appScopedUserId(ctx.secret, app.organizationId, a.userId!);
+  const ttl = app.accessTokenTtlSeconds;
+  const accessToken = await sign(ctx, { sub, aud: app.clientId, client_id: app.clientId, scope: scopes.join(' '), authorization_id: a.id, jti: randomUUID() }, 'at+jwt', ttl);
+  const refreshToken = `svcrt_${randomBase62(43)}`;
+  await ctx.db.refreshToken.create({
+    data: { authorizationId: a.id, familyId, tokenHash: sha256Hex(refreshToken), scopes, expiresAt: new Date(now.getTime() + REFRESH_TTL_SECONDS * 1000) },
+  });
+  await ctx.db.authorization.update({ where: { id: a.id }, data: { lastTokenIssuedAt: now } });
+  const idToken = scopes.includes('openid')
+    ? await sign(
+        ctx,
+        { sub, aud: app.clientId, authorization_id: a.id, auth_time: seconds(a.authTime ?? now), ...(a.nonce ? { nonce: a.nonce } : {}) },
+        'JWT',
+        ttl,
+      )
+    : undefined;
+  return {
+    access_token: accessToken,
+    token_type: 'Bearer' as const,
+    expires_in: ttl,
+    scope: scopes.join(' '),
+    granted_scopes: scopes,
+    authorization_id: a.id,
+    app_scoped_user_id: sub,
+    issued_at: now.toISOString(),
+    refresh_token: refreshToken,
+    refresh_token_expires_in: REFRESH_TTL_SECONDS,
+    refresh_issued_at: now.toISOString(),
+    ...(idToken ? { id_token: idToken } : {}),
+  };
+}
+
+/** Revokes an authorization and every refresh token issued under it; its access tokens die with it. */
+export async function revokeAuthorization(db: Db, authorizationId: string, now: Date): Promise<boolean> {
+  return db.$transaction(async (tx) => {
+    const moved = await tx.authorization.updateMany({ where: { id: authorizationId, status: { in: ['approved', 'consumed'] } }, data: { status: 'revoked', revokedAt: now } });
+    await tx.refreshToken.updateMany({ where: { authorizationId, revokedAt: null }, data: { revokedAt: now } });
+    return moved.count === 1;
+  });
+}
+
+export async function exchangeCode(ctx: TokenContext, app: Application, input: { code: string; redirectUri: string; codeVerifier: string }) {
+  const now = ctx.now();
+  const row = await ctx.db.authorizationCode.findUnique({ where: { codeHash: sha256Hex(input.code) }, include: { authorization: true } });
+  if (!row) throw invalidGrant('The authorization code is invalid');
+  const a = row.authorization;
+  if (row.consumedAt) {
+    // RFC 9700 §4.2.4: a second use means the code leaked; everything issued from it goes.
+    await revokeAuthorization(ctx.db, a.id, now);
+    throw invalidGrant('The authorization code was already used; the tokens issued from it are revoked');
+  }
+  if (a.applicationId !== app.id) throw invalidGrant('The authorization code was issued to another client');
+  if (row.expiresAt <= now) throw invalidGrant('The authorization code has expired');
+  if (a.redirectUri !== input.redirectUri) throw invalidGrant('redirect_uri differs from the authorization request');
+  if (!VERIFIER.test(input.codeVerifier)) throw invalidGrant('code_verifier must be 43 to 128 unreserved characters');
+  const challenge = createHash('sha256').update(input.codeVerifier).digest('base64url');
+  if (!constantTimeEqual(challenge, a.codeChallenge)) throw invalidGrant('code_verifier does not match the code_challenge');
+  if (a.status !== 'approved') throw invalidGrant(`The authorization is ${a.status}`);
+  // Exactly one exchange wins; a concurrent second one finds the code consumed.
+  const consumed = await ctx.db.authorizationCode.updateMany({ where: { id: row.id, consumedAt: null }, data: { consumedAt: now } });
+  if (consumed.count !== 1) {
+    await revokeAuthorization(ctx.db, a.id, now);
+    throw invalidGrant('The authorization code was already used; the tokens issued from it are revoked');
+  }
+  await ctx.db.authorization.updateMany({ where: { id: a.id, status: 'approved' }, data: { status: 'consumed', consumedAt: now } });
+  await forgetCode(ctx.cache, a.id);
+  return tokenResponse(ctx, app, a, a.grantedScopes, randomUUID());
+}
+
+export async function refresh(ctx: TokenContext, app: Application, input: { refreshToken: string; scope?: string | undefined }) {
+  const now = ctx.now();
+  const row = await ctx.db.refreshToken.findUnique({ where: { tokenHash: sha256Hex(input.refreshToken) }, include: { authorization: true } });
+  if (!row) throw invalidGrant('The refresh token is invalid');
+  if (row.authorization.applicationId !== app.id) throw invalidGrant('The refresh token was issued to another client');
+  if (row.rotatedAt) {
+    // Reuse of a rotated token: someone holds a stolen copy. The whole family goes.
+    await ctx.db.refreshToken.updateMany({ where: { familyId: row.familyId, revokedAt: null }, data: { revokedAt: now } });
+    throw invalidGrant('The refresh token was already used; its family is revoked');
+  }
+  if (row.revokedAt) throw invalidGrant('The refresh token is revoked');
+  if (row.expiresAt <= now) throw invalidGrant('The refresh token has expired');
+  if (!['approved', 'consumed'].includes(row.authorization.status)) throw invalidGrant(`The authorization is ${row.authorization.status}`);
+  let scopes = row.scopes;
+  if (input.scope !== undefined) {
+    const asked = [...new Set(input.scope.split(' ').filter(Boolean))];
+    const wider = asked.filter((s) => !row.scopes.includes(s));
+    if (wider.length) throw new OAuthError('invalid_scope', `Not granted before: ${wider.join(' ')}`);
+    if (asked.length === 0) throw invalidRequest('scope must not be empty');
+    scopes = row.scopes.filter((s) => asked.includes(s));
+  }
+  const rotated = await ctx.db.refreshToken.updateMany({ where: { id: row.id, rotatedAt: null, revokedAt: null }, data: { rotatedAt: now } });
+  if (rotated.count !== 1) {
+    await ctx.db.refreshToken.updateMany({ where: { familyId: row.familyId, revokedAt: null }, data: { revokedAt: now } });
+    throw invalidGrant('The refresh token was already used; its family is revoked');
+  }
+  return tokenResponse(ctx, app, row.authorization, scopes, row.familyId);
+}
+
+export interface AccessClaims {
+  sub: string;
+  client_id: string;
+  scope: string;
+  authorization_id: string;
+  jti: string;
+  exp: number;
+  aud: string;
+}
+
+/**
+ * Verifies a bearer access token: RS256 only, our keys, our issuer, typ at+jwt, not expired, and
+ * neither the token nor its authorization revoked (checked in the database, so a revocation is
+ * refused at once by every replica).
+ */
+export async function verifyAccessToken(ctx: TokenContext, token: string): Promise<AccessClaims & { expired?: false }> {
+  const jwks = createLocalJWKSet({ keys: (await ctx.keys.published()) as never });
+  let payload: JWTPayload;
+  try {
+    ({ payload } = await jwtVerify(token, jwks, { algorithms: ['RS256'], issuer: ctx.issuer, typ: 'at+jwt', currentDate: ctx.now() }));
+  } catch (err) {
+    const expired = (err as { code?: string }).code === 'ERR_JWT_EXPIRED';
+    throw Object.assign(invalidToken(expired ? 'The access token has expired' : 'The access token is invalid'), { expired });
+  }
+  const claims = payload as unknown as AccessClaims;
+  const [revokedToken, authorization] = await Promise.all([
+    ctx.db.revokedAccessToken.findUnique({ where: { jti: claims.jti } }),
+    ctx.db.authorization.findUnique({ where: { id: claims.authorization_id }, select: { status: true } }),
+  ]);
+  if (revokedToken || !authorization || !['approved', 'consumed'].includes(authorization.status)) throw invalidToken('The access token has been revoked');
+  return claims;
+}

@@ -1,0 +1,58 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { createClient, createOrg, createUser, type AdminContext } from '@svc/admin';
+import type { Db } from '@svc/db';
+import { testDatabaseUrl, testRedisUrl, uniqueEmail } from '@svc/testkit';
+import request from 'supertest';
+import { createApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { buildDeps } from '../src/deps.js';
+
+export const SECRET = 'test-idp-secret-0123456789abcdefghijklmnop';
+export const REDIRECT = 'https://app.example/callback';
+
+export function buildIdp(env: NodeJS.ProcessEnv = {}) {
+  const config = loadConfig({ DATABASE_URL: testDatabaseUrl(), REDIS_URL: testRedisUrl(), LOG_LEVEL: 'silent', IDP_SECRET: SECRET, PUBLIC_URL: 'https://id.example.com', ...env });
+  const deps = buildDeps(config);
+  return { app: createApp(deps), deps };
+}
+
+export function pkce() {
+  const verifier = randomBytes(32).toString('base64url');
+  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
+}
+
+export async function arrange(db: Db, options: { palmVerified?: boolean; requiresPalm?: boolean; scopes?: string } = {}) {
+  const ctx: AdminContext = { db, now: () => new Date() };
+  const password = 'correct horse battery';
+  const user = await createUser(ctx, { email: uniqueEmail('alice'), password, palmVerified: options.palmVerified ?? true, wallets: [] });
+  const other = await createUser(ctx, { email: uniqueEmail('mallory'), password, palmVerified: true });
+  const org = await createOrg(ctx, { name: 'Client Org', ownerEmail: user.email });
+  const scopes = options.scopes ?? 'openid identity:read profile.full kyc:read financial:read financial:net_worth';
+  const confidential = await createClient(ctx, { org: org.id, name: 'Confidential App', redirectUris: [REDIRECT], scopes, requiresPalmVerification: options.requiresPalm });
+  const publicClient = await createClient(ctx, { org: org.id, name: 'Public App', redirectUris: [REDIRECT], scopes, public: true });
+  return { ctx, user: { ...user, password }, other: { ...other, password }, org, confidential, publicClient: { client_id: publicClient.client_id } };
+}
+
+type App = ReturnType<typeof buildIdp>['app'];
+
+export async function signIn(app: App, email: string, password: string): Promise<string> {
+  const res = await request(app).post('/auth/session').send({ email, password });
+  if (res.status !== 200) throw new Error(`sign-in failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.session_token;
+}
+
+export function basic(clientId: string, secret: string): string {
+  return `Basic ${Buffer.from(`${encodeURIComponent(clientId)}:${encodeURIComponent(secret)}`).toString('base64')}`;
+}
+
+/** authorize (JSON) → approve (bearer session): the code and the PKCE verifier. */
+export async function obtainCode(app: App, clientId: string, session: string, options: { scope?: string; nonce?: string; state?: string } = {}) {
+  const { verifier, challenge } = pkce();
+  const authorize = await request(app)
+    .get('/oauth/authorize')
+    .query({ client_id: clientId, redirect_uri: REDIRECT, response_type: 'code', scope: options.scope ?? 'openid identity:read profile.full', state: options.state ?? 'st-1', code_challenge: challenge, code_challenge_method: 'S256', nonce: options.nonce ?? 'n-1' });
+  if (authorize.status !== 200) throw new Error(`authorize: ${authorize.status} ${JSON.stringify(authorize.body)}`);
+  const approve = await request(app).post('/oauth/authorize/approve').set('Authorization', `Bearer ${session}`).send({ authorization_id: authorize.body.authorization_id });
+  if (approve.status !== 200) throw new Error(`approve: ${approve.status} ${JSON.stringify(approve.body)}`);
+  return { code: approve.body.code as string, verifier, authorizationId: authorize.body.authorization_id as string, approve: approve.body };
+}
