@@ -5,4 +5,7 @@ import { buildDeps } from './deps.js';
 
 const config = loadOrExit(() => loadConfig(process.env));
 const deps = buildDeps(config);
+// Make (on a fresh database) and load the signing key before taking traffic; if the database is
+// not up yet, /ready says so and the first request that needs the key loads it.
+await deps.issuerKeys.current().catch((err: unknown) => deps.logger.warn({ err }, 'signing key not loaded at start-up'));
 await serve({ app: createApp(deps), port: config.PORT, host: config.HOST, logger: deps.logger, close: deps.close });

@@ -1,4 +1,5 @@
-import { createHash, generateKeyPairSync } from 'node:crypto';
+import { createHash, generateKeyPair } from 'node:crypto';
+import { promisify } from 'node:util';
 import * as Bls from '@digitalbazaar/bls12-381-multikey';
 import type { Prisma } from '@svc/db';
 import { inTransaction, type AdminContext } from './context.js';
@@ -15,8 +16,11 @@ interface NewKey {
 }
 
 /** RS256 for access and id tokens; kid is the RFC 7638 thumbprint of the public JWK. */
-function generateRsaKey(): NewKey {
-  const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+// Off the event loop: RSA key generation takes 100 ms or more.
+const generateRsa = promisify(generateKeyPair);
+
+async function generateRsaKey(): Promise<NewKey> {
+  const { publicKey, privateKey } = await generateRsa('rsa', { modulusLength: 2048 });
   const pub = publicKey.export({ format: 'jwk' }) as { n: string; e: string; kty: string };
   const kid = createHash('sha256').update(JSON.stringify({ e: pub.e, kty: 'RSA', n: pub.n })).digest('base64url');
   return {
@@ -62,7 +66,7 @@ export async function rotateSigningKey(ctx: AdminContext, options: RotateOptions
   if (!Number.isInteger(activateIn) || activateIn < 0 || activateIn > 86_400) {
     throw new AdminError('--activate-in must be a whole number of seconds from 0 to 86400');
   }
-  const key = service === 'identity-provider' ? generateRsaKey() : await generateBlsKey();
+  const key = service === 'identity-provider' ? await generateRsaKey() : await generateBlsKey();
   const now = ctx.now();
   const activatesAt = new Date(now.getTime() + activateIn * 1000);
   await inTransaction(ctx, async ({ db: tx }) => {

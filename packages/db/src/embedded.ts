@@ -79,16 +79,8 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
 }
 
 function runningPostmaster(dataDir: string): boolean {
-  const pidFile = join(dataDir, 'postmaster.pid');
-  if (!existsSync(pidFile)) return false;
-  const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
+  const pid = postmasterPid(dataDir);
+  return pid !== undefined && processAlive(pid);
 }
 
 async function ensureDatabase(port: number, database: string): Promise<void> {
@@ -130,15 +122,38 @@ async function grantTraversal(path: string): Promise<string[]> {
  * wait would never end. Finish as soon as either the library returns or the postmaster is gone.
  */
 async function stopCluster(stop: () => Promise<void>, dataDir: string): Promise<void> {
+  const pid = postmasterPid(dataDir);
   let polling: NodeJS.Timeout | undefined;
+  // The pid file goes a moment before the process does: wait for both.
   const gone = new Promise<void>((resolve) => {
     polling = setInterval(() => {
-      if (!runningPostmaster(dataDir)) resolve();
-    }, 100);
+      if (!runningPostmaster(dataDir) && (pid === undefined || !processAlive(pid))) resolve();
+    }, 50);
   });
   try {
-    await Promise.race([stop(), gone]);
+    await Promise.race([stop().then(() => gone), gone]);
   } finally {
     clearInterval(polling);
+  }
+}
+
+function postmasterPid(dataDir: string): number | undefined {
+  const pidFile = join(dataDir, 'postmaster.pid');
+  if (!existsSync(pidFile)) return undefined;
+  const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
+  return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+}
+
+/** Alive and not a zombie (an exited child nobody has reaped yet counts as gone). */
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0] !== 'Z';
+  } catch {
+    return true;
   }
 }

@@ -25,10 +25,15 @@ function postmasterPid(): number | undefined {
   return existsSync(file) ? Number(readFileSync(file, 'utf8').split('\n')[0]) : undefined;
 }
 
+/** Alive and not a zombie waiting to be reaped. */
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
+  } catch {
+    return false;
+  }
+  try {
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0] !== 'Z';
   } catch {
     return false;
   }
