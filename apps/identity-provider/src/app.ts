@@ -2,7 +2,10 @@ import type { Express } from 'express';
 import { createBaseApp, finishApp, healthRouter } from '@svc/http';
 import type { AppDeps } from './deps.js';
 import { authorizeRouter } from './routes/authorize.routes.js';
+import { developerRouter } from './routes/developer.routes.js';
 import { discoveryRouter } from './routes/discovery.routes.js';
+import { revokeRouter } from './routes/revoke.routes.js';
+import { userTokenRouter } from './routes/user-token.routes.js';
 import { sessionRouter } from './routes/session.routes.js';
 import { tokenRouter } from './routes/token.routes.js';
 import { userinfoRouter } from './routes/userinfo.routes.js';
@@ -15,5 +18,8 @@ export function createApp(deps: AppDeps): Express {
   app.use(authorizeRouter(deps));
   app.use(tokenRouter(deps));
   app.use(userinfoRouter(deps));
+  app.use(revokeRouter(deps));
+  app.use(userTokenRouter(deps));
+  app.use(developerRouter(deps));
   return finishApp(app);
 }

@@ -1,0 +1,55 @@
+import { Router } from 'express';
+import { handle, methodNotAllowed } from '@svc/http';
+import { z } from 'zod';
+import type { AppDeps } from '../deps.js';
+import { authenticateClient, credentialsFrom } from '../services/clients.js';
+import { revokeAuthorizationFor, revokeToken, type RevokeDetail, type Revoker } from '../services/revocation.js';
+import { invalidRequest } from '../errors.js';
+import { openCors } from './cors.js';
+import { presentedSession, requireSession } from './session-context.js';
+
+const ZRevoke = z.object({
+  token: z.string().min(1).max(8192).optional(),
+  tokens: z.array(z.string().min(1).max(8192)).max(50).optional(),
+  token_type_hint: z.enum(['authorization', 'refresh_token', 'access_token']).optional(),
+  authorization_id: z.string().max(100).optional(),
+  cascade: z.union([z.boolean(), z.enum(['0', '1', 'true', 'false']), z.literal(0), z.literal(1)]).optional(),
+  client_id: z.string().max(100).optional(),
+  client_secret: z.string().max(200).optional(),
+});
+
+export function revokeRouter(deps: AppDeps): Router {
+  const router = Router();
+  router
+    .route('/oauth/revoke')
+    .options(openCors)
+    .post(
+      openCors,
+      handle({ body: ZRevoke }, async ({ body }, req, res) => {
+        const cascade = body.cascade === true || body.cascade === 1 || body.cascade === '1' || body.cascade === 'true';
+        const tokens = [...(body.token !== undefined ? [body.token] : []), ...(body.tokens ?? [])];
+        // With token_type_hint=authorization, `token` names an authorization.
+        const authorizationIds = [...(body.authorization_id ? [body.authorization_id] : []), ...(body.token_type_hint === 'authorization' ? tokens : [])];
+        const plainTokens = body.token_type_hint === 'authorization' ? [] : tokens;
+        if (authorizationIds.length === 0 && plainTokens.length === 0) throw invalidRequest('Give token, tokens or authorization_id');
+
+        // A user's own session may revoke that user's authorizations; anything else needs the client.
+        const session = presentedSession(req);
+        let who: Revoker;
+        if (plainTokens.length === 0 && session.via !== 'none' && !req.headers.authorization?.startsWith('Basic ') && !body.client_id) {
+          who = { kind: 'user', userId: (await requireSession(deps, req, { csrf: true })).userId };
+        } else {
+          who = { kind: 'client', app: await authenticateClient(deps.db, credentialsFrom(req.headers.authorization, body)) };
+        }
+        const details: RevokeDetail[] = [];
+        for (const id of authorizationIds) details.push(await revokeAuthorizationFor(deps.tokens, id, who));
+        if (who.kind === 'client') {
+          for (const token of plainTokens) details.push(await revokeToken(deps.tokens, token, who.app, body.token_type_hint, cascade));
+        }
+        const revokedCount = details.filter((d) => d.status === 'revoked').length;
+        res.json({ revoked: revokedCount > 0, revoked_count: revokedCount, details });
+      }),
+    )
+    .all(methodNotAllowed);
+  return router;
+}
