@@ -2,6 +2,7 @@ import type { Express } from 'express';
 import { createBaseApp, finishApp, healthRouter } from '@svc/http';
 import type { AppDeps } from './deps.js';
 import { authorizeRouter } from './routes/authorize.routes.js';
+import { consentRouter } from './routes/consent.routes.js';
 import { developerRouter } from './routes/developer.routes.js';
 import { discoveryRouter } from './routes/discovery.routes.js';
 import { revokeRouter } from './routes/revoke.routes.js';
@@ -16,6 +17,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(discoveryRouter(deps));
   app.use(sessionRouter(deps));
   app.use(authorizeRouter(deps));
+  app.use(consentRouter(deps));
   app.use(tokenRouter(deps));
   app.use(userinfoRouter(deps));
   app.use(revokeRouter(deps));

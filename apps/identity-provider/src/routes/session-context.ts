@@ -7,7 +7,7 @@ import { SESSION_TTL_SECONDS, sessionUser, SessionRequiredError, type SessionUse
 
 export const SESSION_COOKIE = 'svc_session';
 
-function cookie(req: Request, name: string): string | undefined {
+export function cookie(req: Request, name: string): string | undefined {
   for (const part of (req.headers.cookie ?? '').split(';')) {
     const i = part.indexOf('=');
     if (i > 0 && part.slice(0, i).trim() === name) return decodeURIComponent(part.slice(i + 1).trim());

@@ -32,7 +32,7 @@ async function sign(ctx: TokenContext, claims: JWTPayload, typ: string, expiresI
 }
 
 /** Access token, id token (with `openid`) and a fresh refresh token of `familyId`. */
-async function tokenResponse(ctx: TokenContext, app: Application, a: AuthorizationRow, scopes: string[], familyId: string) {
+async function tokenResponse(ctx: TokenContext, app: Application, a: AuthorizationRow, scopes: string[], familyId: string, grant: 'code' | 'refresh') {
   const now = ctx.now();
   const sub = appScopedUserId(ctx.secret, app.organizationId, a.userId!);
   const ttl = app.accessTokenTtlSeconds;
@@ -45,7 +45,7 @@ async function tokenResponse(ctx: TokenContext, app: Application, a: Authorizati
   const idToken = scopes.includes('openid')
     ? await sign(
         ctx,
-        { sub, aud: app.clientId, authorization_id: a.id, auth_time: seconds(a.authTime ?? now), ...(a.nonce ? { nonce: a.nonce } : {}) },
+        { sub, aud: app.clientId, authorization_id: a.id, auth_time: seconds(a.authTime ?? now), ...(a.nonce && grant === 'code' ? { nonce: a.nonce } : {}) },
         'JWT',
         ttl,
       )
@@ -100,7 +100,7 @@ export async function exchangeCode(ctx: TokenContext, app: Application, input: {
   }
   await ctx.db.authorization.updateMany({ where: { id: a.id, status: 'approved' }, data: { status: 'consumed', consumedAt: now } });
   await forgetCode(ctx.cache, a.id);
-  return tokenResponse(ctx, app, a, a.grantedScopes, randomUUID());
+  return tokenResponse(ctx, app, a, a.grantedScopes, randomUUID(), 'code');
 }
 
 export async function refresh(ctx: TokenContext, app: Application, input: { refreshToken: string; scope?: string | undefined }) {
@@ -129,7 +129,8 @@ export async function refresh(ctx: TokenContext, app: Application, input: { refr
     await ctx.db.refreshToken.updateMany({ where: { familyId: row.familyId, revokedAt: null }, data: { revokedAt: now } });
     throw invalidGrant('The refresh token was already used; its family is revoked');
   }
-  return tokenResponse(ctx, app, row.authorization, scopes, row.familyId);
+  // OIDC Core §12.2: an id_token from a refresh carries no nonce.
+  return tokenResponse(ctx, app, row.authorization, scopes, row.familyId, 'refresh');
 }
 
 export interface AccessClaims {

@@ -1,0 +1,86 @@
+import { Router, type Response } from 'express';
+import { handle, HttpError, methodNotAllowed } from '@svc/http';
+import { constantTimeEqual, randomBase62 } from '@svc/secrets';
+import { scopeDetail } from '@svc/schemas';
+import { z } from 'zod';
+import type { AppDeps } from '../deps.js';
+import { authorizationFor } from '../services/authorizations.js';
+import { signIn } from '../services/sessions.js';
+import { renderConsent, renderSignIn } from '../views/consent-pages.js';
+import { pageCsp, renderError } from '../views/pages.js';
+import { cookie, csrfTokenFor, optionalSession, setSessionCookie } from './session-context.js';
+
+// Sign-in has no session yet to bind a CSRF token to: a random cookie and the same value in the
+// form (double submit) keep other sites from signing a browser into an account of theirs.
+const LOGIN_CSRF_COOKIE = 'svc_login_csrf';
+const ZPage = z.object({ authorization_id: z.string().max(100) });
+const ZSignInForm = z.object({ authorization_id: z.string().max(100), email: z.string().max(320), password: z.string().max(1024), csrf_token: z.string().max(200) });
+
+function sendPage(res: Response, status: number, html: string, formTargets: string[] = []) {
+  res.status(status).set('Content-Security-Policy', pageCsp(formTargets)).type('html').send(html);
+}
+
+export function consentRouter(deps: AppDeps): Router {
+  const router = Router();
+
+  const pending = async (id: string) => {
+    const a = /^[0-9a-f-]{36}$/i.test(id) ? await deps.db.authorization.findUnique({ where: { id }, include: { application: { include: { organization: true } } } }) : null;
+    return a && a.status === 'pending_admin' && a.expiresAt > new Date() ? a : null;
+  };
+
+  const showSignIn = (res: Response, a: NonNullable<Awaited<ReturnType<typeof pending>>>, status = 200, error?: string, email?: string) => {
+    const csrf = randomBase62(32);
+    res.cookie(LOGIN_CSRF_COOKIE, csrf, { httpOnly: true, sameSite: 'strict', secure: deps.config.issuer.startsWith('https:'), path: '/consent' });
+    sendPage(res, status, renderSignIn({ authorizationId: a.id, email: email ?? a.loginHint ?? undefined, error, csrf, appName: a.application.name }));
+  };
+
+  router
+    .route('/consent')
+    .get(
+      handle({ query: ZPage }, async ({ query }, req, res) => {
+        const a = await pending(query.authorization_id);
+        if (!a) return sendPage(res, 404, renderError('This request has expired or was already answered. Return to the application and start again.'));
+        const session = await optionalSession(deps, req);
+        if (!session) return showSignIn(res, a);
+        let bound;
+        try {
+          bound = await authorizationFor(deps.db, a.id, session.userId);
+        } catch {
+          return sendPage(res, 404, renderError('This request belongs to another account.'));
+        }
+        const scopes = bound.requestedScopes.flatMap((id) => {
+          const d = scopeDetail(id);
+          return d ? [d] : [];
+        });
+        sendPage(
+          res,
+          200,
+          renderConsent({ authorizationId: a.id, appName: a.application.name, organizationName: a.application.organization.name, scopes, csrf: csrfTokenFor(deps, session), email: session.email }),
+          // Approve and Deny answer 303 to the client's redirect URI; form-action must allow it.
+          [new URL(a.redirectUri).origin],
+        );
+      }),
+    )
+    .all(methodNotAllowed);
+
+  router
+    .route('/consent/sign-in')
+    .post(
+      handle({ body: ZSignInForm }, async ({ body }, req, res) => {
+        const a = await pending(body.authorization_id);
+        if (!a) return sendPage(res, 404, renderError('This request has expired or was already answered. Return to the application and start again.'));
+        const expected = cookie(req, LOGIN_CSRF_COOKIE);
+        if (!expected || !constantTimeEqual(expected, body.csrf_token)) return showSignIn(res, a, 403, 'Your sign-in form expired. Please try again.', body.email);
+        try {
+          const { token } = await signIn(deps.db, deps.store.cache, { email: body.email, password: body.password, address: req.ip ?? 'unknown' }, new Date());
+          setSessionCookie(deps, res, token);
+        } catch (err) {
+          if (err instanceof HttpError && (err.status === 401 || err.status === 429)) return showSignIn(res, a, err.status, err.description, body.email);
+          throw err;
+        }
+        res.redirect(303, `/consent?authorization_id=${a.id}`);
+      }),
+    )
+    .all(methodNotAllowed);
+  return router;
+}

@@ -1,0 +1,71 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createClient, createOrg, createUser } from '@svc/admin';
+import type { Db } from '@svc/db';
+import { testDb, uniqueEmail } from '@svc/testkit';
+import * as oidc from 'openid-client';
+import { startCallbackServer, startIdentityProvider } from './server.js';
+
+let db: Db;
+let idp: Awaited<ReturnType<typeof startIdentityProvider>>;
+let callback: Awaited<ReturnType<typeof startCallbackServer>>;
+beforeAll(async () => {
+  db = testDb();
+  idp = await startIdentityProvider();
+  callback = await startCallbackServer();
+});
+afterAll(async () => {
+  await idp.stop();
+  await callback.close();
+  await db.$disconnect();
+});
+
+describe('a standards-following client (openid-client) against the running provider', () => {
+  it('discovers, authorizes with PKCE, verifies the id_token, reads userinfo, refreshes, revokes', async () => {
+    const ctx = { db, now: () => new Date() };
+    const user = await createUser(ctx, { email: uniqueEmail('e2e'), password: 'correct horse battery', palmVerified: true });
+    const org = await createOrg(ctx, { name: 'E2E Org', ownerEmail: user.email });
+    const registered = await createClient(ctx, { org: org.id, name: 'E2E App', redirectUris: [callback.url], scopes: 'openid identity:read profile.full' });
+
+    const config = await oidc.discovery(new URL(idp.issuer), registered.client_id, registered.client_secret!, undefined, { execute: [oidc.allowInsecureRequests] });
+    expect(config.serverMetadata().code_challenge_methods_supported).toEqual(['S256']);
+    const verifier = oidc.randomPKCECodeVerifier();
+    const state = oidc.randomState();
+    const nonce = oidc.randomNonce();
+    const url = oidc.buildAuthorizationUrl(config, {
+      redirect_uri: callback.url,
+      scope: 'openid identity:read profile.full',
+      code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: 'S256',
+      state,
+      nonce,
+    });
+
+    // The user's part, through the JSON API: sign in, open the request, approve.
+    const started = await (await fetch(url)).json();
+    const session = await (await fetch(`${idp.issuer}/auth/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: user.email, password: 'correct horse battery' }) })).json();
+    const approved = await (
+      await fetch(`${idp.issuer}/oauth/authorize/approve`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${session.session_token}` },
+        body: JSON.stringify({ authorization_id: started.authorization_id }),
+      })
+    ).json();
+
+    const tokens = await oidc.authorizationCodeGrant(config, new URL(approved.redirect_to), { pkceCodeVerifier: verifier, expectedState: state, expectedNonce: nonce, idTokenExpected: true });
+    const claims = tokens.claims()!;
+    expect(claims.iss).toBe(idp.issuer);
+    expect(claims.aud).toBe(registered.client_id);
+    expect(claims.nonce).toBe(nonce);
+    expect(claims.sub).toBe(tokens.app_scoped_user_id);
+
+    const info = await oidc.fetchUserInfo(config, tokens.access_token, claims.sub);
+    expect(info).toMatchObject({ sub: claims.sub, email: user.email });
+
+    const refreshed = await oidc.refreshTokenGrant(config, tokens.refresh_token!);
+    expect(refreshed.access_token).not.toBe(tokens.access_token);
+    expect(refreshed.claims()?.sub).toBe(claims.sub);
+
+    await oidc.tokenRevocation(config, refreshed.access_token);
+    await expect(oidc.fetchUserInfo(config, refreshed.access_token, claims.sub)).rejects.toThrow();
+  });
+});
