@@ -9,5 +9,7 @@ export async function requireAccessToken(deps: AppDeps, req: Request) {
   if (!header?.startsWith('Bearer ') || header.length > 8192) {
     throw Object.assign(invalidToken('An access token is required'), { headers: { 'WWW-Authenticate': 'Bearer realm="svc"' } });
   }
-  return verifyAccessToken(deps.tokens, header.slice(7).trim());
+  const claims = await verifyAccessToken(deps.tokens, header.slice(7).trim());
+  await deps.limitClient(claims.client_id);
+  return claims;
 }

@@ -42,12 +42,8 @@ export function consentRouter(deps: AppDeps): Router {
         if (!a) return sendPage(res, 404, renderError('This request has expired or was already answered. Return to the application and start again.'));
         const session = await optionalSession(deps, req);
         if (!session) return showSignIn(res, a);
-        let bound;
-        try {
-          bound = await authorizationFor(deps.db, a.id, session.userId);
-        } catch {
-          return sendPage(res, 404, renderError('This request belongs to another account.'));
-        }
+        const bound = await authorizationFor(deps.db, a.id, session.userId).catch(() => undefined);
+        if (!bound) return sendPage(res, 404, renderError('This request belongs to another account.'));
         const scopes = bound.requestedScopes.flatMap((id) => {
           const d = scopeDetail(id);
           return d ? [d] : [];

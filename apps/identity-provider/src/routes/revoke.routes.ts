@@ -40,6 +40,7 @@ export function revokeRouter(deps: AppDeps): Router {
           who = { kind: 'user', userId: (await requireSession(deps, req, { csrf: true })).userId };
         } else {
           who = { kind: 'client', app: await authenticateClient(deps.db, credentialsFrom(req.headers.authorization, body)) };
+          await deps.limitClient(who.app.clientId);
         }
         const details: RevokeDetail[] = [];
         for (const id of authorizationIds) details.push(await revokeAuthorizationFor(deps.tokens, id, who));

@@ -23,7 +23,7 @@ export function tokenRouter(deps: AppDeps): Router {
   router
     .route('/oauth/token')
     .options(openCors)
-    .post(openCors, async (req, res, next) => {
+    .post(openCors, async (req, _res, next) => {
       // RFC 6749 errors, not the generic validation body, for a token request that does not parse.
       const grant = (req.body as { grant_type?: unknown } | undefined)?.grant_type;
       if (grant !== undefined && grant !== 'authorization_code' && grant !== 'refresh_token') {
@@ -33,6 +33,7 @@ export function tokenRouter(deps: AppDeps): Router {
     }, handle({ body: ZTokenRequest }, async ({ body }, req, res) => {
       res.set('Pragma', 'no-cache');
       const app = await authenticateClient(deps.db, credentialsFrom(req.headers.authorization, body));
+      await deps.limitClient(app.clientId);
       const result =
         body.grant_type === 'authorization_code'
           ? await exchangeCode(deps.tokens, app, { code: body.code, redirectUri: body.redirect_uri, codeVerifier: body.code_verifier })

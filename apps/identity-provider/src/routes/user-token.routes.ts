@@ -33,6 +33,7 @@ export function userTokenRouter(deps: AppDeps): Router {
       handle({ body: ZUserToken }, async ({ body }, _req, res) => {
         const app = await authenticateClient(deps.db, { clientId: body.client_id, secret: body.client_secret, method: 'post' });
         if (app.isPublic) throw invalidClient('A public client cannot use this endpoint');
+        await deps.limitClient(app.clientId);
         const named = body.identifier ?? body.user_id ?? body.email ?? body.evm_address;
         if (!named) throw invalidRequest('Name the user with identifier, user_id, email or evm_address');
         let userId: string | undefined;

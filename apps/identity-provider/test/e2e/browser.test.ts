@@ -59,7 +59,7 @@ async function signInAndReachConsent(url: string) {
   expect(response!.headers()['referrer-policy']).toBe('no-referrer');
   await expect(page.locator('h1').textContent()).resolves.toContain('Sign in to continue to Browser App');
   // Keyboard only: the password field has focus (login_hint filled the email), Enter submits.
-  await page.waitForFunction(() => document.activeElement?.id === 'password');
+  await page.waitForFunction("document.activeElement?.id === 'password'");
   await page.keyboard.type('correct horse battery');
   await page.keyboard.press('Enter');
   // The sign-in page has the consent page's URL too: wait for the consent page itself.

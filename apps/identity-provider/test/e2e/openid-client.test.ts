@@ -41,15 +41,15 @@ describe('a standards-following client (openid-client) against the running provi
     });
 
     // The user's part, through the JSON API: sign in, open the request, approve.
-    const started = await (await fetch(url)).json();
-    const session = await (await fetch(`${idp.issuer}/auth/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: user.email, password: 'correct horse battery' }) })).json();
-    const approved = await (
+    const started = (await (await fetch(url)).json()) as { authorization_id: string };
+    const session = (await (await fetch(`${idp.issuer}/auth/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: user.email, password: 'correct horse battery' }) })).json()) as { session_token: string };
+    const approved = (await (
       await fetch(`${idp.issuer}/oauth/authorize/approve`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${session.session_token}` },
         body: JSON.stringify({ authorization_id: started.authorization_id }),
       })
-    ).json();
+    ).json()) as { redirect_to: string };
 
     const tokens = await oidc.authorizationCodeGrant(config, new URL(approved.redirect_to), { pkceCodeVerifier: verifier, expectedState: state, expectedNonce: nonce, idTokenExpected: true });
     const claims = tokens.claims()!;
