@@ -1,7 +1,6 @@
 import { RateLimitedError } from '@svc/http';
-import type { RateLimiter } from '@svc/kv';
-import { StoreUnavailableError } from '@svc/kv';
 import type { Logger } from '@svc/http';
+import { StoreUnavailableError, type RateLimitDecision, type RateLimiter } from '@svc/kv';
 
 const UNIT_SECONDS = { second: 1, minute: 60, hour: 3600 } as const;
 
@@ -14,7 +13,7 @@ const UNIT_SECONDS = { second: 1, minute: 60, hour: 3600 } as const;
  */
 export function clientRateLimit(limiter: RateLimiter, limit: number, unit: keyof typeof UNIT_SECONDS, logger: Logger) {
   return async (clientId: string): Promise<void> => {
-    let decision;
+    let decision: RateLimitDecision;
     try {
       decision = await limiter.consume(`client:${clientId}`, { limit, windowSeconds: UNIT_SECONDS[unit] });
     } catch (err) {
