@@ -75,6 +75,7 @@ const stage = (s) => process.stderr.write(`[bench] ${s}\n`);
   const issuer = target.url;
   stage('making token chains');
   const chains = await refreshTokens(issuer, connections);
+  let nextChain = 0;
   stage('refresh grant');
   rows.push({
     name: 'identity-provider: refresh grant',
@@ -84,7 +85,7 @@ const stage = (s) => process.stderr.write(`[bench] ${s}\n`);
           method: 'POST',
           headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basicAuth },
           setupRequest: (req, context) => {
-            context.token ??= chains[(context.n = (globalThis.__n = (globalThis.__n ?? -1) + 1) % chains.length)].refresh_token;
+            if (!context.token) context.token = chains[nextChain++ % chains.length].refresh_token;
             return { ...req, body: form({ grant_type: 'refresh_token', refresh_token: context.token }) };
           },
           onResponse: (status, body, context) => {
