@@ -3,10 +3,14 @@
 // suites use those servers; without DATABASE_URL one embedded PostgreSQL serves the whole run.
 // Each suite creates, migrates and drops a database of its own, so none depends on another.
 // Extra arguments go to turbo, e.g. `npm test -- --filter=@svc/wallet-verify`.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { startEmbeddedPostgres } from '@svc/db';
-import { dataDir } from '@svc/admin';
+
+// Build first: on a fresh clone nothing is built yet, and the helpers below live in dist/.
+const build = spawnSync('npx', ['turbo', 'run', 'build', '--output-logs=errors-only'], { stdio: 'inherit' });
+if (build.status !== 0) process.exit(build.status ?? 1);
+const { startEmbeddedPostgres } = await import('@svc/db');
+const { dataDir } = await import('@svc/admin');
 
 const env = { ...process.env };
 let embedded;

@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { afterAll, beforeAll } from '@jest/globals';
 import { createClient, createOrg, createUser, type AdminContext } from '@svc/admin';
 import type { Db } from '@svc/db';
-import { testDatabaseUrl, testRedisUrl, uniqueEmail } from '@svc/testkit';
+import { testDatabaseUrl, testDb, testRedisUrl, uniqueEmail } from '@svc/testkit';
 import request from 'supertest';
 import { createApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
@@ -14,6 +15,20 @@ export function buildIdp(env: NodeJS.ProcessEnv = {}) {
   const config = loadConfig({ DATABASE_URL: testDatabaseUrl(), REDIS_URL: testRedisUrl(), LOG_LEVEL: 'silent', IDP_SECRET: SECRET, PUBLIC_URL: 'https://id.example.com', ...env });
   const deps = buildDeps(config);
   return { app: createApp(deps), deps };
+}
+
+/** A Prisma client and an app for one suite, opened before its tests and closed after. */
+export function useIdp(): { readonly db: Db; readonly idp: ReturnType<typeof buildIdp> } {
+  const held = {} as { db: Db; idp: ReturnType<typeof buildIdp> };
+  beforeAll(() => {
+    held.db = testDb();
+    held.idp = buildIdp();
+  });
+  afterAll(async () => {
+    await held.idp.deps.close();
+    await held.db.$disconnect();
+  });
+  return held;
 }
 
 export function pkce() {

@@ -145,7 +145,7 @@ function postmasterPid(dataDir: string): number | undefined {
 }
 
 /** Alive and not a zombie (an exited child nobody has reaped yet counts as gone). */
-function processAlive(pid: number): boolean {
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
   } catch {

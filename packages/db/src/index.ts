@@ -1,6 +1,6 @@
 export { createPrismaClient, pingDatabase, type Db, type PrismaOptions } from './client.js';
 export { migrate, readMigrations, checksumOf, MigrationError, MIGRATIONS_DIR, type Migration, type MigrateResult } from './migrate.js';
-export { startEmbeddedPostgres, type EmbeddedDatabase, type EmbeddedPostgresOptions } from './embedded.js';
+export { startEmbeddedPostgres, processAlive, type EmbeddedDatabase, type EmbeddedPostgresOptions } from './embedded.js';
 export { Prisma } from './generated/prisma/client.js';
 export type * from './generated/prisma/client.js';
 export * from './generated/prisma/enums.js';

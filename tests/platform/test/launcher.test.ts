@@ -2,6 +2,7 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
+import { processAlive } from '@svc/db';
 import { cleanEnv, freePort, isListening, repoRoot, run, waitFor } from './processes.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'svc-launcher-'));
@@ -23,20 +24,6 @@ async function launch() {
 function postmasterPid(): number | undefined {
   const file = join(dataDir, 'postgres', 'postmaster.pid');
   return existsSync(file) ? Number(readFileSync(file, 'utf8').split('\n')[0]) : undefined;
-}
-
-/** Alive and not a zombie waiting to be reaped. */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0] !== 'Z';
-  } catch {
-    return false;
-  }
 }
 
 describe('npm start (the launcher) on embedded defaults', () => {
@@ -68,7 +55,7 @@ describe('npm start (the launcher) on embedded defaults', () => {
     process.kill(-launcher.child.pid!, 'SIGINT');
     expect(await launcher.exited).toBe(0);
     for (const port of Object.values(ports)) expect(await isListening(port)).toBe(false);
-    expect(alive(pg!)).toBe(false);
+    expect(processAlive(pg!)).toBe(false);
   });
 
   it('reuses the data on a second start', async () => {

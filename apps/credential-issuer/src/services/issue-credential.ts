@@ -4,7 +4,7 @@ import { HttpError, ValidationError } from '@svc/http';
 import type { Config } from '../config.js';
 import { SigningJobError, type SigningPool } from '../signing-pool.js';
 import { CREDENTIALS_V2, UNDEFINED_TERMS_V2 } from '../vc/document-loader.js';
-import type { IssuerKeys } from './issuer-keys.js';
+import type { IssuerKey, IssuerKeys } from './issuer-keys.js';
 
 export type Credential = Record<string, unknown> & { id: string; credentialSubject: Record<string, unknown> };
 
@@ -44,7 +44,7 @@ export async function issueForSubject(ctx: IssueContext, caller: Caller, input: 
       did_registry_contract_address: ctx.config.DID_REGISTRY_ADDRESS,
     },
   };
-  return sign(ctx, caller, credential, input.subjectAddress);
+  return sign(ctx, caller, credential, input.subjectAddress, key);
 }
 
 /** The W3C VC API shape: the caller's unsigned credential, whose issuer must be this issuer. */
@@ -60,11 +60,10 @@ export async function issueGiven(ctx: IssueContext, caller: Caller, given: Recor
     validFrom: typeof given.validFrom === 'string' ? given.validFrom : iso(ctx.now()),
   } as unknown as Credential;
   const subject = typeof credential.credentialSubject?.id === 'string' ? (credential.credentialSubject.id as string) : '';
-  return sign(ctx, caller, credential, subject.replace(/^did:ethr:/, ''));
+  return sign(ctx, caller, credential, subject.replace(/^did:ethr:/, ''), key);
 }
 
-async function sign(ctx: IssueContext, caller: Caller, credential: Credential, subjectAddress: string): Promise<Credential> {
-  const key = await ctx.keys.current();
+async function sign(ctx: IssueContext, caller: Caller, credential: Credential, subjectAddress: string, key: IssuerKey): Promise<Credential> {
   const mandatoryPointers = ['/issuer', '/validFrom', ...(credential.validUntil ? ['/validUntil'] : []), ...(credential.credentialStatus ? ['/credentialStatus'] : [])];
   let signed: Credential;
   try {

@@ -1,13 +1,12 @@
-import { randomUUID } from 'node:crypto';
 import { Router } from 'express';
 import { handle, methodNotAllowed, NotFoundError } from '@svc/http';
 import { checkAddress } from '@svc/schemas';
-import { SignJWT } from 'jose';
 import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
 import { invalidClient, invalidRequest } from '../errors.js';
 import { authenticateClient } from '../services/clients.js';
 import { appScopedUserId } from '../services/keyed.js';
+import { signAccessToken } from '../services/tokens.js';
 
 const ZUserToken = z.object({
   client_id: z.string().min(1).max(100),
@@ -46,17 +45,10 @@ export function userTokenRouter(deps: AppDeps): Router {
           : null;
         // One answer for "no such user" and "no authorization": neither is revealed to the client.
         if (!authorization) throw new NotFoundError('No active authorization of this client for that user', 'authorization_not_found');
-        const { kid, key } = await deps.signingKeys.signer();
-        const now = new Date();
-        const iat = Math.floor(now.getTime() / 1000);
+        const now = deps.tokens.now();
         const sub = appScopedUserId(deps.config.IDP_SECRET, app.organizationId, authorization.userId!);
         const scopes = authorization.grantedScopes;
-        const accessToken = await new SignJWT({ sub, aud: app.clientId, client_id: app.clientId, scope: scopes.join(' '), authorization_id: authorization.id, jti: randomUUID() })
-          .setProtectedHeader({ alg: 'RS256', kid, typ: 'at+jwt' })
-          .setIssuer(deps.config.issuer)
-          .setIssuedAt(iat)
-          .setExpirationTime(iat + app.accessTokenTtlSeconds)
-          .sign(key);
+        const accessToken = await signAccessToken(deps.tokens, app, authorization, scopes);
         await deps.db.authorization.update({ where: { id: authorization.id }, data: { lastTokenIssuedAt: now } });
         res.json({
           access_token: accessToken,

@@ -1,6 +1,6 @@
 import type { Db } from '@svc/db';
 import { sha256Hex } from '@svc/secrets';
-import { createLocalJWKSet, jwtVerify } from 'jose';
+import { jwtVerify } from 'jose';
 import type { Application } from './clients.js';
 import { revokeAuthorization, type TokenContext } from './tokens.js';
 
@@ -58,7 +58,7 @@ export async function revokeToken(ctx: TokenContext, token: string, app: Applica
     return { subject: 'token', token_type: 'refresh_token', authorization_id: row.authorizationId, client_id: app.clientId, status: 'revoked' };
   }
   if (looksJwt && hint !== 'refresh_token') {
-    const jwks = createLocalJWKSet({ keys: (await ctx.keys.published()) as never });
+    const jwks = await ctx.keys.keySet();
     let claims: { jti?: string; client_id?: string; authorization_id?: string; exp?: number };
     try {
       // Expired tokens may still be revoked; only the signature and issuer must hold.

@@ -1,6 +1,6 @@
 import { rotateSigningKey } from '@svc/admin';
 import type { Db } from '@svc/db';
-import { importJWK, type JWK } from 'jose';
+import { createLocalJWKSet, importJWK, type JWK } from 'jose';
 
 export interface PublishedKey {
   kty: string;
@@ -21,6 +21,7 @@ export interface ActiveSigner {
 interface Snapshot {
   at: number;
   published: PublishedKey[];
+  keySet: ReturnType<typeof createLocalJWKSet>;
   signer: { kid: string; jwk: JWK; activatesAt: Date } | undefined;
 }
 
@@ -51,12 +52,14 @@ export class SigningKeys {
       rows = await this.rows(now);
     }
     const signing = rows.filter((r) => r.activatesAt <= now).sort((a, b) => b.activatesAt.getTime() - a.activatesAt.getTime())[0];
+    const published: PublishedKey[] = rows.map((r) => {
+      const { kty, n, e } = r.publicKey as { kty: string; n: string; e: string };
+      return { kty, kid: r.kid, alg: r.algorithm, use: 'sig', n, e };
+    });
     this.snapshot = {
       at: Date.now(),
-      published: rows.map((r) => {
-        const { kty, n, e } = r.publicKey as { kty: string; n: string; e: string };
-        return { kty, kid: r.kid, alg: r.algorithm, use: 'sig', n, e };
-      }),
+      published,
+      keySet: createLocalJWKSet({ keys: published }),
       signer: signing ? { kid: signing.kid, jwk: signing.privateKey as JWK, activatesAt: signing.activatesAt } : undefined,
     };
     return this.snapshot;
@@ -71,6 +74,11 @@ export class SigningKeys {
 
   async published(): Promise<PublishedKey[]> {
     return (await this.load()).published;
+  }
+
+  /** The published keys as a verifier, built once per snapshot rather than per request. */
+  async keySet(): Promise<Snapshot['keySet']> {
+    return (await this.load()).keySet;
   }
 
   async signer(): Promise<ActiveSigner> {

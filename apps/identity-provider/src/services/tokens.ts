@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Db } from '@svc/db';
 import { constantTimeEqual, randomBase62, sha256Hex } from '@svc/secrets';
-import { createLocalJWKSet, jwtVerify, SignJWT, type JWTPayload } from 'jose';
+import { jwtVerify, SignJWT, type JWTPayload } from 'jose';
 import { invalidGrant, invalidRequest, invalidToken, OAuthError } from '../errors.js';
 import { forgetCode } from './authorizations.js';
 import type { Application } from './clients.js';
@@ -31,12 +31,18 @@ async function sign(ctx: TokenContext, claims: JWTPayload, typ: string, expiresI
   return new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid, typ }).setIssuedAt(now).setExpirationTime(now + expiresIn).setIssuer(ctx.issuer).sign(key);
 }
 
+/** An RFC 9068 access token for `a`'s user, carrying `scopes`, with the client's lifetime. */
+export function signAccessToken(ctx: TokenContext, app: Application, a: { id: string; userId: string | null }, scopes: string[]): Promise<string> {
+  const sub = appScopedUserId(ctx.secret, app.organizationId, a.userId!);
+  return sign(ctx, { sub, aud: app.clientId, client_id: app.clientId, scope: scopes.join(' '), authorization_id: a.id, jti: randomUUID() }, 'at+jwt', app.accessTokenTtlSeconds);
+}
+
 /** Access token, id token (with `openid`) and a fresh refresh token of `familyId`. */
 async function tokenResponse(ctx: TokenContext, app: Application, a: AuthorizationRow, scopes: string[], familyId: string, grant: 'code' | 'refresh') {
   const now = ctx.now();
   const sub = appScopedUserId(ctx.secret, app.organizationId, a.userId!);
   const ttl = app.accessTokenTtlSeconds;
-  const accessToken = await sign(ctx, { sub, aud: app.clientId, client_id: app.clientId, scope: scopes.join(' '), authorization_id: a.id, jti: randomUUID() }, 'at+jwt', ttl);
+  const accessToken = await signAccessToken(ctx, app, a, scopes);
   const refreshToken = `svcrt_${randomBase62(43)}`;
   await ctx.db.refreshToken.create({
     data: { authorizationId: a.id, familyId, tokenHash: sha256Hex(refreshToken), scopes, expiresAt: new Date(now.getTime() + REFRESH_TTL_SECONDS * 1000) },
@@ -149,7 +155,7 @@ export interface AccessClaims {
  * refused at once by every replica).
  */
 export async function verifyAccessToken(ctx: TokenContext, token: string): Promise<AccessClaims & { expired?: false }> {
-  const jwks = createLocalJWKSet({ keys: (await ctx.keys.published()) as never });
+  const jwks = await ctx.keys.keySet();
   let payload: JWTPayload;
   try {
     ({ payload } = await jwtVerify(token, jwks, { algorithms: ['RS256'], issuer: ctx.issuer, typ: 'at+jwt', currentDate: ctx.now() }));
