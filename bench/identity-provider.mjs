@@ -2,52 +2,28 @@
 // beside an Express handler that only parses the form and node oidc-provider issuing RS256 JWT
 // access tokens for client_credentials, all measured in this run.
 //   npm run --silent -w @svc/bench identity-provider [-- --seconds 8]
-import { createHash, randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { createClient, createOrg, createUser, dataDir, openLocalDatabase } from '@svc/admin';
-import { createPrismaClient } from '@svc/db';
+import { dataDir, openLocalDatabase } from '@svc/admin';
 import autocannon from 'autocannon';
+import { createFixture, issueTokens } from './idp-fixture.mjs';
 import { startTarget } from './lib.mjs';
 
 const { values } = parseArgs({ options: { seconds: { type: 'string', default: '8' } } });
 const seconds = Number(values.seconds);
 const connections = 50;
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
-const REDIRECT = 'https://bench.example/callback';
 
 const database = await openLocalDatabase({ ...process.env, SVC_DATA_DIR: process.env.SVC_DATA_DIR ?? join(dataDir(), 'bench') });
-const db = createPrismaClient(database.url);
-const ctx = { db, now: () => new Date() };
-const password = 'bench password';
-const user = await createUser(ctx, { email: `bench-${randomBytes(4).toString('hex')}@bench.example`, password, palmVerified: true });
-const org = await createOrg(ctx, { name: 'Bench', ownerEmail: user.email });
-const client = await createClient(ctx, { org: org.id, name: 'Bench', redirectUris: [REDIRECT], scopes: 'openid identity:read' });
-await db.$disconnect();
-
+const fixture = await createFixture(database.url);
+const { user, client, basicAuth } = fixture;
 const form = (o) => new URLSearchParams(o).toString();
-const basicAuth = `Basic ${Buffer.from(`${client.client_id}:${client.client_secret}`).toString('base64')}`;
 
 async function load(url, options) {
   const result = await autocannon({ url, connections, duration: seconds, ...options });
   // Reported, not thrown: a throw here would leave the target running.
   return { rps: result.requests.average, p99: result.latency.p99, bad: result.non2xx + result.errors };
-}
-
-/** One token chain per connection: every refresh presents the token the previous one returned. */
-async function refreshTokens(issuer, count) {
-  const session = await (await fetch(`${issuer}/auth/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: user.email, password }) })).json();
-  const tokens = [];
-  for (let i = 0; i < count; i++) {
-    const verifier = randomBytes(32).toString('base64url');
-    const query = form({ client_id: client.client_id, redirect_uri: REDIRECT, response_type: 'code', scope: 'openid identity:read', code_challenge: createHash('sha256').update(verifier).digest('base64url'), code_challenge_method: 'S256' });
-    const started = await (await fetch(`${issuer}/oauth/authorize?${query}`)).json();
-    const approved = await (await fetch(`${issuer}/oauth/authorize/approve`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${session.session_token}` }, body: JSON.stringify({ authorization_id: started.authorization_id }) })).json();
-    const token = await (await fetch(`${issuer}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basicAuth }, body: form({ grant_type: 'authorization_code', code: approved.code, redirect_uri: REDIRECT, code_verifier: verifier }) })).json();
-    tokens.push(token);
-  }
-  return tokens;
 }
 
 const rows = [];
@@ -73,9 +49,10 @@ const stage = (s) => process.stderr.write(`[bench] ${s}\n`);
     RATE_LIMIT_DEFAULT: '100000000',
   });
   const issuer = target.url;
-  stage('making token chains');
-  const chains = await refreshTokens(issuer, connections);
-  let nextChain = 0;
+  stage('making refresh tokens');
+  // A pool of live refresh tokens: each request takes one and its answer puts the rotated one
+  // back, so no token is ever presented twice (which would revoke its family by design).
+  const pool = (await issueTokens(issuer, fixture, connections * 2)).map((t) => t.refresh_token);
   stage('refresh grant');
   rows.push({
     name: 'identity-provider: refresh grant',
@@ -84,12 +61,9 @@ const stage = (s) => process.stderr.write(`[bench] ${s}\n`);
         {
           method: 'POST',
           headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basicAuth },
-          setupRequest: (req, context) => {
-            if (!context.token) context.token = chains[nextChain++ % chains.length].refresh_token;
-            return { ...req, body: form({ grant_type: 'refresh_token', refresh_token: context.token }) };
-          },
-          onResponse: (status, body, context) => {
-            if (status === 200) context.token = JSON.parse(body).refresh_token;
+          setupRequest: (req) => ({ ...req, body: form({ grant_type: 'refresh_token', refresh_token: pool.shift() ?? 'svcrt_pool_empty' }) }),
+          onResponse: (status, body) => {
+            if (status === 200) pool.push(JSON.parse(body).refresh_token);
           },
         },
       ],
@@ -99,7 +73,7 @@ const stage = (s) => process.stderr.write(`[bench] ${s}\n`);
     name: 'identity-provider: client user-token',
     ...(await load(`${issuer}/oauth/client/user-token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client_id: client.client_id, client_secret: client.client_secret, email: user.email }) })),
   });
-  const access = (await refreshTokens(issuer, 1))[0].access_token;
+  const access = (await issueTokens(issuer, fixture, 1))[0].access_token;
   rows.push({ name: 'identity-provider: GET /v2/userinfo', ...(await load(`${issuer}/v2/userinfo`, { headers: { authorization: `Bearer ${access}` } })) });
   await target.stop();
 }

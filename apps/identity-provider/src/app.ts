@@ -5,6 +5,8 @@ import { authorizeRouter } from './routes/authorize.routes.js';
 import { consentRouter } from './routes/consent.routes.js';
 import { developerRouter } from './routes/developer.routes.js';
 import { discoveryRouter } from './routes/discovery.routes.js';
+import { presetsRouter } from './routes/presets.routes.js';
+import { queriesRouter } from './routes/queries.routes.js';
 import { revokeRouter } from './routes/revoke.routes.js';
 import { userTokenRouter } from './routes/user-token.routes.js';
 import { sessionRouter } from './routes/session.routes.js';
@@ -23,5 +25,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(revokeRouter(deps));
   app.use(userTokenRouter(deps));
   app.use(developerRouter(deps));
+  app.use(presetsRouter(deps));
+  app.use(queriesRouter(deps));
   return finishApp(app);
 }

@@ -2,17 +2,19 @@ import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll } from '@jest/globals';
 import { createClient, createOrg, createUser, type AdminContext } from '@svc/admin';
 import type { Db } from '@svc/db';
-import { testDatabaseUrl, testDb, testRedisUrl, uniqueEmail } from '@svc/testkit';
+import { testDatabaseUrl, testDb, testRedisUrl, uniqueEmail, uniqueNamespace } from '@svc/testkit';
 import request from 'supertest';
 import { createApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { buildDeps } from '../src/deps.js';
 
 export const SECRET = 'test-idp-secret-0123456789abcdefghijklmnop';
+/** This test file's own Redis keys: sign-in throttles and caches of other files and runs stay apart. */
+export const REDIS_KEY_PREFIX = uniqueNamespace('idp-test');
 export const REDIRECT = 'https://app.example/callback';
 
 export function buildIdp(env: NodeJS.ProcessEnv = {}) {
-  const config = loadConfig({ DATABASE_URL: testDatabaseUrl(), REDIS_URL: testRedisUrl(), LOG_LEVEL: 'silent', IDP_SECRET: SECRET, PUBLIC_URL: 'https://id.example.com', ...env });
+  const config = loadConfig({ DATABASE_URL: testDatabaseUrl(), REDIS_URL: testRedisUrl(), LOG_LEVEL: 'silent', IDP_SECRET: SECRET, REDIS_KEY_PREFIX, PUBLIC_URL: 'https://id.example.com', ...env });
   const deps = buildDeps(config);
   return { app: createApp(deps), deps };
 }
@@ -36,14 +38,14 @@ export function pkce() {
   return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
 }
 
-export async function arrange(db: Db, options: { palmVerified?: boolean; requiresPalm?: boolean; scopes?: string } = {}) {
+export async function arrange(db: Db, options: { palmVerified?: boolean; requiresPalm?: boolean; scopes?: string; presetCacheTtl?: number; accessTokenTtl?: number } = {}) {
   const ctx: AdminContext = { db, now: () => new Date() };
   const password = 'correct horse battery';
   const user = await createUser(ctx, { email: uniqueEmail('alice'), password, palmVerified: options.palmVerified ?? true, wallets: [] });
   const other = await createUser(ctx, { email: uniqueEmail('mallory'), password, palmVerified: true });
   const org = await createOrg(ctx, { name: 'Client Org', ownerEmail: user.email });
   const scopes = options.scopes ?? 'openid identity:read profile.full kyc:read financial:read financial:net_worth';
-  const confidential = await createClient(ctx, { org: org.id, name: 'Confidential App', redirectUris: [REDIRECT], scopes, requiresPalmVerification: options.requiresPalm });
+  const confidential = await createClient(ctx, { org: org.id, name: 'Confidential App', redirectUris: [REDIRECT], scopes, requiresPalmVerification: options.requiresPalm, presetCacheTtl: options.presetCacheTtl, accessTokenTtl: options.accessTokenTtl });
   const publicClient = await createClient(ctx, { org: org.id, name: 'Public App', redirectUris: [REDIRECT], scopes, public: true });
   return { ctx, user: { ...user, password }, other: { ...other, password }, org, confidential, publicClient: { client_id: publicClient.client_id } };
 }

@@ -1,4 +1,4 @@
-import type { Db } from '@svc/db';
+import { TimestampBatch, type Db } from '@svc/db';
 import { LocalTtlCache } from '@svc/kv';
 import { constantTimeEqual, parseApiKey } from '@svc/secrets';
 
@@ -35,13 +35,11 @@ export interface ApiKeyAuthenticatorOptions {
  */
 export class ApiKeyAuthenticator {
   private readonly cache: LocalTtlCache<ApiKeyRecord | null>;
-  private readonly lastUsed = new Map<string, Date>();
-  private readonly timer: NodeJS.Timeout;
+  private readonly lastUsed: TimestampBatch;
 
   constructor(private readonly options: ApiKeyAuthenticatorOptions) {
     this.cache = new LocalTtlCache(options.cacheTtlSeconds * 1000);
-    this.timer = setInterval(() => void this.flush(), options.lastUsedFlushSeconds * 1000);
-    this.timer.unref();
+    this.lastUsed = new TimestampBatch(options.db, 'ApiKey.lastUsedAt', options.lastUsedFlushSeconds, options.onFlushError);
   }
 
   async authenticate(presented: string | string[] | undefined): Promise<ApiKeyResult> {
@@ -52,7 +50,7 @@ export class ApiKeyAuthenticator {
     const key = await this.cache.getOrLoad(parsed.hash, () => this.load(parsed.hash));
     if (!key || !constantTimeEqual(key.keyHash, parsed.hash)) return { outcome: 'unknown' };
     if (key.status !== 'active') return { outcome: 'disabled', key };
-    this.lastUsed.set(key.id, new Date());
+    this.lastUsed.record(key.id, new Date());
     return { outcome: 'active', key };
   }
 
@@ -64,23 +62,11 @@ export class ApiKeyAuthenticator {
   }
 
   /** Writes pending last_used_at values; never moves a value backwards. */
-  async flush(): Promise<void> {
-    if (this.lastUsed.size === 0) return;
-    const ids = [...this.lastUsed.keys()];
-    const times = ids.map((id) => this.lastUsed.get(id)!);
-    this.lastUsed.clear();
-    try {
-      await this.options.db.$executeRaw`
-        UPDATE "ApiKey" AS k SET "lastUsedAt" = v.t
-        FROM unnest(${ids}::uuid[], ${times}::timestamptz[]) AS v(id, t)
-        WHERE k.id = v.id AND (k."lastUsedAt" IS NULL OR k."lastUsedAt" < v.t)`;
-    } catch (err) {
-      this.options.onFlushError?.(err);
-    }
+  flush(): Promise<void> {
+    return this.lastUsed.flush();
   }
 
-  async close(): Promise<void> {
-    clearInterval(this.timer);
-    await this.flush();
+  close(): Promise<void> {
+    return this.lastUsed.close();
   }
 }

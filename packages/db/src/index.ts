@@ -1,5 +1,6 @@
 export { createPrismaClient, pingDatabase, type Db, type PrismaOptions } from './client.js';
 export { migrate, readMigrations, checksumOf, MigrationError, MIGRATIONS_DIR, type Migration, type MigrateResult } from './migrate.js';
+export { TimestampBatch, type BatchedColumn } from './timestamp-batch.js';
 export { startEmbeddedPostgres, processAlive, type EmbeddedDatabase, type EmbeddedPostgresOptions } from './embedded.js';
 export { Prisma } from './generated/prisma/client.js';
 export type * from './generated/prisma/client.js';

@@ -66,6 +66,8 @@ export function baseServiceEnv(defaultPort: number) {
     HOST: z.preprocess(blankAsUndefined, z.string().default('0.0.0.0')),
     DATABASE_URL: env.url(['postgres:', 'postgresql:']),
     REDIS_URL: env.optionalUrl(['redis:', 'rediss:']),
+    // Prefix of every Redis key (default: the service's own), so environments can share a Redis.
+    REDIS_KEY_PREFIX: z.preprocess(blankAsUndefined, z.string().regex(/^[A-Za-z0-9:_-]{1,64}$/, 'must be 1 to 64 letters, digits, ":", "_" or "-"').optional()),
     LOG_LEVEL: env.logLevel(),
     GIT_COMMIT: env.optionalString(),
     BODY_LIMIT: z.preprocess(blankAsUndefined, z.string().regex(/^\d{1,7}(b|kb|mb)?$/, 'must be a size such as 100kb').default('100kb')),

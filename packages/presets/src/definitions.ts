@@ -1,7 +1,7 @@
-import type { Scope } from '@svc/schemas';
+import type { PRESET_TYPES, Scope } from '@svc/schemas';
 import type { PresetName } from './names.js';
 
-export type PresetType = 'string' | 'number' | 'boolean' | 'date' | 'datetime' | 'integer' | 'array' | 'enum';
+export type PresetType = (typeof PRESET_TYPES)[number];
 export type Sensitivity = 'low' | 'medium' | 'high' | 'critical';
 export type Category = 'identity' | 'kyc' | 'financial' | 'profile';
 /** Where a value comes from: a credential claim, the user record, or another preset. */

@@ -20,6 +20,12 @@ export interface SubjectData {
   credentials: StoredCredential[];
 }
 
+/**
+ * incomplete: no credential carries the item; pending / revoked: the backing verification is;
+ * expired: the backing credential has expired; malformed: the stored value is not of the listed form.
+ */
+export type UnavailableReason = 'incomplete' | 'pending' | 'revoked' | 'expired' | 'malformed';
+
 export interface Resolution {
   preset: PresetName;
   value: unknown;
@@ -27,16 +33,16 @@ export interface Resolution {
   verifiedAt?: Date;
   /** The backing credential's expiry, when it has one. */
   expiresAt?: Date;
-  /** Why a non-valid status, for the error description: "pending", "revoked", "incomplete", … */
-  reason?: string;
+  /** Why the status is not valid. */
+  reason?: UnavailableReason;
   evidence?: { source: string; credential_id?: string; derived_from?: string };
 }
 
-const unavailable = (preset: PresetName, reason: string): Resolution => ({ preset, value: null, status: 'unavailable', reason });
+const unavailable = (preset: PresetName, reason: UnavailableReason): Resolution => ({ preset, value: null, status: 'unavailable', reason });
 
 function fromCredentials(preset: PresetName, data: SubjectData, now: Date): Resolution {
   const holding = data.credentials.filter((c) => typeof c.claims === 'object' && c.claims !== null && !Array.isArray(c.claims) && Object.hasOwn(c.claims, preset));
-  if (holding.length === 0) return unavailable(preset, 'incomplete: no credential carries this item');
+  if (holding.length === 0) return unavailable(preset, 'incomplete');
   const byRecency = [...holding].sort((a, b) => b.verifiedAt.getTime() - a.verifiedAt.getTime());
   const live = byRecency.find((c) => c.status === 'valid' && (!c.expiresAt || c.expiresAt > now));
   const chosen = live ?? byRecency.find((c) => c.status === 'valid') ?? byRecency[0]!;
@@ -48,10 +54,10 @@ function fromCredentials(preset: PresetName, data: SubjectData, now: Date): Reso
     evidence: { source: chosen.source, credential_id: chosen.id },
   };
   if (!live) {
-    if (chosen.status === 'valid') return { ...base, value: null, status: 'expired', reason: 'the backing credential has expired' };
+    if (chosen.status === 'valid') return { ...base, value: null, status: 'expired', reason: 'expired' };
     return { ...base, value: null, status: 'pending', reason: chosen.status === 'revoked' ? 'revoked' : 'pending' };
   }
-  if (!isWellFormed(preset, value)) return { ...base, value: null, status: 'unavailable', reason: 'the stored value is malformed' };
+  if (!isWellFormed(preset, value)) return { ...base, value: null, status: 'unavailable', reason: 'malformed' };
   return { ...base, value, status: 'valid' };
 }
 
@@ -70,9 +76,9 @@ function fromUser(preset: PresetName, data: SubjectData): Resolution {
       };
     case 'wallet_address':
     case 'primary_wallet_address':
-      return primary ? { preset, value: primary.address, status: 'valid', evidence: { source: 'wallets' } } : unavailable(preset, 'incomplete: no wallet registered');
+      return primary ? { preset, value: primary.address, status: 'valid', evidence: { source: 'wallets' } } : unavailable(preset, 'incomplete');
     default:
-      return unavailable(preset, 'not a user-record item');
+      return unavailable(preset, 'incomplete');
   }
 }
 
@@ -100,7 +106,7 @@ const DERIVE: Partial<Record<PresetName, (parent: unknown, now: Date) => unknown
  */
 export function resolvePreset(preset: PresetName, data: SubjectData, now: Date): Resolution {
   const def = presetDefinition(preset);
-  if (!def) return unavailable(preset, 'unknown preset');
+  if (!def) return unavailable(preset, 'incomplete');
   if (def.origin === 'user') return fromUser(preset, data);
   if (def.origin === 'credential') return fromCredentials(preset, data, now);
   const parent = resolvePreset(def.parentField!, data, now);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { SCOPES } from '@svc/schemas';
-import { ageAt, PRESET_NAMES, PRESETS, presetDefinition, resolvePreset, type StoredCredential, type SubjectData } from '../src/index.js';
+import { SCOPES, ZPresetList } from '@svc/schemas';
+import { ageAt, claimsNeededFor, PRESET_LISTING, PRESET_NAMES, PRESETS, presetDefinition, resolvePreset, type StoredCredential, type SubjectData } from '../src/index.js';
 
 describe('the preset table', () => {
   it('defines all 42 presets, each with one known scope and every listing field', () => {
@@ -43,6 +43,22 @@ describe('the preset table', () => {
     expect(PRESETS.filter((p) => p.derived).map((p) => p.name).sort()).toEqual(['age', 'age_over_18', 'age_over_21', 'is_human', 'net_worth_above_100k', 'net_worth_above_10k']);
     expect(PRESETS.filter((p) => /^provider_[a-g]_connected$/.test(p.name)).every((p) => p.type === 'boolean')).toBe(true);
     expect(presetDefinition('social_accounts')!.type).toBe('array');
+  });
+});
+
+describe('the listing and scope coverage', () => {
+  it('lists every preset in the shape of the spec, with its format', () => {
+    expect(ZPresetList.parse({ presets: PRESET_LISTING }).presets).toHaveLength(42);
+    expect(PRESET_LISTING.find((p) => p.name === 'is_human')).toMatchObject({ derived: true, parentField: 'palm_verified', type: 'boolean' });
+    expect(PRESET_LISTING.find((p) => p.name === 'nationality')).not.toHaveProperty('parentField');
+  });
+
+  it('needs the readable presets and the parents of derived ones, nothing else', () => {
+    const needed = claimsNeededFor(['identity:read']);
+    expect(needed.has('age_over_18') && needed.has('date_of_birth') && needed.has('nationality')).toBe(true);
+    expect(needed.has('net_worth_total') || needed.has('legal_name') || needed.has('email')).toBe(false);
+    expect([...claimsNeededFor(['financial:read'])]).toEqual(expect.arrayContaining(['net_worth_above_10k', 'net_worth_total', 'proof_of_assets']));
+    expect(claimsNeededFor([]).size).toBe(0);
   });
 });
 
@@ -98,15 +114,15 @@ describe('resolvePreset', () => {
   it.each([
     ['pending', credential({ kyc_passed: true }, { status: 'pending' }), 'pending', 'pending'],
     ['revoked', credential({ kyc_passed: true }, { status: 'revoked' }), 'pending', 'revoked'],
-    ['expired', credential({ kyc_passed: true }, { expiresAt: new Date(now.getTime() - 1) }), 'expired', 'the backing credential has expired'],
-    ['malformed', credential({ kyc_passed: 'yes' }), 'unavailable', 'the stored value is malformed'],
+    ['expired', credential({ kyc_passed: true }, { expiresAt: new Date(now.getTime() - 1) }), 'expired', 'expired'],
+    ['malformed', credential({ kyc_passed: 'yes' }), 'unavailable', 'malformed'],
   ])('gives a %s credential its status', (_what, cred, status, reason) => {
     expect(resolvePreset('kyc_passed', subject([cred]), now)).toMatchObject({ value: null, status, reason });
   });
 
   it('answers unavailable for data the user does not have, and for malformed dates and countries', () => {
-    expect(resolvePreset('legal_name', subject([]), now)).toMatchObject({ status: 'unavailable', reason: expect.stringMatching(/incomplete/) });
-    expect(resolvePreset('age', subject([credential({ date_of_birth: '1990-02-30' })]), now).status).toBe('unavailable');
+    expect(resolvePreset('legal_name', subject([]), now)).toMatchObject({ status: 'unavailable', reason: 'incomplete' });
+    expect(resolvePreset('age', subject([credential({ date_of_birth: '1990-02-30' })]), now)).toMatchObject({ status: 'unavailable', reason: 'malformed' });
     expect(resolvePreset('nationality', subject([credential({ nationality: 'Germany' })]), now).status).toBe('unavailable');
     expect(resolvePreset('wallet_address', subject([], { wallets: [] }), now).status).toBe('unavailable');
   });

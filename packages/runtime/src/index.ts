@@ -14,6 +14,7 @@ export interface CoreDeps {
 export interface CoreConfig {
   DATABASE_URL: string;
   REDIS_URL?: string | undefined;
+  REDIS_KEY_PREFIX?: string | undefined;
   LOG_LEVEL: string;
 }
 
@@ -22,7 +23,7 @@ export function createCoreDeps(service: string, namespace: string, config: CoreC
   const db = createPrismaClient(config.DATABASE_URL);
   const store = createStore({
     redisUrl: config.REDIS_URL,
-    namespace,
+    namespace: config.REDIS_KEY_PREFIX ?? namespace,
     ...(clock ? { clock } : {}),
     onError: (err) => logger.warn({ err: err.message }, 'redis connection error'),
   });

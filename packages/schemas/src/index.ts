@@ -3,3 +3,20 @@ export { ZEvmAddress, ZIsoDateTime, ZErrorBody } from './common.js';
 export { ZLiveness, ZReadiness, type Liveness, type Readiness } from './health.js';
 export { ZWalletVerification, ZAreaBError, type WalletVerification } from './wallet-verify.js';
 export { SCOPES, ZScope, SCOPE_CATALOG, scopeDetail, withImplied, type Scope, type ScopeDetail } from './scopes.js';
+export {
+  ZPresetNameInput,
+  ZPresetBatchRequest,
+  ZPresetBatchResponse,
+  ZPresetError,
+  ZPresetResult,
+  ZPresetInfo,
+  ZPresetList,
+  MAX_BATCH_PRESETS,
+  PRESET_ERROR_CODES,
+  PRESET_TYPES,
+  type PresetErrorCode,
+  type PresetError,
+  type PresetResult,
+  type PresetInfo,
+} from './presets.js';
+export { ZQueryEvaluateRequest, ZQuery, ZCheck, ZPolicy, ZLens, ZQueryResponse, ZPredicateResponse, ZProjectionResponse } from './queries.js';

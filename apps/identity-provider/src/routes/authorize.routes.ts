@@ -3,9 +3,9 @@ import { handle, HttpError, methodNotAllowed } from '@svc/http';
 import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
 import { approve, authorizationFor, checkAuthorizeRequest, contextOf, createAuthorization, deny, pendingCode, RedirectableError, redirectWith } from '../services/authorizations.js';
-import { findClient } from '../services/clients.js';
 import { appScopedUserId } from '../services/keyed.js';
-import { renderError } from '../views/pages.js';
+import { pickLocale } from '../views/locales/index.js';
+import { pageCsp, renderError } from '../views/pages.js';
 import { optionalSession, requireSession } from './session-context.js';
 
 const text = (max: number) => z.string().max(max, `must be at most ${max} characters`);
@@ -37,7 +37,8 @@ const isForm = (req: Request) => req.is('application/x-www-form-urlencoded') !==
 
 /** Before the redirect URI is trusted, errors are shown, never redirected (RFC 6749 §4.1.2.1). */
 function showError(req: Request, res: Response, error: string, description: string): void {
-  if (wantsHtml(req)) res.status(400).type('html').send(renderError(description));
+  const locale = typeof req.query.locale === 'string' ? req.query.locale : undefined;
+  if (wantsHtml(req)) res.status(400).set('Content-Security-Policy', pageCsp()).type('html').send(renderError(description, pickLocale(locale, req.headers['accept-language'])));
   else res.status(400).json({ error, error_description: description });
 }
 
@@ -49,7 +50,7 @@ export function authorizeRouter(deps: AppDeps): Router {
     .route('/oauth/authorize')
     .get(
       handle({ query: ZAuthorizeQuery }, async ({ query }, req, res) => {
-        const app = await findClient(deps.db, query.client_id);
+        const app = await deps.clients.find(query.client_id);
         if (!app) return showError(req, res, 'invalid_client', 'Unknown client_id');
         if (!app.redirectUris.includes(query.redirect_uri)) {
           return showError(req, res, 'invalid_request', 'redirect_uri does not exactly match a URI registered for this client');

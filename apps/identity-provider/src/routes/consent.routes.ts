@@ -1,12 +1,13 @@
 import { Router, type Response } from 'express';
 import { handle, HttpError, methodNotAllowed } from '@svc/http';
 import { constantTimeEqual, randomBase62 } from '@svc/secrets';
-import { scopeDetail } from '@svc/schemas';
+import { type Scope, scopeDetail } from '@svc/schemas';
 import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
 import { authorizationFor } from '../services/authorizations.js';
 import { signIn } from '../services/sessions.js';
 import { renderConsent, renderSignIn } from '../views/consent-pages.js';
+import { type Locale, messages, pickLocale } from '../views/locales/index.js';
 import { pageCsp, renderError } from '../views/pages.js';
 import { cookie, csrfTokenFor, optionalSession, setSessionCookie } from './session-context.js';
 
@@ -28,10 +29,10 @@ export function consentRouter(deps: AppDeps): Router {
     return a && a.status === 'pending_admin' && a.expiresAt > new Date() ? a : null;
   };
 
-  const showSignIn = (res: Response, a: NonNullable<Awaited<ReturnType<typeof pending>>>, status = 200, error?: string, email?: string) => {
+  const showSignIn = (res: Response, a: NonNullable<Awaited<ReturnType<typeof pending>>>, lang: Locale, status = 200, error?: string, email?: string) => {
     const csrf = randomBase62(32);
     res.cookie(LOGIN_CSRF_COOKIE, csrf, { httpOnly: true, sameSite: 'strict', secure: deps.config.issuer.startsWith('https:'), path: '/consent' });
-    sendPage(res, status, renderSignIn({ authorizationId: a.id, email: email ?? a.loginHint ?? undefined, error, csrf, appName: a.application.name }));
+    sendPage(res, status, renderSignIn({ authorizationId: a.id, email: email ?? a.loginHint ?? undefined, error, csrf, appName: a.application.name, lang }));
   };
 
   router
@@ -39,19 +40,17 @@ export function consentRouter(deps: AppDeps): Router {
     .get(
       handle({ query: ZPage }, async ({ query }, req, res) => {
         const a = await pending(query.authorization_id);
-        if (!a) return sendPage(res, 404, renderError('This request has expired or was already answered. Return to the application and start again.'));
+        const lang = pickLocale(a?.locale, req.headers['accept-language']);
+        if (!a) return sendPage(res, 404, renderError(messages(lang).requestExpired, lang));
         const session = await optionalSession(deps, req);
-        if (!session) return showSignIn(res, a);
+        if (!session) return showSignIn(res, a, lang);
         const bound = await authorizationFor(deps.db, a.id, session.userId).catch(() => undefined);
-        if (!bound) return sendPage(res, 404, renderError('This request belongs to another account.'));
-        const scopes = bound.requestedScopes.flatMap((id) => {
-          const d = scopeDetail(id);
-          return d ? [d] : [];
-        });
+        if (!bound) return sendPage(res, 404, renderError(messages(lang).otherAccount, lang));
+        const scopes = bound.requestedScopes.filter((id): id is Scope => scopeDetail(id) !== undefined);
         sendPage(
           res,
           200,
-          renderConsent({ authorizationId: a.id, appName: a.application.name, organizationName: a.application.organization.name, scopes, csrf: csrfTokenFor(deps, session), email: session.email }),
+          renderConsent({ authorizationId: a.id, appName: a.application.name, organizationName: a.application.organization.name, scopes, csrf: csrfTokenFor(deps, session), email: session.email, lang }),
           // Approve and Deny answer 303 to the client's redirect URI; form-action must allow it.
           [new URL(a.redirectUri).origin],
         );
@@ -64,14 +63,16 @@ export function consentRouter(deps: AppDeps): Router {
     .post(
       handle({ body: ZSignInForm }, async ({ body }, req, res) => {
         const a = await pending(body.authorization_id);
-        if (!a) return sendPage(res, 404, renderError('This request has expired or was already answered. Return to the application and start again.'));
+        const lang = pickLocale(a?.locale, req.headers['accept-language']);
+        const t = messages(lang);
+        if (!a) return sendPage(res, 404, renderError(t.requestExpired, lang));
         const expected = cookie(req, LOGIN_CSRF_COOKIE);
-        if (!expected || !constantTimeEqual(expected, body.csrf_token)) return showSignIn(res, a, 403, 'Your sign-in form expired. Please try again.', body.email);
+        if (!expected || !constantTimeEqual(expected, body.csrf_token)) return showSignIn(res, a, lang, 403, t.formExpired, body.email);
         try {
           const { token } = await signIn(deps.db, deps.store.cache, { email: body.email, password: body.password, address: req.ip ?? 'unknown' }, new Date());
           setSessionCookie(deps, res, token);
         } catch (err) {
-          if (err instanceof HttpError && (err.status === 401 || err.status === 429)) return showSignIn(res, a, err.status, err.description, body.email);
+          if (err instanceof HttpError && (err.status === 401 || err.status === 429)) return showSignIn(res, a, lang, err.status, err.status === 401 ? t.wrongPassword : t.tooManyAttempts, body.email);
           throw err;
         }
         res.redirect(303, `/consent?authorization_id=${a.id}`);

@@ -25,7 +25,7 @@ const view = (org: { id: string; name: string; ownerUserId: string | null }, use
 
 /** The organization a caller speaks for: a client's (HTTP Basic), or a signed-in developer's. */
 async function callerOrganization(deps: AppDeps, req: Request): Promise<string> {
-  if (req.headers.authorization?.startsWith('Basic ')) return (await authenticateClient(deps.db, credentialsFrom(req.headers.authorization, {}))).organizationId;
+  if (req.headers.authorization?.startsWith('Basic ')) return (await authenticateClient(deps.clients, credentialsFrom(req.headers.authorization, {}))).organizationId;
   const session = await optionalSession(deps, req);
   if (!session) throw new UnauthorizedError('Client credentials (HTTP Basic) or a developer session are required', 'unauthorized', { 'WWW-Authenticate': 'Basic realm="svc"' });
   return (await membershipOf(deps, session.userId)).organizationId;

@@ -39,7 +39,7 @@ export function revokeRouter(deps: AppDeps): Router {
         if (plainTokens.length === 0 && session.via !== 'none' && !req.headers.authorization?.startsWith('Basic ') && !body.client_id) {
           who = { kind: 'user', userId: (await requireSession(deps, req, { csrf: true })).userId };
         } else {
-          who = { kind: 'client', app: await authenticateClient(deps.db, credentialsFrom(req.headers.authorization, body)) };
+          who = { kind: 'client', app: await authenticateClient(deps.clients, credentialsFrom(req.headers.authorization, body)) };
           await deps.limitClient(who.app.clientId);
         }
         const details: RevokeDetail[] = [];

@@ -32,7 +32,7 @@ export function tokenRouter(deps: AppDeps): Router {
       next();
     }, handle({ body: ZTokenRequest }, async ({ body }, req, res) => {
       res.set('Pragma', 'no-cache');
-      const app = await authenticateClient(deps.db, credentialsFrom(req.headers.authorization, body));
+      const app = await authenticateClient(deps.clients, credentialsFrom(req.headers.authorization, body));
       await deps.limitClient(app.clientId);
       const result =
         body.grant_type === 'authorization_code'

@@ -1,4 +1,5 @@
 import { Router } from 'express';
+import { Prisma, type Db } from '@svc/db';
 import { handle, methodNotAllowed, NotFoundError } from '@svc/http';
 import { checkAddress } from '@svc/schemas';
 import { z } from 'zod';
@@ -19,6 +20,20 @@ const ZUserToken = z.object({
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** The user's most recently changed active authorization of this client; the user is named by id, email or EIP-55 address. */
+async function findUserAuthorization(db: Db, applicationId: string, named: string) {
+  let user: Prisma.Sql;
+  if (UUID.test(named)) user = Prisma.sql`${named}::uuid`;
+  else if (named.includes('@')) user = Prisma.sql`(SELECT id FROM "User" WHERE email = ${named.trim().toLowerCase()})`;
+  else if (checkAddress(named).ok) user = Prisma.sql`(SELECT "userId" FROM "Wallet" WHERE address = ${named})`;
+  else throw invalidRequest('The user must be named by a UUID, an email or an EIP-55 address');
+  const [row] = await db.$queryRaw<{ id: string; userId: string; grantedScopes: string[] }[]>`
+    SELECT id, "userId", "grantedScopes" FROM "Authorization"
+    WHERE "applicationId" = ${applicationId}::uuid AND "userId" = ${user} AND status IN ('approved', 'consumed')
+    ORDER BY "updatedAt" DESC LIMIT 1`;
+  return row;
+}
+
 /**
  * A confidential client's access token for a user who already authorized it: the user is named
  * by `user_id`, `email`, `evm_address`, or `identifier` (any of those), and the token carries the
@@ -30,26 +45,19 @@ export function userTokenRouter(deps: AppDeps): Router {
     .route('/oauth/client/user-token')
     .post(
       handle({ body: ZUserToken }, async ({ body }, _req, res) => {
-        const app = await authenticateClient(deps.db, { clientId: body.client_id, secret: body.client_secret, method: 'post' });
+        const app = await authenticateClient(deps.clients, { clientId: body.client_id, secret: body.client_secret, method: 'post' });
         if (app.isPublic) throw invalidClient('A public client cannot use this endpoint');
         await deps.limitClient(app.clientId);
         const named = body.identifier ?? body.user_id ?? body.email ?? body.evm_address;
         if (!named) throw invalidRequest('Name the user with identifier, user_id, email or evm_address');
-        let userId: string | undefined;
-        if (UUID.test(named)) userId = named;
-        else if (named.includes('@')) userId = (await deps.db.user.findUnique({ where: { email: named.trim().toLowerCase() } }))?.id;
-        else if (checkAddress(named).ok) userId = (await deps.db.wallet.findUnique({ where: { address: named } }))?.userId;
-        else throw invalidRequest('The user must be named by a UUID, an email or an EIP-55 address');
-        const authorization = userId
-          ? await deps.db.authorization.findFirst({ where: { applicationId: app.id, userId, status: { in: ['approved', 'consumed'] } }, orderBy: { updatedAt: 'desc' } })
-          : null;
+        const authorization = await findUserAuthorization(deps.db, app.id, named);
         // One answer for "no such user" and "no authorization": neither is revealed to the client.
         if (!authorization) throw new NotFoundError('No active authorization of this client for that user', 'authorization_not_found');
-        const now = deps.tokens.now();
-        const sub = appScopedUserId(deps.config.IDP_SECRET, app.organizationId, authorization.userId!);
+        const sub = appScopedUserId(deps.config.IDP_SECRET, app.organizationId, authorization.userId);
         const scopes = authorization.grantedScopes;
         const accessToken = await signAccessToken(deps.tokens, app, authorization, scopes);
-        await deps.db.authorization.update({ where: { id: authorization.id }, data: { lastTokenIssuedAt: now } });
+        const now = deps.tokens.now();
+        deps.tokenStamps.record(authorization.id, now);
         res.json({
           access_token: accessToken,
           token_type: 'Bearer',

@@ -11,14 +11,8 @@ export function userinfoRouter(deps: AppDeps): Router {
     .route('/v2/userinfo')
     .options(openCors)
     .get(openCors, async (req, res) => {
-      const claims = await requireAccessToken(deps, req);
-      const scopes = claims.scope.split(' ');
-      const authorization = await deps.db.authorization.findUniqueOrThrow({
-        where: { id: claims.authorization_id },
-        include: { user: { include: { wallets: true } } },
-      });
-      const user = authorization.user!;
-      const primary = user.wallets.find((w) => w.isPrimary) ?? user.wallets[0];
+      const { claims, scopes, grant } = await requireAccessToken(deps, req);
+      const user = grant.user;
       res.json({
         sub: claims.sub,
         iss: deps.config.issuer,
@@ -27,7 +21,7 @@ export function userinfoRouter(deps: AppDeps): Router {
         scopes,
         updated_at: user.updatedAt.toISOString(),
         ...(scopes.includes('openid') || scopes.includes('identity:read') ? { service_id: user.serviceId } : {}),
-        ...(scopes.includes('profile.full') ? { wallet_address: primary?.address ?? null, email: user.email, email_verified: false } : {}),
+        ...(scopes.includes('profile.full') ? { wallet_address: user.primaryWallet, email: user.email, email_verified: false } : {}),
       });
     })
     .all(methodNotAllowed);

@@ -1,13 +1,32 @@
 import type { Db } from '@svc/db';
+import { LocalTtlCache } from '@svc/kv';
 import { verifyClientSecret } from '@svc/secrets';
 import { invalidClient } from '../errors.js';
 
 export type Application = NonNullable<Awaited<ReturnType<Db['application']['findUnique']>>>;
 
-export async function findClient(db: Db, clientId: string): Promise<Application | null> {
-  if (clientId.length > 100) return null;
-  const app = await db.application.findUnique({ where: { clientId } });
-  return app && app.status === 'active' ? app : null;
+/**
+ * Registered clients, each kept in memory for `ttlMs` (5 s): every token request authenticates
+ * its client, and clients change rarely. A client revoked meanwhile may still obtain a token for
+ * that long, but no token of a revoked client is ever accepted: every bearer request checks the
+ * client's status in the database.
+ */
+export class Clients {
+  private readonly cache: LocalTtlCache<Application | null>;
+
+  constructor(
+    private readonly db: Db,
+    ttlMs = 5_000,
+  ) {
+    this.cache = new LocalTtlCache(ttlMs, 10_000);
+  }
+
+  /** An active client, or null. */
+  async find(clientId: string): Promise<Application | null> {
+    if (clientId.length > 100) return null;
+    const app = await this.cache.getOrLoad(clientId, () => this.db.application.findUnique({ where: { clientId } }));
+    return app && app.status === 'active' ? app : null;
+  }
 }
 
 export interface PresentedCredentials {
@@ -37,10 +56,10 @@ export function credentialsFrom(authorization: string | undefined, body: { clien
  * a public client sends only its id and relies on PKCE. A confidential client without a secret
  * is refused.
  */
-export async function authenticateClient(db: Db, presented: PresentedCredentials): Promise<Application> {
+export async function authenticateClient(clients: Clients, presented: PresentedCredentials): Promise<Application> {
   const basic = presented.method === 'basic';
   if (!presented.clientId) throw invalidClient('Client authentication is required', basic);
-  const app = await findClient(db, presented.clientId);
+  const app = await clients.find(presented.clientId);
   if (!app) throw invalidClient('Unknown client', basic);
   if (app.isPublic) {
     if (presented.method !== 'none') throw invalidClient('A public client has no secret', basic);

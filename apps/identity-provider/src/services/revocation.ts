@@ -32,7 +32,7 @@ async function ownedAuthorization(db: Db, id: string, who: Revoker) {
 export async function revokeAuthorizationFor(ctx: TokenContext, id: string, who: Revoker): Promise<RevokeDetail> {
   const a = await ownedAuthorization(ctx.db, id, who);
   if (!a) return { subject: 'authorization', authorization_id: id, status: 'not_found' };
-  const changed = await revokeAuthorization(ctx.db, a.id, ctx.now());
+  const changed = await revokeAuthorization(ctx, a.id);
   return {
     subject: 'authorization',
     authorization_id: a.id,
@@ -54,7 +54,7 @@ export async function revokeToken(ctx: TokenContext, token: string, app: Applica
     const row = await ctx.db.refreshToken.findUnique({ where: { tokenHash: sha256Hex(token) }, include: { authorization: true } });
     if (!row || row.authorization.applicationId !== app.id) return { subject: 'token', token_type: 'refresh_token', status: 'not_found' };
     await ctx.db.refreshToken.updateMany({ where: { familyId: row.familyId, revokedAt: null }, data: { revokedAt: now } });
-    if (cascade) await revokeAuthorization(ctx.db, row.authorizationId, now);
+    if (cascade) await revokeAuthorization(ctx, row.authorizationId);
     return { subject: 'token', token_type: 'refresh_token', authorization_id: row.authorizationId, client_id: app.clientId, status: 'revoked' };
   }
   if (looksJwt && hint !== 'refresh_token') {
@@ -72,7 +72,7 @@ export async function revokeToken(ctx: TokenContext, token: string, app: Applica
       create: { jti: claims.jti, authorizationId: claims.authorization_id, expiresAt: new Date((claims.exp ?? 0) * 1000) },
       update: {},
     });
-    if (cascade) await revokeAuthorization(ctx.db, claims.authorization_id, now);
+    if (cascade) await revokeAuthorization(ctx, claims.authorization_id);
     return { subject: 'token', token_type: 'access_token', authorization_id: claims.authorization_id, client_id: app.clientId, status: 'revoked' };
   }
   return { subject: 'token', status: 'invalid', reason: 'not a token this service issues' };

@@ -56,10 +56,13 @@ export class SigningKeys {
       const { kty, n, e } = r.publicKey as { kty: string; n: string; e: string };
       return { kty, kid: r.kid, alg: r.algorithm, use: 'sig', n, e };
     });
+    // The same verifier while the published keys are the same: what is cached per verifier (see
+    // VerifiedTokens) lives until a key is added or withdrawn.
+    const unchanged = this.snapshot && JSON.stringify(this.snapshot.published) === JSON.stringify(published);
     this.snapshot = {
       at: Date.now(),
       published,
-      keySet: createLocalJWKSet({ keys: published }),
+      keySet: unchanged ? this.snapshot!.keySet : createLocalJWKSet({ keys: published }),
       signer: signing ? { kid: signing.kid, jwk: signing.privateKey as JWK, activatesAt: signing.activatesAt } : undefined,
     };
     return this.snapshot;

@@ -1,11 +1,13 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Db } from '@svc/db';
 import { constantTimeEqual, randomBase62, sha256Hex } from '@svc/secrets';
-import { jwtVerify, SignJWT, type JWTPayload } from 'jose';
-import { invalidGrant, invalidRequest, invalidToken, OAuthError } from '../errors.js';
+import { SignJWT, type JWTPayload } from 'jose';
+import { invalidGrant, invalidRequest, OAuthError } from '../errors.js';
 import { forgetCode } from './authorizations.js';
 import type { Application } from './clients.js';
 import { appScopedUserId } from './keyed.js';
+import { forgetPresetData } from './preset-cache.js';
+import type { VerifiedTokens } from './access-tokens.js';
 import type { SigningKeys } from './signing-keys.js';
 import type { Cache } from '@svc/kv';
 
@@ -19,6 +21,7 @@ export interface TokenContext {
   issuer: string;
   secret: string;
   now: () => Date;
+  verified: VerifiedTokens;
 }
 
 type AuthorizationRow = NonNullable<Awaited<ReturnType<Db['authorization']['findUnique']>>>;
@@ -37,25 +40,47 @@ export function signAccessToken(ctx: TokenContext, app: Application, a: { id: st
   return sign(ctx, { sub, aud: app.clientId, client_id: app.clientId, scope: scopes.join(' '), authorization_id: a.id, jti: randomUUID() }, 'at+jwt', app.accessTokenTtlSeconds);
 }
 
-/** Access token, id token (with `openid`) and a fresh refresh token of `familyId`. */
-async function tokenResponse(ctx: TokenContext, app: Application, a: AuthorizationRow, scopes: string[], familyId: string, grant: 'code' | 'refresh') {
+/**
+ * Rotates `rotating` (when refreshing), stores the new refresh token and stamps the authorization,
+ * in one statement: one round trip, all or nothing. False when `rotating` was already rotated or
+ * revoked (a concurrent use of the same refresh token won).
+ */
+async function persistRefreshToken(ctx: TokenContext, authorizationId: string, familyId: string, tokenHash: string, scopes: string[], now: Date, rotating: string | null): Promise<boolean> {
+  const expiresAt = new Date(now.getTime() + REFRESH_TTL_SECONDS * 1000);
+  const [row] = await ctx.db.$queryRaw<{ ok: boolean }[]>`
+    WITH rotated AS (
+      UPDATE "RefreshToken" SET "rotatedAt" = ${now} WHERE id = ${rotating}::uuid AND "rotatedAt" IS NULL AND "revokedAt" IS NULL RETURNING id
+    ), go AS (
+      SELECT 1 WHERE ${rotating}::uuid IS NULL OR EXISTS (SELECT 1 FROM rotated)
+    ), issued AS (
+      INSERT INTO "RefreshToken" (id, "authorizationId", "familyId", "tokenHash", scopes, "expiresAt", "createdAt")
+      SELECT gen_random_uuid(), ${authorizationId}::uuid, ${familyId}::uuid, ${tokenHash}, ${scopes}::text[], ${expiresAt}, ${now} FROM go
+      RETURNING id
+    ), stamped AS (
+      UPDATE "Authorization" SET "lastTokenIssuedAt" = ${now} WHERE id = ${authorizationId}::uuid AND EXISTS (SELECT 1 FROM go) RETURNING id
+    )
+    SELECT EXISTS (SELECT 1 FROM issued) AS ok`;
+  return row?.ok === true;
+}
+
+/** Access token, id token (with `openid`) and a fresh refresh token of `familyId`, replacing `rotating`. */
+async function tokenResponse(ctx: TokenContext, app: Application, a: AuthorizationRow, scopes: string[], familyId: string, rotating: string | null) {
   const now = ctx.now();
   const sub = appScopedUserId(ctx.secret, app.organizationId, a.userId!);
   const ttl = app.accessTokenTtlSeconds;
-  const accessToken = await signAccessToken(ctx, app, a, scopes);
   const refreshToken = `svcrt_${randomBase62(43)}`;
-  await ctx.db.refreshToken.create({
-    data: { authorizationId: a.id, familyId, tokenHash: sha256Hex(refreshToken), scopes, expiresAt: new Date(now.getTime() + REFRESH_TTL_SECONDS * 1000) },
-  });
-  await ctx.db.authorization.update({ where: { id: a.id }, data: { lastTokenIssuedAt: now } });
-  const idToken = scopes.includes('openid')
-    ? await sign(
-        ctx,
-        { sub, aud: app.clientId, authorization_id: a.id, auth_time: seconds(a.authTime ?? now), ...(a.nonce && grant === 'code' ? { nonce: a.nonce } : {}) },
-        'JWT',
-        ttl,
-      )
-    : undefined;
+  const [stored, accessToken, idToken] = await Promise.all([
+    persistRefreshToken(ctx, a.id, familyId, sha256Hex(refreshToken), scopes, now, rotating),
+    signAccessToken(ctx, app, a, scopes),
+    scopes.includes('openid')
+      ? // OIDC Core §12.2: an id_token from a refresh carries no nonce.
+        sign(ctx, { sub, aud: app.clientId, authorization_id: a.id, auth_time: seconds(a.authTime ?? now), ...(a.nonce && !rotating ? { nonce: a.nonce } : {}) }, 'JWT', ttl)
+      : undefined,
+  ]);
+  if (!stored) {
+    await revokeFamily(ctx, familyId);
+    throw invalidGrant('The refresh token was already used; its family is revoked');
+  }
   return {
     access_token: accessToken,
     token_type: 'Bearer' as const,
@@ -72,13 +97,24 @@ async function tokenResponse(ctx: TokenContext, app: Application, a: Authorizati
   };
 }
 
-/** Revokes an authorization and every refresh token issued under it; its access tokens die with it. */
-export async function revokeAuthorization(db: Db, authorizationId: string, now: Date): Promise<boolean> {
-  return db.$transaction(async (tx) => {
+/** Reuse of a rotated refresh token means someone holds a stolen copy: the whole family goes. */
+async function revokeFamily(ctx: TokenContext, familyId: string): Promise<void> {
+  await ctx.db.refreshToken.updateMany({ where: { familyId, revokedAt: null }, data: { revokedAt: ctx.now() } });
+}
+
+/**
+ * Revokes an authorization and every refresh token issued under it; its access tokens die with it
+ * (each bearer request checks the authorization), and its cached preset data is dropped.
+ */
+export async function revokeAuthorization(ctx: TokenContext, authorizationId: string): Promise<boolean> {
+  const now = ctx.now();
+  const changed = await ctx.db.$transaction(async (tx) => {
     const moved = await tx.authorization.updateMany({ where: { id: authorizationId, status: { in: ['approved', 'consumed'] } }, data: { status: 'revoked', revokedAt: now } });
     await tx.refreshToken.updateMany({ where: { authorizationId, revokedAt: null }, data: { revokedAt: now } });
     return moved.count === 1;
   });
+  await forgetPresetData(ctx.cache, authorizationId);
+  return changed;
 }
 
 export async function exchangeCode(ctx: TokenContext, app: Application, input: { code: string; redirectUri: string; codeVerifier: string }) {
@@ -88,7 +124,7 @@ export async function exchangeCode(ctx: TokenContext, app: Application, input: {
   const a = row.authorization;
   if (row.consumedAt) {
     // RFC 9700 §4.2.4: a second use means the code leaked; everything issued from it goes.
-    await revokeAuthorization(ctx.db, a.id, now);
+    await revokeAuthorization(ctx, a.id);
     throw invalidGrant('The authorization code was already used; the tokens issued from it are revoked');
   }
   if (a.applicationId !== app.id) throw invalidGrant('The authorization code was issued to another client');
@@ -101,12 +137,12 @@ export async function exchangeCode(ctx: TokenContext, app: Application, input: {
   // Exactly one exchange wins; a concurrent second one finds the code consumed.
   const consumed = await ctx.db.authorizationCode.updateMany({ where: { id: row.id, consumedAt: null }, data: { consumedAt: now } });
   if (consumed.count !== 1) {
-    await revokeAuthorization(ctx.db, a.id, now);
+    await revokeAuthorization(ctx, a.id);
     throw invalidGrant('The authorization code was already used; the tokens issued from it are revoked');
   }
   await ctx.db.authorization.updateMany({ where: { id: a.id, status: 'approved' }, data: { status: 'consumed', consumedAt: now } });
   await forgetCode(ctx.cache, a.id);
-  return tokenResponse(ctx, app, a, a.grantedScopes, randomUUID(), 'code');
+  return tokenResponse(ctx, app, a, a.grantedScopes, randomUUID(), null);
 }
 
 export async function refresh(ctx: TokenContext, app: Application, input: { refreshToken: string; scope?: string | undefined }) {
@@ -115,8 +151,7 @@ export async function refresh(ctx: TokenContext, app: Application, input: { refr
   if (!row) throw invalidGrant('The refresh token is invalid');
   if (row.authorization.applicationId !== app.id) throw invalidGrant('The refresh token was issued to another client');
   if (row.rotatedAt) {
-    // Reuse of a rotated token: someone holds a stolen copy. The whole family goes.
-    await ctx.db.refreshToken.updateMany({ where: { familyId: row.familyId, revokedAt: null }, data: { revokedAt: now } });
+    await revokeFamily(ctx, row.familyId);
     throw invalidGrant('The refresh token was already used; its family is revoked');
   }
   if (row.revokedAt) throw invalidGrant('The refresh token is revoked');
@@ -130,44 +165,5 @@ export async function refresh(ctx: TokenContext, app: Application, input: { refr
     if (asked.length === 0) throw invalidRequest('scope must not be empty');
     scopes = row.scopes.filter((s) => asked.includes(s));
   }
-  const rotated = await ctx.db.refreshToken.updateMany({ where: { id: row.id, rotatedAt: null, revokedAt: null }, data: { rotatedAt: now } });
-  if (rotated.count !== 1) {
-    await ctx.db.refreshToken.updateMany({ where: { familyId: row.familyId, revokedAt: null }, data: { revokedAt: now } });
-    throw invalidGrant('The refresh token was already used; its family is revoked');
-  }
-  // OIDC Core §12.2: an id_token from a refresh carries no nonce.
-  return tokenResponse(ctx, app, row.authorization, scopes, row.familyId, 'refresh');
-}
-
-export interface AccessClaims {
-  sub: string;
-  client_id: string;
-  scope: string;
-  authorization_id: string;
-  jti: string;
-  exp: number;
-  aud: string;
-}
-
-/**
- * Verifies a bearer access token: RS256 only, our keys, our issuer, typ at+jwt, not expired, and
- * neither the token nor its authorization revoked (checked in the database, so a revocation is
- * refused at once by every replica).
- */
-export async function verifyAccessToken(ctx: TokenContext, token: string): Promise<AccessClaims & { expired?: false }> {
-  const jwks = await ctx.keys.keySet();
-  let payload: JWTPayload;
-  try {
-    ({ payload } = await jwtVerify(token, jwks, { algorithms: ['RS256'], issuer: ctx.issuer, typ: 'at+jwt', currentDate: ctx.now() }));
-  } catch (err) {
-    const expired = (err as { code?: string }).code === 'ERR_JWT_EXPIRED';
-    throw Object.assign(invalidToken(expired ? 'The access token has expired' : 'The access token is invalid'), { expired });
-  }
-  const claims = payload as unknown as AccessClaims;
-  const [revokedToken, authorization] = await Promise.all([
-    ctx.db.revokedAccessToken.findUnique({ where: { jti: claims.jti } }),
-    ctx.db.authorization.findUnique({ where: { id: claims.authorization_id }, select: { status: true } }),
-  ]);
-  if (revokedToken || !authorization || !['approved', 'consumed'].includes(authorization.status)) throw invalidToken('The access token has been revoked');
-  return claims;
+  return tokenResponse(ctx, app, row.authorization, scopes, row.familyId, row.id);
 }

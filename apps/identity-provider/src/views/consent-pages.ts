@@ -1,19 +1,23 @@
+import type { Scope } from '@svc/schemas';
+import { type Locale, messages } from './locales/index.js';
 import { escapeHtml as e, layout } from './pages.js';
 
-export function renderSignIn(input: { authorizationId: string; email?: string | undefined; error?: string | undefined; csrf: string; appName: string }): string {
+export function renderSignIn(input: { authorizationId: string; email?: string | undefined; error?: string | undefined; csrf: string; appName: string; lang: Locale }): string {
+  const t = messages(input.lang);
   return layout(
-    'Sign in',
-    `<h1>Sign in to continue to ${e(input.appName)}</h1>
+    t.signInTitle,
+    `<h1>${e(t.signInHeading(input.appName))}</h1>
 ${input.error ? `<p class="error" role="alert">${e(input.error)}</p>` : ''}
 <form method="post" action="/consent/sign-in">
 <input type="hidden" name="authorization_id" value="${e(input.authorizationId)}">
 <input type="hidden" name="csrf_token" value="${e(input.csrf)}">
-<label for="email">Email</label>
+<label for="email">${e(t.email)}</label>
 <input id="email" name="email" type="email" autocomplete="username" required value="${e(input.email ?? '')}"${input.email ? '' : ' autofocus'}>
-<label for="password">Password</label>
+<label for="password">${e(t.password)}</label>
 <input id="password" name="password" type="password" autocomplete="current-password" required${input.email ? ' autofocus' : ''}>
-<button type="submit">Sign in</button>
+<button type="submit">${e(t.signIn)}</button>
 </form>`,
+    input.lang,
   );
 }
 
@@ -21,31 +25,35 @@ export interface ConsentView {
   authorizationId: string;
   appName: string;
   organizationName: string;
-  scopes: { id: string; display_name: string; description: string }[];
+  scopes: Scope[];
   csrf: string;
   email: string;
+  lang: Locale;
 }
 
 export function renderConsent(v: ConsentView): string {
+  const t = messages(v.lang);
   const boxes = v.scopes
     .map(
-      (s, i) => `<div class="scope"><input type="checkbox" id="scope-${i}" name="scopes" value="${e(s.id)}" checked>
-<label for="scope-${i}">${e(s.display_name)}</label><small>${e(s.description)}</small></div>`,
+      (id, i) => `<div class="scope"><input type="checkbox" id="scope-${i}" name="scopes" value="${e(id)}" checked>
+<label for="scope-${i}">${e(t.scopes[id].display_name)}</label><small>${e(t.scopes[id].description)}</small></div>`,
     )
     .join('\n');
+  const intro = t.consentIntro(v.appName, v.organizationName, v.email);
   return layout(
-    'Share your verified data',
-    `<h1>${e(v.appName)} would like to access your verified data</h1>
-<p>${e(v.appName)} is an application of <strong>${e(v.organizationName)}</strong>. You are signed in as ${e(v.email)}.</p>
+    t.consentTitle,
+    `<h1>${e(t.consentHeading(v.appName))}</h1>
+<p>${e(intro.before)}<strong>${e(intro.organization)}</strong>${e(intro.after)}</p>
 <form method="post" action="/oauth/authorize/approve">
 <input type="hidden" name="authorization_id" value="${e(v.authorizationId)}">
 <input type="hidden" name="csrf_token" value="${e(v.csrf)}">
 <fieldset>
-<legend>Choose what to share (untick to share less)</legend>
+<legend>${e(t.chooseLegend)}</legend>
 ${boxes}
 </fieldset>
-<button type="submit">Approve</button>
-<button type="submit" formaction="/oauth/authorize/deny" formnovalidate>Deny</button>
+<button type="submit">${e(t.approve)}</button>
+<button type="submit" formaction="/oauth/authorize/deny" formnovalidate>${e(t.deny)}</button>
 </form>`,
+    v.lang,
   );
 }

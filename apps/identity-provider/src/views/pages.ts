@@ -4,6 +4,7 @@ export function escapeHtml(value: string): string {
 }
 
 import { createHash } from 'node:crypto';
+import { type Locale, messages } from './locales/index.js';
 
 const STYLE = `body{font:16px/1.5 system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem;color:#1b1b1b}
 h1{font-size:1.4rem} label{display:block;margin:.75rem 0 .25rem} input[type=email],input[type=password]{width:100%;padding:.5rem;font:inherit}
@@ -18,9 +19,9 @@ export function pageCsp(formTargets: string[] = []): string {
   return [`default-src 'none'`, `style-src ${STYLE_HASH}`, `form-action 'self' ${formTargets.join(' ')}`.trim(), `frame-ancestors 'none'`, `base-uri 'none'`].join('; ');
 }
 
-export function layout(title: string, body: string): string {
+export function layout(title: string, body: string, lang: Locale = 'en'): string {
   return `<!doctype html>
-<html lang="en">
+<html lang="${lang}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -35,6 +36,7 @@ ${body}
 </html>`;
 }
 
-export function renderError(message: string): string {
-  return layout('Request refused', `<h1>This request cannot continue</h1>\n<p class="error" role="alert">${escapeHtml(message)}</p>`);
+export function renderError(message: string, lang: Locale = 'en'): string {
+  const t = messages(lang);
+  return layout(t.refusedTitle, `<h1>${escapeHtml(t.refusedHeading)}</h1>\n<p class="error" role="alert">${escapeHtml(message)}</p>`, lang);
 }

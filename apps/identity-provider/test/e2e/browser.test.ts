@@ -29,7 +29,7 @@ afterAll(async () => {
   await db.$disconnect();
 });
 
-async function setUp() {
+async function setUp(extra: Record<string, string> = {}) {
   const ctx = { db, now: () => new Date() };
   const email = uniqueEmail('browser');
   await createUser(ctx, { email, password: 'correct horse battery', palmVerified: true });
@@ -47,6 +47,7 @@ async function setUp() {
     code_challenge: createHash('sha256').update(verifier).digest('base64url'),
     code_challenge_method: 'S256',
     login_hint: email,
+    ...extra,
   }).toString();
   return { email, url: url.toString(), state, client };
 }
@@ -100,6 +101,26 @@ describe('the hosted sign-in and consent pages in a real browser', () => {
     await page.goto(url);
     await page.getByLabel('Password').fill('not my password');
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await expect(page.getByRole('alert').textContent()).resolves.toBe('The email or password is wrong');
+    await expect(page.getByRole('alert').textContent()).resolves.toBe('The email or password is wrong.');
+  });
+
+  it('speak the language the request asks for, or else the browser prefers', async () => {
+    const german = await setUp({ locale: 'de-CH' });
+    const page = await (await browser.newContext({ locale: 'en-US' })).newPage();
+    await page.goto(german.url);
+    await expect(page.locator('html').getAttribute('lang')).resolves.toBe('de');
+    await page.getByLabel('Passwort').fill('correct horse battery');
+    await page.getByRole('button', { name: 'Anmelden' }).click();
+    await page.getByRole('heading', { name: 'Browser App möchte auf Ihre verifizierten Daten zugreifen' }).waitFor();
+    await expect(page.locator('label').allTextContents()).resolves.toEqual(['Sie anmelden', 'Grundlegende Identität', 'Ergebnisse der Identitätsprüfung']);
+    await expect(page.getByRole('button', { name: 'Ablehnen' }).isVisible()).resolves.toBe(true);
+
+    const french = await setUp();
+    const fromBrowser = await (await browser.newContext({ locale: 'fr-FR' })).newPage();
+    await fromBrowser.goto(french.url);
+    await expect(fromBrowser.locator('h1').textContent()).resolves.toBe('Connectez-vous pour continuer vers Browser App');
+    await fromBrowser.getByLabel('Mot de passe').fill('wrong password');
+    await fromBrowser.getByRole('button', { name: 'Se connecter' }).click();
+    await expect(fromBrowser.getByRole('alert').textContent()).resolves.toBe("L'e-mail ou le mot de passe est incorrect.");
   });
 });

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { testDatabaseUrl, testRedisUrl } from '@svc/testkit';
-import { SECRET } from '../helpers.js';
+import { REDIS_KEY_PREFIX, SECRET } from '../helpers.js';
 
 async function freePort(): Promise<number> {
   const server = createServer().listen(0, '127.0.0.1');
@@ -18,7 +18,7 @@ export async function startIdentityProvider(): Promise<{ issuer: string; stop():
   const port = await freePort();
   const issuer = `http://127.0.0.1:${port}`;
   const child: ChildProcess = spawn(process.execPath, [fileURLToPath(new URL('../../dist/server.js', import.meta.url))], {
-    env: { PATH: process.env.PATH, DATABASE_URL: testDatabaseUrl(), ...(testRedisUrl() ? { REDIS_URL: testRedisUrl() } : {}), IDP_SECRET: SECRET, PUBLIC_URL: issuer, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+    env: { PATH: process.env.PATH, DATABASE_URL: testDatabaseUrl(), ...(testRedisUrl() ? { REDIS_URL: testRedisUrl() } : {}), IDP_SECRET: SECRET, REDIS_KEY_PREFIX, PUBLIC_URL: issuer, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const deadline = Date.now() + 20_000;

@@ -1,0 +1,22 @@
+import type { Request } from 'express';
+import type { AppDeps } from '../deps.js';
+import { PresetError } from '../errors.js';
+import type { DataAccess } from '../services/read-presets.js';
+import { requireAccessToken } from './bearer.js';
+
+/**
+ * The gate of every data endpoint: a live token (E4041 / E4042), inside its authorization's data
+ * window (E4010), and a loader for the user's data through the preset cache.
+ */
+export async function requireDataAccess(deps: AppDeps, req: Request) {
+  const { grant, scopes } = await requireAccessToken(deps, req, 'data');
+  const now = deps.tokens.now();
+  if (grant.dataWindowEndsAt <= now) {
+    throw new PresetError('E4010', 'The data window of this authorization is over; send the user through authorization again', {
+      subcode: 'data_window_over',
+      context: { authorization_id: grant.authorizationId, window_ended_at: grant.dataWindowEndsAt.toISOString() },
+    });
+  }
+  const access: DataAccess = { scopes, windowEndsAt: grant.dataWindowEndsAt };
+  return { access, now, subject: () => deps.presetCache.subject(grant, now) };
+}

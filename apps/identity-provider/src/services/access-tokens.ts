@@ -1,0 +1,123 @@
+import { jwtVerify, type JWTPayload } from 'jose';
+import type { TokenContext } from './tokens.js';
+
+export interface AccessClaims {
+  sub: string;
+  client_id: string;
+  scope: string;
+  authorization_id: string;
+  jti: string;
+  exp: number;
+  aud: string;
+}
+
+/** What a live access token grants, read in the same round trip that checks revocation. */
+export interface Grant {
+  authorizationId: string;
+  userId: string;
+  /** Everything the user approved; a refreshed token may carry fewer (its own `scope`). */
+  grantedScopes: string[];
+  /** Preset data may be read until this moment (approval + the client's preset_cache_ttl_seconds). */
+  dataWindowEndsAt: Date;
+  /** Changes whenever anything presets read from the user changes (database triggers). */
+  dataVersion: string;
+  /** What user info shows, read in the same round trip. */
+  user: { email: string; serviceId: string; updatedAt: Date; primaryWallet: string | null };
+}
+
+export type Rejection = 'missing' | 'expired' | 'invalid' | 'revoked';
+export type Verified<T> = { ok: true; value: T } | { ok: false; rejection: Rejection };
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Tokens whose signature and claims were already checked, by exact token string, per key set: a
+ * client presents one access token many times in its lifetime, and RSA verification is the
+ * costliest step of a bearer request. A key set with a key withdrawn starts an empty memo, and
+ * expiry is checked on every use.
+ */
+export class VerifiedTokens {
+  private keySet: unknown;
+  private memo = new Map<string, AccessClaims>();
+
+  constructor(private readonly max = 10_000) {}
+
+  get(keySet: unknown, token: string): AccessClaims | undefined {
+    if (keySet !== this.keySet) {
+      this.keySet = keySet;
+      this.memo = new Map();
+    }
+    return this.memo.get(token);
+  }
+
+  set(token: string, claims: AccessClaims): void {
+    if (this.memo.size >= this.max) this.memo.delete(this.memo.keys().next().value!);
+    this.memo.set(token, claims);
+  }
+}
+
+/** RS256 only, our keys, our issuer, typ at+jwt, not expired. No I/O beyond the cached key set. */
+export async function verifyAccessJwt(ctx: TokenContext, token: string): Promise<Verified<AccessClaims>> {
+  const keySet = await ctx.keys.keySet();
+  const now = ctx.now();
+  const known = ctx.verified.get(keySet, token);
+  if (known) return known.exp * 1000 > now.getTime() ? { ok: true, value: known } : { ok: false, rejection: 'expired' };
+  let payload: JWTPayload;
+  try {
+    ({ payload } = await jwtVerify(token, keySet, { algorithms: ['RS256'], issuer: ctx.issuer, typ: 'at+jwt', currentDate: now }));
+  } catch (err) {
+    return { ok: false, rejection: (err as { code?: string }).code === 'ERR_JWT_EXPIRED' ? 'expired' : 'invalid' };
+  }
+  const claims = payload as unknown as AccessClaims;
+  if (typeof claims.jti !== 'string' || typeof claims.authorization_id !== 'string' || !UUID.test(claims.authorization_id) || typeof claims.scope !== 'string' || typeof claims.exp !== 'number') {
+    return { ok: false, rejection: 'invalid' };
+  }
+  ctx.verified.set(token, claims);
+  return { ok: true, value: claims };
+}
+
+interface GrantRow {
+  status: string;
+  appStatus: string;
+  userId: string | null;
+  approvedAt: Date | null;
+  grantedScopes: string[];
+  windowSeconds: number;
+  dataVersion: bigint | null;
+  email: string | null;
+  serviceId: string | null;
+  userUpdatedAt: Date | null;
+  primaryWallet: string | null;
+  tokenRevoked: boolean;
+}
+
+/**
+ * The grant behind a verified token, refused when the token or its authorization is revoked or the
+ * client is. Read from the database on every request (one round trip), so a revocation is refused
+ * at once by every replica.
+ */
+export async function loadGrant(ctx: TokenContext, claims: AccessClaims): Promise<Verified<Grant>> {
+  const [row] = await ctx.db.$queryRaw<GrantRow[]>`
+    SELECT a.status::text AS "status", app.status::text AS "appStatus", a."userId", a."approvedAt", a."grantedScopes",
+           app."presetCacheTtlSeconds" AS "windowSeconds", u."dataVersion", u.email, u."serviceId", u."updatedAt" AS "userUpdatedAt",
+           (SELECT w.address FROM "Wallet" w WHERE w."userId" = a."userId" ORDER BY w."isPrimary" DESC, w."createdAt" ASC LIMIT 1) AS "primaryWallet",
+           EXISTS (SELECT 1 FROM "RevokedAccessToken" r WHERE r.jti = ${claims.jti}) AS "tokenRevoked"
+    FROM "Authorization" a
+    JOIN "Application" app ON app.id = a."applicationId"
+    LEFT JOIN "User" u ON u.id = a."userId"
+    WHERE a.id = ${claims.authorization_id}::uuid`;
+  if (!row || row.tokenRevoked || row.appStatus !== 'active' || !['approved', 'consumed'].includes(row.status) || !row.userId || !row.approvedAt) {
+    return { ok: false, rejection: 'revoked' };
+  }
+  return {
+    ok: true,
+    value: {
+      authorizationId: claims.authorization_id,
+      userId: row.userId,
+      grantedScopes: row.grantedScopes,
+      dataWindowEndsAt: new Date(row.approvedAt.getTime() + row.windowSeconds * 1000),
+      dataVersion: String(row.dataVersion ?? 0),
+      user: { email: row.email!, serviceId: row.serviceId!, updatedAt: row.userUpdatedAt!, primaryWallet: row.primaryWallet },
+    },
+  };
+}

@@ -1,0 +1,25 @@
+import { SCOPE_CATALOG, type Scope } from '@svc/schemas';
+import type { Messages } from './messages.js';
+
+export const en: Messages = {
+  signInTitle: 'Sign in',
+  signInHeading: (app) => `Sign in to continue to ${app}`,
+  email: 'Email',
+  password: 'Password',
+  signIn: 'Sign in',
+  consentTitle: 'Share your verified data',
+  consentHeading: (app) => `${app} would like to access your verified data`,
+  consentIntro: (app, organization, email) => ({ before: `${app} is an application of `, organization, after: `. You are signed in as ${email}.` }),
+  chooseLegend: 'Choose what to share (untick to share less)',
+  approve: 'Approve',
+  deny: 'Deny',
+  refusedTitle: 'Request refused',
+  refusedHeading: 'This request cannot continue',
+  requestExpired: 'This request has expired or was already answered. Return to the application and start again.',
+  otherAccount: 'This request belongs to another account.',
+  wrongPassword: 'The email or password is wrong.',
+  tooManyAttempts: 'Too many failed sign-ins. Try again in a few minutes.',
+  formExpired: 'Your sign-in form expired. Please try again.',
+  // The catalog's own texts are the English ones.
+  scopes: Object.fromEntries(SCOPE_CATALOG.map((s) => [s.id, { display_name: s.display_name, description: s.description }])) as Record<Scope, { display_name: string; description: string }>,
+};

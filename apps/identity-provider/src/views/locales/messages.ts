@@ -1,0 +1,24 @@
+import type { Scope } from '@svc/schemas';
+
+/** Every text the hosted pages show, in one language. */
+export interface Messages {
+  signInTitle: string;
+  signInHeading: (app: string) => string;
+  email: string;
+  password: string;
+  signIn: string;
+  consentTitle: string;
+  consentHeading: (app: string) => string;
+  consentIntro: (app: string, organization: string, email: string) => { before: string; organization: string; after: string };
+  chooseLegend: string;
+  approve: string;
+  deny: string;
+  refusedTitle: string;
+  refusedHeading: string;
+  requestExpired: string;
+  otherAccount: string;
+  wrongPassword: string;
+  tooManyAttempts: string;
+  formExpired: string;
+  scopes: Record<Scope, { display_name: string; description: string }>;
+}
