@@ -23,13 +23,16 @@ process.stdout.write(`[test] Redis: ${env.REDIS_URL ? env.REDIS_URL.replace(/\/\
 
 const turbo = spawn('npx', ['turbo', 'run', 'test', '--concurrency=2', '--output-logs=new-only', ...process.argv.slice(2)], { env, stdio: ['ignore', 'pipe', 'inherit'] });
 // Jest prints a summary per workspace; add them up into one closing line for the whole run.
-const totals = { passed: 0, failed: 0, skipped: 0 };
+const totals = { passed: 0, failed: 0, skipped: 0, suites: 0 };
 let pending = '';
 turbo.stdout.on('data', (chunk) => {
   process.stdout.write(chunk);
   const lines = (pending + chunk).split('\n');
   pending = lines.pop();
   for (const line of lines) {
+    // A suite that fails outside its tests (set-up, or a check when it ends) counts here only.
+    const suites = /Test Suites:\s+(\d+) failed/.exec(line);
+    if (suites) totals.suites += Number(suites[1]);
     const summary = /Tests:\s+(.*)\d+ total/.exec(line);
     if (!summary) continue;
     for (const [, n, kind] of summary[1].matchAll(/(\d+) (passed|failed|skipped)/g)) totals[kind] += Number(n);
@@ -37,5 +40,5 @@ turbo.stdout.on('data', (chunk) => {
 });
 const code = await new Promise((resolve) => turbo.on('exit', (c, signal) => resolve(c ?? (signal ? 1 : 0))));
 await embedded?.stop();
-process.stdout.write(`\ntests: ${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}\n`);
+process.stdout.write(`\ntests: ${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}${totals.suites ? ` (${totals.suites} suites failed)` : ''}\n`);
 process.exit(code);

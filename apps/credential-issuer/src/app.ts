@@ -1,11 +1,11 @@
 import type { Express } from 'express';
-import { createBaseApp, finishApp, healthRouter } from '@svc/http';
+import { createServiceApp } from '@svc/http';
 import type { AppDeps } from './deps.js';
+import { CREDENTIAL_ISSUER_API } from './openapi.js';
 import { credentialsRouter } from './routes/credentials.routes.js';
 
 export function createApp(deps: AppDeps): Express {
-  const app = createBaseApp({ logger: deps.logger, bodyLimit: deps.config.BODY_LIMIT, trustProxy: deps.config.TRUST_PROXY });
-  app.use(healthRouter({ version: deps.version, commit: deps.config.GIT_COMMIT ?? null, checks: deps.checks }));
-  app.use(credentialsRouter(deps));
-  return finishApp(app);
+  return createServiceApp({ ...deps, api: CREDENTIAL_ISSUER_API, serverUrl: '/' }, (app) => {
+    app.use(credentialsRouter(deps));
+  });
 }

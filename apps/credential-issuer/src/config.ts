@@ -23,6 +23,9 @@ const ZConfig = z.object({
 
 export type Config = z.output<typeof ZConfig>;
 
+/** Every variable this service reads, for checks of deployment manifests. */
+export const CONFIG_VARIABLES: readonly string[] = Object.keys(ZConfig.shape);
+
 export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config {
   const config = parseEnv(ZConfig, environment);
   if (Boolean(config.ISSUER_PUBLIC_KEY_MULTIBASE) !== Boolean(config.ISSUER_SECRET_KEY_MULTIBASE)) {

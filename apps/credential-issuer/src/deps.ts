@@ -1,5 +1,5 @@
 import { ApiKeyAuthenticator } from '@svc/api-keys';
-import { dependencyCheck, readPackageVersion, type ReadinessCheck } from '@svc/http';
+import { type Counter, dependencyCheck, readPackageVersion, type ReadinessCheck } from '@svc/http';
 import { coreChecks, createCoreDeps, type CoreDeps } from '@svc/runtime';
 import type { Config } from './config.js';
 import { IssuerKeys } from './services/issuer-keys.js';
@@ -13,6 +13,11 @@ export interface AppDeps extends CoreDeps {
   issuerKeys: IssuerKeys;
   pool: SigningPool;
   now: () => Date;
+  counters: {
+    issued: Counter<'request'>;
+    revoked: Counter<never>;
+    verified: Counter<'verified'>;
+  };
 }
 
 export function buildDeps(config: Config): AppDeps {
@@ -33,6 +38,11 @@ export function buildDeps(config: Config): AppDeps {
     issuerKeys,
     pool,
     now: () => new Date(),
+    counters: {
+      issued: core.metrics.counter('credentials_issued_total', 'Credentials issued, by request shape (spec or vc_api)', ['request']),
+      revoked: core.metrics.counter('credentials_revoked_total', 'Credentials newly revoked', []),
+      verified: core.metrics.counter('credentials_verified_total', 'Verifications, by verdict', ['verified']),
+    },
     checks: [
       ...coreChecks(core),
       dependencyCheck('issuer_key', () => issuerKeys.current(), { workers: pool.size }),

@@ -1,6 +1,7 @@
 import type { Express } from 'express';
-import { createBaseApp, finishApp, healthRouter } from '@svc/http';
+import { createServiceApp } from '@svc/http';
 import type { AppDeps } from './deps.js';
+import { IDENTITY_PROVIDER_API } from './openapi.js';
 import { authorizeRouter } from './routes/authorize.routes.js';
 import { consentRouter } from './routes/consent.routes.js';
 import { developerRouter } from './routes/developer.routes.js';
@@ -8,24 +9,23 @@ import { discoveryRouter } from './routes/discovery.routes.js';
 import { presetsRouter } from './routes/presets.routes.js';
 import { queriesRouter } from './routes/queries.routes.js';
 import { revokeRouter } from './routes/revoke.routes.js';
-import { userTokenRouter } from './routes/user-token.routes.js';
 import { sessionRouter } from './routes/session.routes.js';
 import { tokenRouter } from './routes/token.routes.js';
 import { userinfoRouter } from './routes/userinfo.routes.js';
+import { userTokenRouter } from './routes/user-token.routes.js';
 
 export function createApp(deps: AppDeps): Express {
-  const app = createBaseApp({ logger: deps.logger, bodyLimit: deps.config.BODY_LIMIT, trustProxy: deps.config.TRUST_PROXY });
-  app.use(healthRouter({ version: deps.version, commit: deps.config.GIT_COMMIT ?? null, checks: deps.checks }));
-  app.use(discoveryRouter(deps));
-  app.use(sessionRouter(deps));
-  app.use(authorizeRouter(deps));
-  app.use(consentRouter(deps));
-  app.use(tokenRouter(deps));
-  app.use(userinfoRouter(deps));
-  app.use(revokeRouter(deps));
-  app.use(userTokenRouter(deps));
-  app.use(developerRouter(deps));
-  app.use(presetsRouter(deps));
-  app.use(queriesRouter(deps));
-  return finishApp(app);
+  return createServiceApp({ ...deps, api: IDENTITY_PROVIDER_API, serverUrl: deps.config.issuer }, (app) => {
+    app.use(discoveryRouter(deps));
+    app.use(sessionRouter(deps));
+    app.use(authorizeRouter(deps));
+    app.use(consentRouter(deps));
+    app.use(tokenRouter(deps));
+    app.use(userinfoRouter(deps));
+    app.use(revokeRouter(deps));
+    app.use(userTokenRouter(deps));
+    app.use(developerRouter(deps));
+    app.use(presetsRouter(deps));
+    app.use(queriesRouter(deps));
+  });
 }

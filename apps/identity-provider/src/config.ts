@@ -14,6 +14,9 @@ const ZConfig = z.object({
 
 export type Config = z.output<typeof ZConfig> & { issuer: string };
 
+/** Every variable this service reads, for checks of deployment manifests. */
+export const CONFIG_VARIABLES: readonly string[] = Object.keys(ZConfig.shape);
+
 export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config {
   const config = parseEnv(ZConfig, environment);
   // The issuer identifier has no trailing slash (RFC 8414 §2).

@@ -139,6 +139,20 @@ describe('refresh tokens', () => {
     expect((await refreshWith(second.body.refresh_token)).body.error).toBe('invalid_grant');
   });
 
+  it('lets exactly one of parallel refreshes of one token succeed, and revokes the family', async () => {
+    const a = await arrange(suite.db);
+    const { token } = await tokensFor(a);
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () => request(suite.idp.app).post('/oauth/token').set('Authorization', basic(a.confidential.client_id, a.confidential.client_secret!)).send({ grant_type: 'refresh_token', refresh_token: token.refresh_token })),
+    );
+    const winners = results.filter((r) => r.status === 200);
+    expect(winners).toHaveLength(1);
+    expect(results.filter((r) => r.status === 400).map((r) => r.body.error)).toEqual(Array(4).fill('invalid_grant'));
+    // The losers saw a reuse: the winner's new token belongs to the revoked family too.
+    const next = await request(suite.idp.app).post('/oauth/token').set('Authorization', basic(a.confidential.client_id, a.confidential.client_secret!)).send({ grant_type: 'refresh_token', refresh_token: winners[0]!.body.refresh_token });
+    expect(next.body.error).toBe('invalid_grant');
+  });
+
   it('refuses a wider scope and a token presented by another client', async () => {
     const a = await arrange(suite.db);
     const b = await arrange(suite.db);

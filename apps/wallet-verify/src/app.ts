@@ -1,11 +1,11 @@
 import type { Express } from 'express';
-import { createBaseApp, finishApp, healthRouter } from '@svc/http';
+import { createServiceApp } from '@svc/http';
 import type { AppDeps } from './deps.js';
+import { WALLET_VERIFY_API } from './openapi.js';
 import { verifyRouter } from './routes/verify.routes.js';
 
 export function createApp(deps: AppDeps): Express {
-  const app = createBaseApp({ logger: deps.logger, bodyLimit: deps.config.BODY_LIMIT, trustProxy: deps.config.TRUST_PROXY });
-  app.use(verifyRouter(deps));
-  app.use(healthRouter({ version: deps.version, commit: deps.config.GIT_COMMIT ?? null, checks: deps.checks }));
-  return finishApp(app);
+  return createServiceApp({ ...deps, api: WALLET_VERIFY_API, serverUrl: '/' }, (app) => {
+    app.use(verifyRouter(deps));
+  });
 }

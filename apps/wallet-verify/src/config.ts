@@ -16,6 +16,9 @@ const ZConfig = z.object({
 
 export type Config = z.output<typeof ZConfig>;
 
+/** Every variable this service reads, for checks of deployment manifests. */
+export const CONFIG_VARIABLES: readonly string[] = Object.keys(ZConfig.shape);
+
 export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config {
   return parseEnv(ZConfig, environment);
 }

@@ -1,6 +1,6 @@
 import { ApiKeyAuthenticator } from '@svc/api-keys';
 import { pingDatabase } from '@svc/db';
-import { dependencyCheck, readPackageVersion, type ReadinessCheck } from '@svc/http';
+import { type Counter, dependencyCheck, readPackageVersion, type ReadinessCheck } from '@svc/http';
 import { createCoreDeps, type CoreDeps } from '@svc/runtime';
 import type { Config } from './config.js';
 import { KeyLimiter } from './services/key-limiter.js';
@@ -13,6 +13,8 @@ export interface AppDeps extends CoreDeps {
   limiter: KeyLimiter;
   wallets: WalletLookup;
   checks: ReadinessCheck[];
+  /** Answers by outcome: human, not_human, not_found. */
+  verifications: Counter<'result'>;
 }
 
 export interface BuildOptions {
@@ -57,6 +59,7 @@ export function buildDeps(config: Config, options: BuildOptions = {}): AppDeps {
     limiter,
     wallets: new WalletLookup(core.db, config.WALLET_CACHE_TTL_SECONDS),
     checks: [dependencyCheck('database', () => pingDatabase(core.db)), redisCheck],
+    verifications: core.metrics.counter('wallet_verifications_total', 'Wallet verification answers, by outcome', ['result']),
     close: async () => {
       await authenticator.close();
       await limiter.close();

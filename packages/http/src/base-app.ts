@@ -2,6 +2,11 @@ import express, { type Express, type NextFunction, type Request, type RequestHan
 import { depthLimit } from './body-limits.js';
 import { errorHandler, notFoundHandler } from './error-handler.js';
 import type { Logger } from './logger.js';
+import { type Metrics, metricsRouter } from './metrics.js';
+import { apiDocsRouter } from './api-docs.js';
+import { healthRouter, type ReadinessCheck } from './health.js';
+import { openApiDocument, type ApiSpec } from './openapi.js';
+import { PLATFORM_OPERATIONS } from './platform-operations.js';
 import { requestLogging } from './request-logging.js';
 import { securityHeaders, type SecurityHeaderOptions } from './security-headers.js';
 
@@ -12,6 +17,8 @@ export interface BaseAppOptions extends SecurityHeaderOptions {
   maxBodyDepth?: number;
   /** Express's `trust proxy`; only set behind a proxy you control. */
   trustProxy?: boolean | number | string;
+  /** Counted from the first middleware on, so every answer (errors included) is measured. */
+  metrics?: Metrics;
 }
 
 /**
@@ -23,6 +30,7 @@ export function createBaseApp(options: BaseAppOptions): Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   if (options.trustProxy !== undefined) app.set('trust proxy', options.trustProxy);
+  if (options.metrics) app.use(options.metrics.middleware());
   app.use(requestLogging(options.logger));
   app.use(securityHeaders(options));
   const limit = options.bodyLimit ?? '100kb';
@@ -49,4 +57,30 @@ function runAll(handlers: RequestHandler[], req: Request, res: Response, done: N
     handlers[i]!(req, res, step(i + 1));
   };
   step(0)();
+}
+
+export interface ServiceAppOptions {
+  logger: Logger;
+  metrics: Metrics;
+  version: string;
+  checks: ReadinessCheck[];
+  config: { BODY_LIMIT: string; TRUST_PROXY?: boolean | number | string | undefined; GIT_COMMIT?: string | undefined; METRICS_TOKEN?: string | undefined };
+  /** The service's operations; served as /openapi.json and /docs. */
+  api: ApiSpec;
+  /** The document's server URL: the public base URL, or "/" (relative to the document). */
+  serverUrl: string;
+}
+
+/**
+ * What every service app is: the base middleware, /health and /ready, /metrics, /openapi.json
+ * and /docs, the service's own routes (added by `mount`), then 404/405 and the error handler.
+ */
+export function createServiceApp(options: ServiceAppOptions, mount: (app: Express) => void): Express {
+  const { config } = options;
+  const app = createBaseApp({ logger: options.logger, metrics: options.metrics, bodyLimit: config.BODY_LIMIT, ...(config.TRUST_PROXY !== undefined ? { trustProxy: config.TRUST_PROXY } : {}) });
+  app.use(healthRouter({ version: options.version, commit: config.GIT_COMMIT ?? null, checks: options.checks }));
+  app.use(metricsRouter(options.metrics, config.METRICS_TOKEN));
+  app.use(apiDocsRouter(openApiDocument({ ...options.api, operations: [...options.api.operations, ...PLATFORM_OPERATIONS] }, { version: options.version, servers: [{ url: options.serverUrl }] })));
+  mount(app);
+  return finishApp(app);
 }

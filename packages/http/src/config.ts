@@ -69,6 +69,8 @@ export function baseServiceEnv(defaultPort: number) {
     // Prefix of every Redis key (default: the service's own), so environments can share a Redis.
     REDIS_KEY_PREFIX: z.preprocess(blankAsUndefined, z.string().regex(/^[A-Za-z0-9:_-]{1,64}$/, 'must be 1 to 64 letters, digits, ":", "_" or "-"').optional()),
     LOG_LEVEL: env.logLevel(),
+    // When set, GET /metrics needs `Authorization: Bearer <METRICS_TOKEN>`.
+    METRICS_TOKEN: z.preprocess(blankAsUndefined, env.secret(16).optional()),
     GIT_COMMIT: env.optionalString(),
     BODY_LIMIT: z.preprocess(blankAsUndefined, z.string().regex(/^\d{1,7}(b|kb|mb)?$/, 'must be a size such as 100kb').default('100kb')),
     // Express's `trust proxy`: true/false, a hop count, or addresses/subnets ("loopback, 10.0.0.0/8").

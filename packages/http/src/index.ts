@@ -2,7 +2,7 @@ export * from './errors.js';
 export { errorHandler, notFoundHandler } from './error-handler.js';
 export { handle, toFieldIssues, formatPath, type RequestSchemas, type ValidatedHandler } from './validate.js';
 export { createLogger, REDACT_PATHS, type Logger, type LoggerConfig } from './logger.js';
-export { createBaseApp, finishApp, type BaseAppOptions } from './base-app.js';
+export { createBaseApp, createServiceApp, finishApp, type BaseAppOptions, type ServiceAppOptions } from './base-app.js';
 export { securityHeaders } from './security-headers.js';
 export { depthLimit, exceedsDepth } from './body-limits.js';
 export { methodNotAllowed } from './method-not-allowed.js';
@@ -10,3 +10,8 @@ export { healthRouter, runChecks, type ReadinessCheck, type CheckResult, type Ch
 export { serve, type ServeOptions, type RunningServer } from './serve.js';
 export { dependencyCheck } from './dependency-check.js';
 export { ConfigError, parseEnv, loadOrExit, env, readPackageVersion, baseServiceEnv } from './config.js';
+export { Metrics, metricsRouter } from './metrics.js';
+export type { Counter } from 'prom-client';
+export { openApiDocument, SECURITY_SCHEMES, type ApiSpec, type OperationSpec, type ResponseSpec, type SecurityScheme } from './openapi.js';
+export { apiDocsRouter, renderApiDocs } from './api-docs.js';
+export { errorResponses, PLATFORM_OPERATIONS } from './platform-operations.js';

@@ -1,10 +1,11 @@
 import { createPrismaClient, pingDatabase, type Db } from '@svc/db';
-import { createLogger, dependencyCheck, type Logger, type ReadinessCheck } from '@svc/http';
+import { createLogger, dependencyCheck, Metrics, type Logger, type ReadinessCheck } from '@svc/http';
 import { createStore, type Store } from '@svc/kv';
 
-/** What every service holds: one logger, one Prisma client, one store (Redis or in-process). */
+/** What every service holds: one logger, one Prisma client, one store (Redis or in-process), its metrics. */
 export interface CoreDeps {
   logger: Logger;
+  metrics: Metrics;
   db: Db;
   store: Store;
   /** Closes the store and the database; the HTTP server is drained before this runs. */
@@ -32,6 +33,7 @@ export function createCoreDeps(service: string, namespace: string, config: CoreC
   }
   return {
     logger,
+    metrics: new Metrics(service),
     db,
     store,
     close: async () => {

@@ -10,8 +10,13 @@ export const ZEvmAddress = z.string().superRefine((value, ctx) => {
 export const ZIsoDateTime = z.string().datetime({ offset: true });
 
 /** Body of every non-spec-specific error: `{error, error_description, details?}`. */
-export const ZErrorBody = z.object({
-  error: z.string(),
-  error_description: z.string().optional(),
-  details: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
-});
+export const ZErrorBody = z
+  .object({
+    error: z.string(),
+    error_description: z.string().optional(),
+    /** Validation failures: each offending field and why. */
+    details: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
+    /** Unexpected failures (500): the id to quote to the operator; nothing else is revealed. */
+    request_id: z.string().optional(),
+  })
+  .meta({ id: 'Error' });

@@ -1,10 +1,11 @@
 export { checkAddress, toChecksumAddress, type AddressCheck } from './eip55.js';
 export { ZEvmAddress, ZIsoDateTime, ZErrorBody } from './common.js';
 export { ZLiveness, ZReadiness, type Liveness, type Readiness } from './health.js';
-export { ZWalletVerification, ZAreaBError, type WalletVerification } from './wallet-verify.js';
+export { ZWalletVerifyQuery, ZWalletVerification, ZAreaBError, type WalletVerification } from './wallet-verify.js';
 export { SCOPES, ZScope, SCOPE_CATALOG, scopeDetail, withImplied, type Scope, type ScopeDetail } from './scopes.js';
 export {
   ZPresetNameInput,
+  ZPresetParams,
   ZPresetBatchRequest,
   ZPresetBatchResponse,
   ZPresetError,
@@ -20,3 +21,7 @@ export {
   type PresetInfo,
 } from './presets.js';
 export { ZQueryEvaluateRequest, ZQuery, ZCheck, ZPolicy, ZLens, ZQueryResponse, ZPredicateResponse, ZProjectionResponse } from './queries.js';
+export * from './oauth.js';
+export * from './developer.js';
+export * from './discovery.js';
+export * from './credentials.js';

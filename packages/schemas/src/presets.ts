@@ -4,6 +4,8 @@ import { SCOPES } from './scopes.js';
 /** A name as a client sends it: unknown names are answered per item (E4044), not refused. */
 export const ZPresetNameInput = z.string().min(1, 'must not be empty').max(64, 'must be at most 64 characters');
 
+export const ZPresetParams = z.object({ preset_name: ZPresetNameInput });
+
 export const MAX_BATCH_PRESETS = 50;
 
 export const ZPresetBatchRequest = z.object({

@@ -1,4 +1,21 @@
 import { z } from 'zod';
+import { checkAddress } from './eip55.js';
+
+export const ZWalletVerifyQuery = z.object({
+  wallet_address: z
+    .string({
+      error: (issue) =>
+        issue.input === undefined
+          ? 'is required: an EIP-55 checksummed address such as 0x52908400098527886E0F7030069857D2E4169EE7'
+          : Array.isArray(issue.input)
+            ? 'must be given once'
+            : 'must be a string',
+    })
+    .superRefine((value, ctx) => {
+      const result = checkAddress(value);
+      if (!result.ok) ctx.addIssue({ code: 'custom', message: result.message });
+    }),
+});
 
 export const ZWalletVerification = z.object({
   wallet_address: z.string(),

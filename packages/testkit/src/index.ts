@@ -30,3 +30,6 @@ export function uniqueEmail(prefix = 'user'): string {
 export function randomHex40(): string {
   return randomBytes(20).toString('hex');
 }
+
+export { contractChecked } from './contract.js';
+export { cleanEnv, freePort, isListening, repoRoot, run, SERVICES, startServer, startService, waitFor, type Running, type Service, type StartedService } from './processes.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { processAlive } from '@svc/db';
-import { cleanEnv, freePort, isListening, repoRoot, run, waitFor } from './processes.js';
+import { cleanEnv, freePort, isListening, repoRoot, run, waitFor } from '@svc/testkit';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'svc-launcher-'));
 // As root the embedded cluster runs as the `postgres` user, which must be able to enter the directory.

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { afterEach, describe, expect, it } from '@jest/globals';
+import { compileErrors, validate } from '@readme/openapi-parser';
 import { ZLiveness, ZReadiness } from '@svc/schemas';
-import { testDatabaseUrl, testRedisUrl } from '@svc/testkit';
-import { cleanEnv, freePort, repoRoot, SERVICES, startServer, waitFor, type Running } from './processes.js';
+import { cleanEnv, freePort, repoRoot, SERVICES, startServer, testDatabaseUrl, testRedisUrl, waitFor, type Running } from '@svc/testkit';
 
 const started: Running[] = [];
 afterEach(async () => {
@@ -20,7 +20,7 @@ async function boot(service: (typeof SERVICES)[number], env: NodeJS.ProcessEnv) 
   const server = startServer(service, cleanEnv({ PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATABASE_URL: testDatabaseUrl(), IDP_SECRET: 'platform-test-secret-0123456789abcdef', ...env }));
   started.push(server);
   await waitFor(() => fetch(`http://127.0.0.1:${port}/health`).then((r) => r.ok, () => false), 20_000, `${service} to listen`, server.output);
-  return { port, server, get: (path: string) => fetch(`http://127.0.0.1:${port}${path}`) };
+  return { port, server, get: (path: string, init?: RequestInit) => fetch(`http://127.0.0.1:${port}${path}`, init) };
 }
 
 const redis = testRedisUrl();
@@ -39,6 +39,26 @@ describe.each(SERVICES)('%s', (service) => {
     expect(readiness.status).toBe('ready');
     expect(readiness.checks.slice(0, 2).map((c) => [c.name, c.ok])).toEqual([['database', true], ['redis', true]]);
     expect(readiness.checks.every((c) => c.ok)).toBe(true);
+  });
+
+  it('publishes a valid OpenAPI 3.1 document, a readable docs page, and metrics behind its token', async () => {
+    const token = 'metrics-token-0123456789';
+    const { get } = await boot(service, { METRICS_TOKEN: token });
+    const doc = (await (await get('/openapi.json')).json()) as { openapi: string; paths: Record<string, unknown> };
+    const result = await validate(structuredClone(doc) as Parameters<typeof validate>[0]);
+    expect(result.valid ? [] : compileErrors(result)).toEqual([]);
+    expect(doc).toMatchObject({ openapi: '3.1.0', info: { version } });
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/health', '/ready', '/metrics', '/openapi.json', '/docs']));
+    const docs = await get('/docs');
+    expect(docs.headers.get('content-security-policy')).toMatch(/^default-src 'none'/);
+    const page = await docs.text();
+    for (const path of Object.keys(doc.paths)) expect(page).toContain(`<code>${path}</code>`);
+    expect((await get('/metrics')).status).toBe(401);
+    await get('/nowhere');
+    const metrics = await (await get('/metrics', { headers: { authorization: `Bearer ${token}` } })).text();
+    expect(metrics).toContain(`http_requests_total{method="GET",route="/health",status="200",service="${service}"}`);
+    expect(metrics).toContain(`http_requests_total{method="GET",route="unmatched",status="404",service="${service}"}`);
+    expect(metrics).toContain(`http_request_duration_seconds_bucket{le="0.005",service="${service}",method="GET",route="/health"}`);
   });
 
   it('answers /ready 503 not_ready when the database is unreachable', async () => {

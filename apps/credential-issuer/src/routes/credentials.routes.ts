@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { handle, methodNotAllowed, toFieldIssues, ValidationError } from '@svc/http';
-import { ZEvmAddress } from '@svc/schemas';
+import { ZCredentialIdParams, ZCredentialListQuery, ZIssueForSubjectRequest, ZRevokeCredentialRequest, ZVcApiIssueRequest, ZVerifyCredentialRequest } from '@svc/schemas';
 import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
 import { claimProblems } from '../services/claim-rules.js';
@@ -8,27 +8,6 @@ import { credentialStatus, credentialUuid, listCredentials, revokeCredential } f
 import { issueForSubject, issueGiven, type IssueContext } from '../services/issue-credential.js';
 import { verifyCredential } from '../services/verify-credential.js';
 import { requireToken } from './require-token.js';
-
-const ZDate = z.string().datetime({ offset: true, message: 'must be an ISO 8601 date-time' });
-
-// The spec's request: {subject_address, claims, valid_until?}.
-const ZSubjectRequest = z.object({
-  subject_address: ZEvmAddress,
-  claims: z.record(z.string(), z.unknown(), { error: 'must be a JSON object of claim names to values' }),
-  valid_until: ZDate.optional(),
-}).strict();
-
-// The W3C VC API request: {credential, options?}.
-const ZVcApiRequest = z.object({
-  credential: z.object({
-    '@context': z.array(z.string()).min(1).refine((c) => c[0] === 'https://www.w3.org/ns/credentials/v2', 'must start with https://www.w3.org/ns/credentials/v2'),
-    type: z.array(z.string()).refine((t) => t.includes('VerifiableCredential'), 'must contain VerifiableCredential'),
-    issuer: z.union([z.string(), z.object({ id: z.string() }).passthrough()]),
-    credentialSubject: z.record(z.string(), z.unknown()),
-    proof: z.undefined({ error: 'must be absent: the issuer adds the proof' }).optional(),
-  }).passthrough(),
-  options: z.record(z.string(), z.unknown()).optional(),
-});
 
 export function credentialsRouter(deps: AppDeps): Router {
   const router = Router();
@@ -43,18 +22,21 @@ export function credentialsRouter(deps: AppDeps): Router {
       handle({ body: z.looseObject({}) }, async ({ body }, _req, res) => {
         const caller = res.locals.caller!;
         if (Object.hasOwn(body, 'credential')) {
-          const parsed = ZVcApiRequest.safeParse(body);
+          const parsed = ZVcApiIssueRequest.safeParse(body);
           if (!parsed.success) throw new ValidationError(toFieldIssues(parsed.error, 'body'));
           const problems = claimProblems(Object.fromEntries(Object.entries(parsed.data.credential.credentialSubject).filter(([k]) => k !== 'id')), 'body.credential.credentialSubject');
           if (problems.length) throw new ValidationError(problems);
-          res.status(201).json({ verifiableCredential: await issueGiven(ctx, caller, parsed.data.credential) });
+          const verifiableCredential = await issueGiven(ctx, caller, parsed.data.credential);
+          deps.counters.issued.inc({ request: 'vc_api' });
+          res.status(201).json({ verifiableCredential });
           return;
         }
-        const parsed = ZSubjectRequest.safeParse(body);
+        const parsed = ZIssueForSubjectRequest.safeParse(body);
         if (!parsed.success) throw new ValidationError(toFieldIssues(parsed.error, 'body'));
         const problems = claimProblems(parsed.data.claims, 'body.claims');
         if (problems.length) throw new ValidationError(problems);
         const credential = await issueForSubject(ctx, caller, { subjectAddress: parsed.data.subject_address, claims: parsed.data.claims, validUntil: parsed.data.valid_until });
+        deps.counters.issued.inc({ request: 'spec' });
         res.json({ message: 'Credential issued', credential });
       }),
     )
@@ -64,8 +46,10 @@ export function credentialsRouter(deps: AppDeps): Router {
     .route('/credentials/verify')
     .post(
       issuing,
-      handle({ body: z.object({ credential: z.record(z.string(), z.unknown(), { error: 'must be a credential object' }) }) }, async ({ body }, _req, res) => {
-        res.json(await verifyCredential(deps.db, deps.pool, body.credential, deps.now()));
+      handle({ body: ZVerifyCredentialRequest }, async ({ body }, _req, res) => {
+        const verdict = await verifyCredential(deps.db, deps.pool, body.credential, deps.now());
+        deps.counters.verified.inc({ verified: String(verdict.verified) });
+        res.json(verdict);
       }),
     )
     .all(methodNotAllowed);
@@ -74,8 +58,10 @@ export function credentialsRouter(deps: AppDeps): Router {
     .route('/credentials/revoke')
     .post(
       issuing,
-      handle({ body: z.object({ credential_id: z.string() }) }, async ({ body }, _req, res) => {
-        res.json(await revokeCredential(deps.db, res.locals.caller!.organizationId, credentialUuid(body.credential_id, 'body.credential_id'), deps.now()));
+      handle({ body: ZRevokeCredentialRequest }, async ({ body }, _req, res) => {
+        const result = await revokeCredential(deps.db, res.locals.caller!.organizationId, credentialUuid(body.credential_id, 'body.credential_id'), deps.now());
+        if (result.newly) deps.counters.revoked.inc();
+        res.json({ revoked: result.revoked, credential_id: result.credential_id, revoked_at: result.revoked_at });
       }),
     )
     .all(methodNotAllowed);
@@ -85,13 +71,7 @@ export function credentialsRouter(deps: AppDeps): Router {
     .get(
       issuing,
       handle(
-        {
-          query: z.object({
-            subject_address: ZEvmAddress.optional(),
-            limit: z.coerce.number().int().min(1).max(200).default(50),
-            cursor: z.string().max(200).optional(),
-          }),
-        },
+        { query: ZCredentialListQuery },
         async ({ query }, _req, res) => {
           res.json(await listCredentials(deps.db, res.locals.caller!.organizationId, { subjectAddress: query.subject_address, limit: query.limit, cursor: query.cursor }));
         },
@@ -103,7 +83,7 @@ export function credentialsRouter(deps: AppDeps): Router {
     .route('/credentials/:id/status')
     .get(
       issuing,
-      handle({ params: z.object({ id: z.string() }) }, async ({ params }, _req, res) => {
+      handle({ params: ZCredentialIdParams }, async ({ params }, _req, res) => {
         res.json(await credentialStatus(deps.db, res.locals.caller!.organizationId, credentialUuid(params.id, 'params.id')));
       }),
     )

@@ -22,7 +22,7 @@ export async function revokeCredential(db: Db, organizationId: string, id: strin
   // Idempotent: the first revocation's time stands.
   const revokedAt = record.revokedAt ?? now;
   if (!record.revokedAt) await db.issuedCredential.update({ where: { id }, data: { status: 'revoked', revokedAt } });
-  return { revoked: true, credential_id: `urn:uuid:${id}`, revoked_at: revokedAt.toISOString() };
+  return { revoked: true as const, credential_id: `urn:uuid:${id}`, revoked_at: revokedAt.toISOString(), newly: !record.revokedAt };
 }
 
 export async function credentialStatus(db: Db, organizationId: string, id: string) {

@@ -1,36 +1,12 @@
 import { Router, type Request, type Response } from 'express';
 import { handle, HttpError, methodNotAllowed } from '@svc/http';
-import { z } from 'zod';
+import { ZAuthorizationIdQuery, ZAuthorizeQuery, ZDecisionRequest } from '@svc/schemas';
 import type { AppDeps } from '../deps.js';
 import { approve, authorizationFor, checkAuthorizeRequest, contextOf, createAuthorization, deny, pendingCode, RedirectableError, redirectWith } from '../services/authorizations.js';
 import { appScopedUserId } from '../services/keyed.js';
 import { pickLocale } from '../views/locales/index.js';
 import { pageCsp, renderError } from '../views/pages.js';
 import { optionalSession, requireSession } from './session-context.js';
-
-const text = (max: number) => z.string().max(max, `must be at most ${max} characters`);
-
-const ZAuthorizeQuery = z.object({
-  client_id: text(100),
-  redirect_uri: text(2000),
-  response_type: text(50).optional(),
-  scope: text(1000).optional(),
-  state: text(1000).optional(),
-  code_challenge: text(200).optional(),
-  code_challenge_method: text(20).optional(),
-  authorization_id: text(100).optional(),
-  login_hint: text(320).optional(),
-  locale: text(35).optional(),
-  nonce: text(500).optional(),
-});
-
-const ZAuthorizationId = z.object({ authorization_id: z.string().max(100) });
-// Forms send one `scopes` field per box ticked; JSON sends an array.
-const ZDecision = z.object({
-  authorization_id: z.string().max(100),
-  scopes: z.union([z.string().max(100).transform((s) => [s]), z.array(z.string().max(100)).max(20)]).optional(),
-  csrf_token: z.string().max(200).optional(),
-});
 
 const wantsHtml = (req: Request) => req.accepts(['json', 'html']) === 'html';
 const isForm = (req: Request) => req.is('application/x-www-form-urlencoded') !== false && req.is('application/x-www-form-urlencoded') !== null;
@@ -88,7 +64,7 @@ export function authorizeRouter(deps: AppDeps): Router {
   router
     .route('/oauth/authorize/context')
     .get(
-      handle({ query: ZAuthorizationId }, async ({ query }, req, res) => {
+      handle({ query: ZAuthorizationIdQuery }, async ({ query }, req, res) => {
         const user = await requireSession(deps, req, { csrf: false });
         const authorization = await authorizationFor(deps.db, query.authorization_id, user.userId);
         res.json(contextOf(authorization, deps.config.IDP_SECRET));
@@ -99,7 +75,7 @@ export function authorizeRouter(deps: AppDeps): Router {
   router
     .route('/oauth/authorize/approve')
     .post(
-      handle({ body: ZDecision }, async ({ body }, req, res) => {
+      handle({ body: ZDecisionRequest }, async ({ body }, req, res) => {
         const session = await requireSession(deps, req, { csrf: true });
         const authorization = await authorizationFor(deps.db, body.authorization_id, session.userId);
         const user = await deps.db.user.findUniqueOrThrow({ where: { id: session.userId } });
@@ -129,7 +105,7 @@ export function authorizeRouter(deps: AppDeps): Router {
   router
     .route('/oauth/authorize/deny')
     .post(
-      handle({ body: ZDecision }, async ({ body }, req, res) => {
+      handle({ body: ZDecisionRequest }, async ({ body }, req, res) => {
         const session = await requireSession(deps, req, { csrf: true });
         const authorization = await authorizationFor(deps.db, body.authorization_id, session.userId);
         await deny(deps.db, authorization, new Date());
@@ -149,7 +125,7 @@ export function authorizeRouter(deps: AppDeps): Router {
     .get(
       // Readable with the authorization id alone, so a device that started the flow can poll;
       // the code it may return is bound to the client and its PKCE verifier, and is single use.
-      handle({ query: ZAuthorizationId }, async ({ query }, _req, res) => {
+      handle({ query: ZAuthorizationIdQuery }, async ({ query }, _req, res) => {
         const id = query.authorization_id;
         const a = /^[0-9a-f-]{36}$/i.test(id) ? await deps.db.authorization.findUnique({ where: { id } }) : null;
         if (!a) throw new HttpError(404, 'authorization_not_found', 'No such authorization');

@@ -1,8 +1,7 @@
 import { Router, type Response } from 'express';
 import { handle, HttpError, methodNotAllowed } from '@svc/http';
 import { constantTimeEqual, randomBase62 } from '@svc/secrets';
-import { type Scope, scopeDetail } from '@svc/schemas';
-import { z } from 'zod';
+import { type Scope, scopeDetail, ZAuthorizationIdQuery, ZConsentSignInForm } from '@svc/schemas';
 import type { AppDeps } from '../deps.js';
 import { authorizationFor } from '../services/authorizations.js';
 import { signIn } from '../services/sessions.js';
@@ -14,8 +13,6 @@ import { cookie, csrfTokenFor, optionalSession, setSessionCookie } from './sessi
 // Sign-in has no session yet to bind a CSRF token to: a random cookie and the same value in the
 // form (double submit) keep other sites from signing a browser into an account of theirs.
 const LOGIN_CSRF_COOKIE = 'svc_login_csrf';
-const ZPage = z.object({ authorization_id: z.string().max(100) });
-const ZSignInForm = z.object({ authorization_id: z.string().max(100), email: z.string().max(320), password: z.string().max(1024), csrf_token: z.string().max(200) });
 
 function sendPage(res: Response, status: number, html: string, formTargets: string[] = []) {
   res.status(status).set('Content-Security-Policy', pageCsp(formTargets)).type('html').send(html);
@@ -38,7 +35,7 @@ export function consentRouter(deps: AppDeps): Router {
   router
     .route('/consent')
     .get(
-      handle({ query: ZPage }, async ({ query }, req, res) => {
+      handle({ query: ZAuthorizationIdQuery }, async ({ query }, req, res) => {
         const a = await pending(query.authorization_id);
         const lang = pickLocale(a?.locale, req.headers['accept-language']);
         if (!a) return sendPage(res, 404, renderError(messages(lang).requestExpired, lang));
@@ -61,7 +58,7 @@ export function consentRouter(deps: AppDeps): Router {
   router
     .route('/consent/sign-in')
     .post(
-      handle({ body: ZSignInForm }, async ({ body }, req, res) => {
+      handle({ body: ZConsentSignInForm }, async ({ body }, req, res) => {
         const a = await pending(body.authorization_id);
         const lang = pickLocale(a?.locale, req.headers['accept-language']);
         const t = messages(lang);

@@ -1,17 +1,10 @@
 import { Router, type Request } from 'express';
 import { ForbiddenError, handle, methodNotAllowed, NotFoundError, UnauthorizedError } from '@svc/http';
-import { z } from 'zod';
+import { ZAuthorizationListQuery, ZRenameOrganizationRequest } from '@svc/schemas';
 import type { AppDeps } from '../deps.js';
 import { authenticateClient, credentialsFrom } from '../services/clients.js';
 import { appScopedUserId } from '../services/keyed.js';
 import { optionalSession, requireSession } from './session-context.js';
-
-const ZRename = z.object({ name: z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters') });
-const ZListQuery = z.object({
-  status: z.enum(['active', 'revoked']).optional(),
-  updated_since: z.string().datetime({ offset: true, message: 'must be an ISO 8601 date-time' }).optional(),
-  limit: z.coerce.number().int().min(1).max(200).default(50),
-});
 
 async function membershipOf(deps: AppDeps, userId: string) {
   // An owner's own organization first, then any other membership.
@@ -41,7 +34,7 @@ export function developerRouter(deps: AppDeps): Router {
       res.json(view(membership.organization, session.userId));
     })
     .put(
-      handle({ body: ZRename }, async ({ body }, req, res) => {
+      handle({ body: ZRenameOrganizationRequest }, async ({ body }, req, res) => {
         const session = await requireSession(deps, req, { csrf: true });
         const membership = await membershipOf(deps, session.userId);
         if (membership.organization.ownerUserId !== session.userId) throw new ForbiddenError('Only the organization owner may rename it', 'forbidden');
@@ -54,7 +47,7 @@ export function developerRouter(deps: AppDeps): Router {
   router
     .route('/v2/authorizations')
     .get(
-      handle({ query: ZListQuery }, async ({ query }, req, res) => {
+      handle({ query: ZAuthorizationListQuery }, async ({ query }, req, res) => {
         const organizationId = await callerOrganization(deps, req);
         const statuses = query.status === 'revoked' ? (['revoked'] as const) : query.status === 'active' ? (['approved', 'consumed'] as const) : (['approved', 'consumed', 'revoked'] as const);
         const rows = await deps.db.authorization.findMany({

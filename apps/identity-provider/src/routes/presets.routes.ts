@@ -1,8 +1,7 @@
 import { Router } from 'express';
 import { handle, methodNotAllowed } from '@svc/http';
 import { PRESET_LISTING, resolvePreset, type PresetName } from '@svc/presets';
-import { ZPresetBatchRequest, ZPresetNameInput } from '@svc/schemas';
-import { z } from 'zod';
+import { ZPresetBatchRequest, ZPresetParams } from '@svc/schemas';
 import type { AppDeps } from '../deps.js';
 import { PresetError } from '../errors.js';
 import { checkPresetAccess, presetOutcome, readPresets } from '../services/read-presets.js';
@@ -37,7 +36,7 @@ export function presetsRouter(deps: AppDeps): Router {
     .options(openCors)
     .get(
       openCors,
-      handle({ params: z.object({ preset_name: ZPresetNameInput }) }, async ({ params }, req, res) => {
+      handle({ params: ZPresetParams }, async ({ params }, req, res) => {
         const { access, now, subject } = await requireDataAccess(deps, req);
         const name = params.preset_name;
         const refused = checkPresetAccess(name, access);

@@ -1,22 +1,12 @@
 import { Router } from 'express';
 import { handle, methodNotAllowed } from '@svc/http';
-import { z } from 'zod';
+import { ZRevokeRequest } from '@svc/schemas';
 import type { AppDeps } from '../deps.js';
 import { authenticateClient, credentialsFrom } from '../services/clients.js';
 import { revokeAuthorizationFor, revokeToken, type RevokeDetail, type Revoker } from '../services/revocation.js';
 import { invalidRequest } from '../errors.js';
 import { openCors } from './cors.js';
 import { presentedSession, requireSession } from './session-context.js';
-
-const ZRevoke = z.object({
-  token: z.string().min(1).max(8192).optional(),
-  tokens: z.array(z.string().min(1).max(8192)).max(50).optional(),
-  token_type_hint: z.enum(['authorization', 'refresh_token', 'access_token']).optional(),
-  authorization_id: z.string().max(100).optional(),
-  cascade: z.union([z.boolean(), z.enum(['0', '1', 'true', 'false']), z.literal(0), z.literal(1)]).optional(),
-  client_id: z.string().max(100).optional(),
-  client_secret: z.string().max(200).optional(),
-});
 
 export function revokeRouter(deps: AppDeps): Router {
   const router = Router();
@@ -25,7 +15,7 @@ export function revokeRouter(deps: AppDeps): Router {
     .options(openCors)
     .post(
       openCors,
-      handle({ body: ZRevoke }, async ({ body }, req, res) => {
+      handle({ body: ZRevokeRequest }, async ({ body }, req, res) => {
         const cascade = body.cascade === true || body.cascade === 1 || body.cascade === '1' || body.cascade === 'true';
         const tokens = [...(body.token !== undefined ? [body.token] : []), ...(body.tokens ?? [])];
         // With token_type_hint=authorization, `token` names an authorization.
@@ -47,7 +37,9 @@ export function revokeRouter(deps: AppDeps): Router {
         if (who.kind === 'client') {
           for (const token of plainTokens) details.push(await revokeToken(deps.tokens, token, who.app, body.token_type_hint, cascade));
         }
-        const revokedCount = details.filter((d) => d.status === 'revoked').length;
+        const revoked = details.filter((d) => d.status === 'revoked');
+        for (const d of revoked) deps.counters.tokensRevoked.inc({ subject: d.subject === 'authorization' ? 'authorization' : (d.token_type ?? 'token') });
+        const revokedCount = revoked.length;
         res.json({ revoked: revokedCount > 0, revoked_count: revokedCount, details });
       }),
     )

@@ -1,21 +1,16 @@
 import { Router } from 'express';
 import { handle, methodNotAllowed } from '@svc/http';
-import { z } from 'zod';
+import { ZSignInRequest } from '@svc/schemas';
 import type { AppDeps } from '../deps.js';
 import { SESSION_TTL_SECONDS, signIn, signOut } from '../services/sessions.js';
 import { clearSessionCookie, presentedSession, requireSession, setSessionCookie } from './session-context.js';
-
-const ZSignIn = z.object({
-  email: z.string().min(3).max(320),
-  password: z.string().min(1).max(1024),
-});
 
 export function sessionRouter(deps: AppDeps): Router {
   const router = Router();
   router
     .route('/auth/session')
     .post(
-      handle({ body: ZSignIn }, async ({ body }, req, res) => {
+      handle({ body: ZSignInRequest }, async ({ body }, req, res) => {
         const { token } = await signIn(deps.db, deps.store.cache, { ...body, address: req.ip ?? 'unknown' }, new Date());
         setSessionCookie(deps, res, token);
         res.json({ session_token: token, expires_in: SESSION_TTL_SECONDS });

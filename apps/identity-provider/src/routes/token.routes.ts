@@ -1,22 +1,11 @@
 import { Router } from 'express';
 import { handle, methodNotAllowed } from '@svc/http';
-import { z } from 'zod';
+import { ZTokenRequest } from '@svc/schemas';
 import type { AppDeps } from '../deps.js';
 import { OAuthError } from '../errors.js';
 import { authenticateClient, credentialsFrom } from '../services/clients.js';
 import { exchangeCode, refresh } from '../services/tokens.js';
 import { openCors } from './cors.js';
-
-const s = (max: number) => z.string().min(1).max(max);
-
-const ZTokenRequest = z.discriminatedUnion(
-  'grant_type',
-  [
-    z.object({ grant_type: z.literal('authorization_code'), code: s(200), redirect_uri: s(2000), code_verifier: s(200), client_id: s(100).optional(), client_secret: s(200).optional() }),
-    z.object({ grant_type: z.literal('refresh_token'), refresh_token: s(200), scope: z.string().max(1000).optional(), client_id: s(100).optional(), client_secret: s(200).optional() }),
-  ],
-  { error: 'grant_type must be authorization_code or refresh_token (password and implicit grants are not supported)' },
-);
 
 export function tokenRouter(deps: AppDeps): Router {
   const router = Router();
@@ -38,6 +27,7 @@ export function tokenRouter(deps: AppDeps): Router {
         body.grant_type === 'authorization_code'
           ? await exchangeCode(deps.tokens, app, { code: body.code, redirectUri: body.redirect_uri, codeVerifier: body.code_verifier })
           : await refresh(deps.tokens, app, { refreshToken: body.refresh_token, scope: body.scope });
+      deps.counters.tokensIssued.inc({ grant: body.grant_type });
       res.json(result);
     }))
     .all(methodNotAllowed);

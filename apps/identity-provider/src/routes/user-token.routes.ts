@@ -1,22 +1,12 @@
 import { Router } from 'express';
 import { Prisma, type Db } from '@svc/db';
 import { handle, methodNotAllowed, NotFoundError } from '@svc/http';
-import { checkAddress } from '@svc/schemas';
-import { z } from 'zod';
+import { checkAddress, ZUserTokenRequest } from '@svc/schemas';
 import type { AppDeps } from '../deps.js';
 import { invalidClient, invalidRequest } from '../errors.js';
 import { authenticateClient } from '../services/clients.js';
 import { appScopedUserId } from '../services/keyed.js';
 import { signAccessToken } from '../services/tokens.js';
-
-const ZUserToken = z.object({
-  client_id: z.string().min(1).max(100),
-  client_secret: z.string().min(1).max(200),
-  identifier: z.string().max(320).optional(),
-  user_id: z.string().max(100).optional(),
-  email: z.string().max(320).optional(),
-  evm_address: z.string().max(100).optional(),
-});
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -44,7 +34,7 @@ export function userTokenRouter(deps: AppDeps): Router {
   router
     .route('/oauth/client/user-token')
     .post(
-      handle({ body: ZUserToken }, async ({ body }, _req, res) => {
+      handle({ body: ZUserTokenRequest }, async ({ body }, _req, res) => {
         const app = await authenticateClient(deps.clients, { clientId: body.client_id, secret: body.client_secret, method: 'post' });
         if (app.isPublic) throw invalidClient('A public client cannot use this endpoint');
         await deps.limitClient(app.clientId);
@@ -58,6 +48,7 @@ export function userTokenRouter(deps: AppDeps): Router {
         const accessToken = await signAccessToken(deps.tokens, app, authorization, scopes);
         const now = deps.tokens.now();
         deps.tokenStamps.record(authorization.id, now);
+        deps.counters.tokensIssued.inc({ grant: 'client_user_token' });
         res.json({
           access_token: accessToken,
           token_type: 'Bearer',

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
+// From packages/testkit/{src,dist}/ to the repository root.
 export const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 
 export const SERVICES = ['identity-provider', 'wallet-verify', 'credential-issuer'] as const;
@@ -57,4 +58,30 @@ export async function isListening(port: number): Promise<boolean> {
     () => true,
     () => false,
   );
+}
+
+export interface StartedService {
+  url: string;
+  port: number;
+  running: Running;
+  stop(): Promise<void>;
+}
+
+/**
+ * A built service as a real process on 127.0.0.1 (a free port), as integrators meet it; resolves
+ * once /health answers. `env` adds to a clean environment: give DATABASE_URL and the like.
+ */
+export async function startService(service: Service, env: NodeJS.ProcessEnv): Promise<StartedService> {
+  const port = Number(env.PORT ?? (await freePort()));
+  const running = startServer(service, cleanEnv({ HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env, PORT: String(port) }));
+  await waitFor(() => isListening(port), 30_000, `${service} to listen on ${port}`, running.output);
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    running,
+    stop: async () => {
+      if (running.child.exitCode === null && running.child.signalCode === null) running.child.kill('SIGTERM');
+      await running.exited;
+    },
+  };
 }

@@ -1,0 +1,76 @@
+import { errorResponses, type ApiSpec } from '@svc/http';
+import {
+  ZCredentialIdParams,
+  ZCredentialList,
+  ZCredentialListQuery,
+  ZCredentialStatus,
+  ZIssueRequest,
+  ZIssueResponse,
+  ZRevokeCredentialRequest,
+  ZRevokeCredentialResponse,
+  ZVcApiIssueResponse,
+  ZVerifyCredentialRequest,
+  ZVerifyCredentialResponse,
+} from '@svc/schemas';
+
+const token = [['apiToken']] as ApiSpec['operations'][number]['security'];
+const refused = errorResponses({ 401: 'X-API-Token missing or unknown', 403: 'Disabled, or without credentials:issue' });
+
+/** Area C of the API contract, as served. */
+export const CREDENTIAL_ISSUER_API: ApiSpec = {
+  title: 'Credential issuer',
+  description: 'W3C verifiable credentials (VC Data Model 2.0) with a Data Integrity bbs-2023 proof, for a subject address (area C).',
+  operations: [
+    {
+      method: 'post',
+      path: '/credentials/issue',
+      tag: 'Credentials',
+      summary: 'Issue a credential',
+      description: 'The spec’s request {subject_address, claims, valid_until?} answers 200 {message, credential}; the W3C VC API request {credential, options?} answers 201 {verifiableCredential}. Told apart by the credential member.',
+      security: token,
+      body: ZIssueRequest,
+      responses: {
+        200: { description: 'Issued (spec request)', schema: ZIssueResponse },
+        201: { description: 'Issued (VC API request)', schema: ZVcApiIssueResponse },
+        ...refused,
+        ...errorResponses({ 400: 'Invalid request: each offending field and why', 503: 'Signing queue full (Retry-After)' }),
+      },
+    },
+    {
+      method: 'post',
+      path: '/credentials/verify',
+      tag: 'Credentials',
+      summary: 'Verify a credential: proof, validity window, revocation',
+      security: token,
+      body: ZVerifyCredentialRequest,
+      responses: { 200: { description: 'The verdict (a failing credential is verified: false)', schema: ZVerifyCredentialResponse }, ...refused, ...errorResponses({ 400: 'Invalid request', 503: 'Signing queue full (Retry-After)' }) },
+    },
+    {
+      method: 'post',
+      path: '/credentials/revoke',
+      tag: 'Credentials',
+      summary: 'Revoke one of the caller’s credentials (idempotent)',
+      security: token,
+      body: ZRevokeCredentialRequest,
+      responses: { 200: { description: 'Revoked', schema: ZRevokeCredentialResponse }, ...refused, ...errorResponses({ 400: 'Not urn:uuid:<uuid> or a UUID', 404: 'No such credential of this organization' }) },
+    },
+    {
+      method: 'get',
+      path: '/credentials',
+      tag: 'Credentials',
+      summary: 'The caller’s credentials, newest first',
+      security: token,
+      query: ZCredentialListQuery,
+      responses: { 200: { description: 'A page', schema: ZCredentialList }, ...refused, ...errorResponses({ 400: 'Invalid request' }) },
+    },
+    {
+      method: 'get',
+      path: '/credentials/{id}/status',
+      tag: 'Credentials',
+      summary: 'Revocation status of one of the caller’s credentials',
+      security: token,
+      params: ZCredentialIdParams,
+      responses: { 200: { description: 'The status', schema: ZCredentialStatus }, ...refused, ...errorResponses({ 400: 'Not urn:uuid:<uuid> or a UUID', 404: 'No such credential of this organization' }) },
+    },
+  ],
+};

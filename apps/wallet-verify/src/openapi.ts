@@ -1,0 +1,34 @@
+import { errorResponses, type ApiSpec } from '@svc/http';
+import { ZAreaBError, ZErrorBody, ZWalletVerification, ZWalletVerifyQuery } from '@svc/schemas';
+
+const LIMIT_HEADERS = {
+  'X-RateLimit-Limit': 'Requests allowed per hour',
+  'X-RateLimit-Remaining': 'Requests left in the current hour',
+  'X-RateLimit-Reset': 'Unix time at which the hour ends',
+};
+
+/** Area B of the API contract, as served. */
+export const WALLET_VERIFY_API: ApiSpec = {
+  title: 'Wallet verify',
+  description: 'Whether a wallet address belongs to a unique, palm-verified human (area B). Every answer to a request with a known active key carries the X-RateLimit-* headers.',
+  operations: [
+    {
+      method: 'get',
+      path: '/v1/human/verify',
+      tag: 'Verify',
+      summary: 'Is this wallet a unique, palm-verified human?',
+      description: 'wallet_address must be EIP-55 checksummed; the 400 says what is wrong and gives the checksummed form when the address is only mis-cased.',
+      security: [['svcApiKey']],
+      query: ZWalletVerifyQuery,
+      responses: {
+        200: { description: 'A registered wallet', schema: ZWalletVerification, headers: LIMIT_HEADERS },
+        400: { description: 'Not an EIP-55 address', schema: ZErrorBody, headers: LIMIT_HEADERS },
+        401: { description: '"Missing API key" or "Invalid / disabled API key"', schema: ZAreaBError },
+        403: { description: '"Invalid / disabled API key": disabled, or without wallet:verify', schema: ZAreaBError },
+        404: { description: '"Wallet not found"', schema: ZAreaBError, headers: LIMIT_HEADERS },
+        429: { description: '"Rate limit exceeded" (Retry-After)', schema: ZAreaBError, headers: LIMIT_HEADERS },
+        ...errorResponses({ 503: 'Redis unreachable while failing closed (Retry-After)' }),
+      },
+    },
+  ],
+};

@@ -1,0 +1,109 @@
+import { createHash } from 'node:crypto';
+import { Router } from 'express';
+import { methodNotAllowed } from './method-not-allowed.js';
+
+type Json = Record<string, unknown>;
+
+const esc = (v: string) => v.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+const STYLE = `body{font:15px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#1b1b1b}
+h2{border-bottom:1px solid #ccc;margin-top:2.5rem} h3{font-size:1rem;margin:1.5rem 0 .25rem}
+code,pre{font:13px/1.4 ui-monospace,monospace} pre{background:#f5f5f5;padding:.5rem;overflow:auto;max-height:24rem}
+.m{display:inline-block;min-width:4rem;font-weight:700;text-transform:uppercase} table{border-collapse:collapse}
+td,th{border:1px solid #ddd;padding:.2rem .5rem;text-align:left;vertical-align:top} details{margin:.25rem 0}
+:focus-visible{outline:3px solid #1a5fb4;outline-offset:2px}`;
+const STYLE_HASH = `'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`;
+
+/** JSON with `$ref`s to components turned into links to their section below. */
+function schemaHtml(schema: unknown): string {
+  return esc(JSON.stringify(schema, null, 2)).replace(
+    /&quot;#\/components\/schemas\/([A-Za-z0-9_]{1,100})&quot;/g,
+    (_m, name: string) => `&quot;<a href="#schema-${name}">#/components/schemas/${name}</a>&quot;`,
+  );
+}
+
+function operationHtml(path: string, method: string, op: Json): string {
+  const params = (op.parameters as Json[] | undefined) ?? [];
+  const security = (op.security as Json[] | undefined)?.map((alt) => Object.keys(alt).join(' + ')).join(' or ');
+  const body = (op.requestBody as { content?: Record<string, { schema: unknown }> } | undefined)?.content;
+  const responses = op.responses as Record<string, { description: string; content?: Record<string, { schema: unknown }> }>;
+  return `<section id="${esc(String(op.operationId))}">
+<h3><span class="m">${esc(method)}</span> <code>${esc(path)}</code></h3>
+<p>${esc(String(op.summary ?? ''))}</p>${op.description ? `\n<p>${esc(String(op.description))}</p>` : ''}
+<p>Authentication: ${security ? esc(security) : 'none'}</p>
+${
+  params.length
+    ? `<table><tr><th>parameter</th><th>in</th><th>required</th><th>schema</th></tr>${params
+        .map((p) => `<tr><td><code>${esc(String(p.name))}</code></td><td>${esc(String(p.in))}</td><td>${p.required ? 'yes' : 'no'}</td><td><code>${esc(JSON.stringify(p.schema))}</code></td></tr>`)
+        .join('')}</table>`
+    : ''
+}
+${body ? Object.entries(body).map(([type, c]) => `<details><summary>Request body (${esc(type)})</summary><pre>${schemaHtml(c.schema)}</pre></details>`).join('\n') : ''}
+${Object.entries(responses)
+  .map(([status, r]) => {
+    const content = Object.entries(r.content ?? {});
+    return content.length
+      ? content.map(([type, c]) => `<details><summary>${esc(status)} ${esc(r.description)} (${esc(type)})</summary><pre>${schemaHtml(c.schema)}</pre></details>`).join('\n')
+      : `<p>${esc(status)} ${esc(r.description)}</p>`;
+  })
+  .join('\n')}
+</section>`;
+}
+
+/** A readable, script-free page of an OpenAPI document: operations by tag, then every schema. */
+export function renderApiDocs(doc: Json): string {
+  const info = doc.info as { title: string; version: string; description: string };
+  const byTag = new Map<string, string[]>();
+  for (const [path, methods] of Object.entries(doc.paths as Record<string, Record<string, Json>>)) {
+    for (const [method, op] of Object.entries(methods)) {
+      const tag = ((op.tags as string[] | undefined) ?? ['other'])[0]!;
+      byTag.set(tag, [...(byTag.get(tag) ?? []), operationHtml(path, method, op)]);
+    }
+  }
+  const schemas = (doc.components as { schemas: Record<string, unknown> }).schemas;
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${esc(info.title)} API</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<main>
+<h1>${esc(info.title)} <small>${esc(info.version)}</small></h1>
+<p>${esc(info.description)}</p>
+<p>The machine-readable document: <a href="openapi.json">openapi.json</a> (OpenAPI 3.1).</p>
+<nav><ul>${[...byTag.keys()].map((t) => `<li><a href="#tag-${esc(t)}">${esc(t)}</a></li>`).join('')}<li><a href="#schemas">Schemas</a></li></ul></nav>
+${[...byTag].map(([tag, ops]) => `<h2 id="tag-${esc(tag)}">${esc(tag)}</h2>\n${ops.join('\n')}`).join('\n')}
+<h2 id="schemas">Schemas</h2>
+${Object.entries(schemas)
+  .map(([name, s]) => `<h3 id="schema-${esc(name)}">${esc(name)}</h3><pre>${schemaHtml(s)}</pre>`)
+  .join('\n')}
+</main>
+</body>
+</html>`;
+}
+
+/** GET /openapi.json (readable from any origin) and GET /docs, both built once. */
+export function apiDocsRouter(doc: Json): Router {
+  const json = JSON.stringify(doc);
+  const html = renderApiDocs(doc);
+  const router = Router();
+  router
+    .route('/openapi.json')
+    .get((_req, res) => {
+      res.set({ 'Access-Control-Allow-Origin': '*', 'Cache-Control': 'public, max-age=300' }).type('json').send(json);
+    })
+    .all(methodNotAllowed);
+  router
+    .route('/docs')
+    .get((_req, res) => {
+      res
+        .set({ 'Content-Security-Policy': `default-src 'none'; style-src ${STYLE_HASH}; frame-ancestors 'none'; base-uri 'none'; form-action 'none'`, 'Cache-Control': 'public, max-age=300' })
+        .type('html')
+        .send(html);
+    })
+    .all(methodNotAllowed);
+  return router;
+}

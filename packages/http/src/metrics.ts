@@ -1,0 +1,76 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { Router, type Request, type RequestHandler } from 'express';
+import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import { UnauthorizedError } from './errors.js';
+import { methodNotAllowed } from './method-not-allowed.js';
+
+/**
+ * One service's Prometheus metrics, on a registry of its own (never prom-client's global one, so
+ * several apps in one test process do not collide). Services add their own counters to it.
+ */
+export class Metrics {
+  readonly registry = new Registry();
+  readonly requests: Counter<'method' | 'route' | 'status'>;
+  readonly duration: Histogram<'method' | 'route'>;
+  readonly rateLimited: Counter<'route'>;
+
+  constructor(service: string, options: { processMetrics?: boolean } = {}) {
+    this.registry.setDefaultLabels({ service });
+    if (options.processMetrics !== false) collectDefaultMetrics({ register: this.registry });
+    this.requests = this.counter('http_requests_total', 'HTTP requests answered, by route template and status', ['method', 'route', 'status']);
+    this.duration = new Histogram({
+      name: 'http_request_duration_seconds',
+      help: 'Time to answer, by route template',
+      labelNames: ['method', 'route'],
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers: [this.registry],
+    });
+    this.rateLimited = this.counter('rate_limit_rejections_total', 'Requests refused by a rate limit or sign-in throttle (429), by route template', ['route']);
+  }
+
+  counter<L extends string>(name: string, help: string, labelNames: L[]): Counter<L> {
+    return new Counter({ name, help, labelNames, registers: [this.registry] });
+  }
+
+  /** Counts every answer under its route template (`/v2/presets/:preset_name`), never the raw path. */
+  middleware(): RequestHandler {
+    return (req, res, next) => {
+      const stop = this.duration.startTimer();
+      res.on('finish', () => {
+        const route = routeOf(req);
+        stop({ method: req.method, route });
+        this.requests.inc({ method: req.method, route, status: String(res.statusCode) });
+        if (res.statusCode === 429) this.rateLimited.inc({ route });
+      });
+      next();
+    };
+  }
+}
+
+function routeOf(req: Request): string {
+  const path = (req.route as { path?: unknown } | undefined)?.path;
+  return typeof path === 'string' ? `${req.baseUrl}${path}` : 'unmatched';
+}
+
+const digest = (v: string) => createHash('sha256').update(v).digest();
+
+/**
+ * GET /metrics in the Prometheus text format. With a token configured, only
+ * `Authorization: Bearer <token>` may read it (compared in constant time).
+ */
+export function metricsRouter(metrics: Metrics, token?: string): Router {
+  const expected = token ? digest(token) : undefined;
+  const router = Router();
+  router
+    .route('/metrics')
+    .get(async (req, res) => {
+      if (expected) {
+        const header = req.headers.authorization ?? '';
+        const presented = header.startsWith('Bearer ') ? header.slice(7) : '';
+        if (!timingSafeEqual(digest(presented), expected)) throw new UnauthorizedError('The metrics token is required', 'unauthorized', { 'WWW-Authenticate': 'Bearer realm="metrics"' });
+      }
+      res.set('Cache-Control', 'no-store').type(metrics.registry.contentType).send(await metrics.registry.metrics());
+    })
+    .all(methodNotAllowed);
+  return router;
+}

@@ -1,0 +1,145 @@
+import { ZErrorBody } from '@svc/schemas';
+import { z } from 'zod';
+
+type Json = Record<string, unknown>;
+
+/** How an operation is authenticated; an operation lists alternatives (any one suffices). */
+export const SECURITY_SCHEMES = {
+  bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'An RS256 access token (RFC 9068) from /oauth/token.' },
+  clientBasic: { type: 'http', scheme: 'basic', description: 'client_secret_basic: the client id and secret, form-encoded, in HTTP Basic.' },
+  sessionBearer: { type: 'http', scheme: 'bearer', description: 'A user session token (`svcsess_…`) from POST /auth/session.' },
+  sessionCookie: { type: 'apiKey', in: 'cookie', name: 'svc_session', description: 'The session cookie; state-changing requests also carry the CSRF token.' },
+  svcApiKey: { type: 'apiKey', in: 'header', name: 'X-SVC-API-Key', description: 'An API key with the wallet:verify permission.' },
+  apiToken: { type: 'apiKey', in: 'header', name: 'X-API-Token', description: 'An API key with the credentials:issue permission.' },
+  metricsToken: { type: 'http', scheme: 'bearer', description: 'METRICS_TOKEN, when the service is configured with one.' },
+} as const;
+
+export type SecurityScheme = keyof typeof SECURITY_SCHEMES;
+
+export interface ResponseSpec {
+  description: string;
+  /** Omitted: no body (204, 303). */
+  schema?: z.ZodType;
+  contentType?: string;
+  /** The same status in other media types (an HTML page for browsers, say). */
+  alternatives?: { contentType: string; schema: z.ZodType }[];
+  headers?: Record<string, string>;
+}
+
+export interface OperationSpec {
+  method: 'get' | 'post' | 'put' | 'delete';
+  /** An OpenAPI path template: `/v2/presets/{preset_name}`. */
+  path: string;
+  tag: string;
+  summary: string;
+  description?: string;
+  /** Alternatives; each inner list must all hold. Omitted: public. */
+  security?: SecurityScheme[][];
+  query?: z.ZodObject;
+  params?: z.ZodObject;
+  body?: z.ZodType;
+  /** Defaults to JSON only. */
+  bodyTypes?: string[];
+  /** By status. 405, 500 and (with a body) 413 are added to every operation. */
+  responses: Record<number, ResponseSpec>;
+}
+
+export interface ApiSpec {
+  title: string;
+  description: string;
+  operations: OperationSpec[];
+}
+
+/** Converts zod schemas to JSON Schema 2020-12, hoisting every `$defs` into components.schemas. */
+class SchemaSink {
+  readonly components: Record<string, Json> = {};
+  private anonymous = 0;
+
+  convert(schema: z.ZodType, io: 'input' | 'output'): Json {
+    const { $schema: _, $defs, ...json } = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as Json & { $defs?: Record<string, Json> };
+    const renamed = new Map<string, string>();
+    for (const name of Object.keys($defs ?? {})) {
+      // Named schemas keep their name (inputs are suffixed: their optional members differ);
+      // zod's anonymous ones (`__schema0`) get one unique across the document.
+      const target = name.startsWith('__schema') ? `Schema${this.anonymous++}` : io === 'input' ? `${name}Input` : name;
+      renamed.set(name, target);
+    }
+    const rewrite = (node: unknown): unknown => {
+      if (Array.isArray(node)) return node.map(rewrite);
+      if (node === null || typeof node !== 'object') return node;
+      const out: Json = {};
+      for (const [k, v] of Object.entries(node)) {
+        out[k] = k === '$ref' && typeof v === 'string' && v.startsWith('#/$defs/') ? `#/components/schemas/${renamed.get(v.slice(8))}` : rewrite(v);
+      }
+      return out;
+    };
+    for (const [name, def] of Object.entries($defs ?? {})) this.components[renamed.get(name)!] = rewrite(def) as Json;
+    return rewrite(json) as Json;
+  }
+}
+
+function parameters(sink: SchemaSink, where: 'query' | 'path', schema: z.ZodObject | undefined): Json[] {
+  if (!schema) return [];
+  return Object.entries(schema.shape).map(([name, field]) => {
+    const converted = sink.convert(field as z.ZodType, 'input');
+    const { description, ...rest } = converted as Json & { description?: string };
+    return {
+      name,
+      in: where,
+      required: where === 'path' || !(field as z.ZodType).safeParse(undefined).success,
+      ...(description ? { description } : {}),
+      schema: rest,
+    };
+  });
+}
+
+/** An OpenAPI 3.1 document for `api`, every schema generated from the zod schemas it names. */
+export function openApiDocument(api: ApiSpec, options: { version: string; servers: { url: string; description?: string }[] }): Json {
+  const sink = new SchemaSink();
+  const paths: Record<string, Record<string, Json>> = {};
+  const used = new Set<SecurityScheme>();
+  for (const op of api.operations) {
+    for (const alternative of op.security ?? []) for (const s of alternative) used.add(s);
+    const responses: Record<string, Json> = {};
+    const always: Record<number, ResponseSpec> = {
+      405: { description: 'Method not allowed (the Allow header lists the methods)', schema: ZErrorBody },
+      500: { description: 'Unexpected failure: only a request id is given', schema: ZErrorBody },
+    };
+    if (op.body) always[413] = { description: 'Body larger than BODY_LIMIT', schema: ZErrorBody };
+    for (const [status, r] of Object.entries({ ...always, ...op.responses })) {
+      responses[status] = {
+        description: r.description,
+        ...(r.headers ? { headers: Object.fromEntries(Object.entries(r.headers).map(([h, d]) => [h, { description: d, schema: { type: 'string' } }])) } : {}),
+        ...(r.schema
+          ? {
+              content: Object.fromEntries(
+                [{ contentType: r.contentType ?? 'application/json', schema: r.schema }, ...(r.alternatives ?? [])].map((c) => [c.contentType, { schema: sink.convert(c.schema, 'output') }]),
+              ),
+            }
+          : {}),
+      };
+    }
+    const body = op.body ? sink.convert(op.body, 'input') : undefined;
+    paths[op.path] ??= {};
+    paths[op.path]![op.method] = {
+      tags: [op.tag],
+      summary: op.summary,
+      ...(op.description ? { description: op.description } : {}),
+      operationId: `${op.method}${op.path.replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
+      ...(op.security ? { security: op.security.map((alt) => Object.fromEntries(alt.map((s) => [s, []]))) } : {}),
+      parameters: [...parameters(sink, 'path', op.params), ...parameters(sink, 'query', op.query)],
+      ...(body ? { requestBody: { required: true, content: Object.fromEntries((op.bodyTypes ?? ['application/json']).map((t) => [t, { schema: body }])) } } : {}),
+      responses,
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    info: { title: api.title, version: options.version, description: api.description },
+    servers: options.servers,
+    paths,
+    components: {
+      schemas: sink.components,
+      securitySchemes: Object.fromEntries([...used].sort().map((s) => [s, SECURITY_SCHEMES[s]])),
+    },
+  };
+}

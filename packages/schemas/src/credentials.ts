@@ -1,0 +1,84 @@
+import { z } from 'zod';
+import { ZEvmAddress } from './common.js';
+
+const ZDate = z.string().datetime({ offset: true, message: 'must be an ISO 8601 date-time' });
+
+/** The spec's request: `{subject_address, claims, valid_until?}`. */
+export const ZIssueForSubjectRequest = z
+  .object({
+    subject_address: ZEvmAddress,
+    claims: z.record(z.string(), z.unknown(), { error: 'must be a JSON object of claim names to values' }),
+    valid_until: ZDate.optional(),
+  })
+  .strict();
+
+/** The W3C VC API request: `{credential, options?}`, told apart by its `credential` member. */
+export const ZVcApiIssueRequest = z.object({
+  credential: z
+    .object({
+      '@context': z
+        .array(z.string())
+        .min(1)
+        .refine((c) => c[0] === 'https://www.w3.org/ns/credentials/v2', 'must start with https://www.w3.org/ns/credentials/v2'),
+      type: z.array(z.string()).refine((t) => t.includes('VerifiableCredential'), 'must contain VerifiableCredential'),
+      issuer: z.union([z.string(), z.looseObject({ id: z.string() })]),
+      credentialSubject: z.record(z.string(), z.unknown()),
+      proof: z.undefined({ error: 'must be absent: the issuer adds the proof' }).optional(),
+    })
+    .passthrough(),
+  options: z.record(z.string(), z.unknown()).optional(),
+});
+
+export const ZIssueRequest = z.union([ZIssueForSubjectRequest, ZVcApiIssueRequest]);
+
+export const ZVerifiableCredential = z
+  .looseObject({
+    '@context': z.array(z.string()),
+    type: z.array(z.string()),
+    issuer: z.union([z.string(), z.looseObject({ id: z.string() })]),
+    id: z.string().optional(),
+    validFrom: z.string().optional(),
+    validUntil: z.string().optional(),
+    credentialSubject: z.record(z.string(), z.unknown()),
+    credentialStatus: z.record(z.string(), z.unknown()).optional(),
+    proof: z.looseObject({ type: z.string(), cryptosuite: z.string().optional(), proofValue: z.string() }).optional(),
+  })
+  .meta({ id: 'VerifiableCredential' });
+
+export const ZIssueResponse = z.object({ message: z.string(), credential: ZVerifiableCredential });
+export const ZVcApiIssueResponse = z.object({ verifiableCredential: ZVerifiableCredential });
+
+export const ZVerifyCredentialRequest = z.object({ credential: z.record(z.string(), z.unknown(), { error: 'must be a credential object' }) });
+export const ZVerifyCredentialResponse = z.object({ verified: z.boolean(), checks: z.array(z.string()), errors: z.array(z.string()) });
+
+export const ZRevokeCredentialRequest = z.object({ credential_id: z.string() });
+export const ZRevokeCredentialResponse = z.object({ revoked: z.literal(true), credential_id: z.string(), revoked_at: z.string() });
+
+export const ZCredentialListQuery = z.object({
+  subject_address: ZEvmAddress.optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  cursor: z.string().max(200).optional(),
+});
+
+export const ZCredentialList = z.object({
+  items: z.array(
+    z.object({
+      id: z.string(),
+      subject_address: z.string(),
+      issuer: z.string(),
+      claim_names: z.array(z.string()),
+      status: z.enum(['active', 'revoked']),
+      issued_at: z.string(),
+      valid_from: z.string(),
+      valid_until: z.string().nullable(),
+      revoked_at: z.string().nullable(),
+    }),
+  ),
+  next_cursor: z.string().nullable(),
+});
+
+export const ZCredentialIdParams = z.object({ id: z.string() });
+export const ZCredentialStatus = z.object({ credential_id: z.string(), revoked: z.boolean(), revoked_at: z.string().nullable() });
+
+export type VerifiableCredential = z.infer<typeof ZVerifiableCredential>;
+export type VerifyCredentialResponse = z.infer<typeof ZVerifyCredentialResponse>;

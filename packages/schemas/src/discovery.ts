@@ -1,0 +1,68 @@
+import { z } from 'zod';
+import { PRESET_TYPES } from './presets.js';
+
+const strings = z.array(z.string());
+
+export const ZOpenIdConfiguration = z.object({
+  issuer: z.string(),
+  authorization_endpoint: z.string(),
+  token_endpoint: z.string(),
+  userinfo_endpoint: z.string(),
+  jwks_uri: z.string(),
+  revocation_endpoint: z.string(),
+  response_types_supported: strings,
+  response_modes_supported: strings.optional(),
+  grant_types_supported: strings,
+  scopes_supported: strings,
+  code_challenge_methods_supported: strings,
+  token_endpoint_auth_methods_supported: strings,
+  revocation_endpoint_auth_methods_supported: strings.optional(),
+  subject_types_supported: strings,
+  claim_types_supported: strings,
+  claims_supported: strings,
+  id_token_signing_alg_values_supported: strings,
+  authorization_response_iss_parameter_supported: z.boolean().optional(),
+});
+
+export const ZServiceConfiguration = z.object({
+  issuer: z.string(),
+  authorization_endpoint: z.string(),
+  token_endpoint: z.string(),
+  revoke_endpoint: z.string(),
+  userinfo_endpoint: z.string(),
+  jwks_uri: z.string(),
+  presets_endpoint: z.string(),
+  presets_batch_endpoint: z.string(),
+  credentials_endpoint: z.string(),
+  authorizations_endpoint: z.string(),
+  svc_configuration_endpoint: z.string(),
+  scopes_supported: strings,
+  grant_types_supported: strings,
+  code_challenge_methods_supported: strings,
+  response_types_supported: strings,
+  token_endpoint_auth_methods_supported: strings,
+  subject_types_supported: strings,
+  claim_types_supported: strings,
+  claims_supported: strings,
+  id_token_signing_alg_values_supported: strings,
+  scopes_catalog: z.array(
+    z.object({
+      id: z.string(),
+      display_name: z.string(),
+      description: z.string(),
+      category: z.string(),
+      implied_scopes: strings.optional(),
+      is_default: z.boolean().optional(),
+    }),
+  ),
+  presets_available: z.array(z.object({ name: z.string(), scope: z.string(), type: z.enum([...PRESET_TYPES, 'bundled']), description: z.string(), consent_text: z.string() })),
+  rate_limit_default: z.number(),
+  rate_limit_unit: z.string(),
+});
+
+export const ZJwks = z.object({
+  keys: z.array(z.object({ kty: z.string(), kid: z.string(), alg: z.string(), n: z.string(), e: z.string(), use: z.literal('sig') })),
+});
+
+export type OpenIdConfiguration = z.infer<typeof ZOpenIdConfiguration>;
+export type ServiceConfiguration = z.infer<typeof ZServiceConfiguration>;

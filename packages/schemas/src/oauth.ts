@@ -1,0 +1,207 @@
+import { z } from 'zod';
+
+const text = (max: number) => z.string().max(max, `must be at most ${max} characters`);
+const filled = (max: number) => z.string().min(1).max(max);
+const AUTHORIZATION_STATUSES = ['pending_admin', 'approved', 'denied', 'revoked', 'consumed'] as const;
+
+/** RFC 6749 §5.2 / RFC 6750 §3.1 error bodies of the OAuth endpoints; a body that fails validation also names each field. */
+export const ZOAuthError = z
+  .object({ error: z.string(), error_description: z.string().optional(), details: z.array(z.object({ field: z.string(), message: z.string() })).optional() })
+  .meta({ id: 'OAuthError' });
+
+export const ZAuthorizeQuery = z.object({
+  client_id: text(100),
+  redirect_uri: text(2000),
+  response_type: text(50).optional(),
+  scope: text(1000).optional(),
+  state: text(1000).optional(),
+  code_challenge: text(200).optional(),
+  code_challenge_method: text(20).optional(),
+  authorization_id: text(100).optional(),
+  login_hint: text(320).optional(),
+  locale: text(35).optional(),
+  nonce: text(500).optional(),
+});
+
+export const ZAuthorizeResponse = z.object({
+  authorization_id: z.string(),
+  status: z.literal('pending_admin'),
+  consent_url: z.string(),
+  expires_at: z.string(),
+});
+
+export const ZAuthorizationIdQuery = z.object({ authorization_id: z.string().max(100) });
+
+// Forms send one `scopes` field per box ticked; JSON sends an array.
+export const ZDecisionRequest = z.object({
+  authorization_id: z.string().max(100),
+  scopes: z.union([z.string().max(100).transform((s) => [s]), z.array(z.string().max(100)).max(20)]).optional(),
+  csrf_token: z.string().max(200).optional(),
+});
+
+export const ZApproveResponse = z.object({
+  authorization_id: z.string(),
+  status: z.literal('approved'),
+  code: z.string(),
+  code_expires_at: z.string(),
+  scopes: z.array(z.string()),
+  granted_scopes: z.array(z.string()),
+  app_scoped_user_id: z.string(),
+  organization_id: z.string(),
+  state: z.string().optional(),
+  redirect_uri: z.string(),
+  client_id: z.string(),
+  /** Beyond the spec: the redirect URI with the response parameters, for front ends. */
+  redirect_to: z.string(),
+});
+
+export const ZDenyResponse = z.object({ authorization_id: z.string(), status: z.literal('denied'), redirect_uri: z.string(), redirect_to: z.string() });
+
+export const ZAuthorizationResult = z.object({
+  authorization_id: z.string(),
+  status: z.enum(AUTHORIZATION_STATUSES),
+  redirect_uri: z.string(),
+  state: z.string().nullable(),
+  code: z.string().optional(),
+  redirect_to: z.string().nullable(),
+});
+
+export const ZScopeDetail = z
+  .object({
+    id: z.string(),
+    display_name: z.string(),
+    description: z.string().optional(),
+    category: z.string().optional(),
+    implied_scopes: z.array(z.string()).optional(),
+    is_default: z.boolean().optional(),
+  })
+  .meta({ id: 'ScopeDetail' });
+
+export const ZAuthorizationContext = z.object({
+  authorization_id: z.string(),
+  client_id: z.string(),
+  user_id: z.string(),
+  app_scoped_user_id: z.string(),
+  status: z.enum(AUTHORIZATION_STATUSES),
+  redirect_uri: z.string(),
+  state: z.string().optional(),
+  requested_scopes: z.array(z.string()),
+  granted_scopes: z.array(z.string()).optional(),
+  code: z.string().optional(),
+  code_expires_at: z.string().optional(),
+  nonce: z.string().optional(),
+  application: z.object({
+    client_id: z.string(),
+    name: z.string(),
+    organization_id: z.string(),
+    /** Beyond the spec: what the consent page shows. */
+    organization_name: z.string().optional(),
+    status: z.enum(['active', 'revoked']),
+    redirect_uris: z.array(z.string()),
+    created_by_user_id: z.string().optional(),
+    created_at: z.string().optional(),
+    updated_at: z.string().optional(),
+    revoked_at: z.string().optional(),
+  }),
+  scopes: z.array(ZScopeDetail),
+  metadata: z.object({
+    created_at: z.string().optional(),
+    updated_at: z.string().optional(),
+    approved_at: z.string().optional(),
+    revoked_at: z.string().optional(),
+    last_token_issued_at: z.string().optional(),
+  }),
+  policy: z.object({ requires_palm_verification: z.boolean(), preset_cache_ttl_seconds: z.number() }),
+});
+
+export const ZSignInRequest = z.object({ email: z.string().min(3).max(320), password: z.string().min(1).max(1024) });
+/** The hosted sign-in form: the same fields, the authorization it continues, and the double-submit token. */
+export const ZConsentSignInForm = z.object({ authorization_id: z.string().max(100), email: z.string().max(320), password: z.string().max(1024), csrf_token: z.string().max(200) });
+export const ZSessionResponse = z.object({ session_token: z.string(), expires_in: z.number() });
+
+export const ZTokenRequest = z.discriminatedUnion(
+  'grant_type',
+  [
+    z.object({ grant_type: z.literal('authorization_code'), code: filled(200), redirect_uri: filled(2000), code_verifier: filled(200), client_id: filled(100).optional(), client_secret: filled(200).optional() }),
+    z.object({ grant_type: z.literal('refresh_token'), refresh_token: filled(200), scope: z.string().max(1000).optional(), client_id: filled(100).optional(), client_secret: filled(200).optional() }),
+  ],
+  { error: 'grant_type must be authorization_code or refresh_token (password and implicit grants are not supported)' },
+);
+
+export const ZTokenResponse = z.object({
+  access_token: z.string(),
+  token_type: z.literal('Bearer'),
+  expires_in: z.number(),
+  scope: z.string(),
+  granted_scopes: z.array(z.string()),
+  authorization_id: z.string(),
+  app_scoped_user_id: z.string(),
+  issued_at: z.string().optional(),
+  refresh_token: z.string().optional(),
+  refresh_token_expires_in: z.number().optional(),
+  refresh_issued_at: z.string().optional(),
+  id_token: z.string().optional(),
+});
+
+export const ZUserTokenRequest = z.object({
+  client_id: filled(100),
+  client_secret: filled(200),
+  identifier: z.string().max(320).optional(),
+  user_id: z.string().max(100).optional(),
+  email: z.string().max(320).optional(),
+  evm_address: z.string().max(100).optional(),
+});
+
+export const ZUserTokenResponse = z.object({
+  access_token: z.string(),
+  token_type: z.literal('Bearer'),
+  expires_in: z.number(),
+  issued_at: z.string(),
+  user_id: z.string(),
+  client_id: z.string(),
+  authorization_id: z.string(),
+  scopes: z.array(z.string()),
+});
+
+export const ZRevokeRequest = z.object({
+  token: z.string().min(1).max(8192).optional(),
+  tokens: z.array(z.string().min(1).max(8192)).max(50).optional(),
+  token_type_hint: z.enum(['authorization', 'refresh_token', 'access_token']).optional(),
+  authorization_id: z.string().max(100).optional(),
+  cascade: z.union([z.boolean(), z.enum(['0', '1', 'true', 'false']), z.literal(0), z.literal(1)]).optional(),
+  client_id: z.string().max(100).optional(),
+  client_secret: z.string().max(200).optional(),
+});
+
+export const ZRevokeDetail = z.object({
+  subject: z.enum(['token', 'authorization']),
+  token_type: z.enum(['refresh_token', 'access_token']).optional(),
+  authorization_id: z.string().optional(),
+  client_id: z.string().optional(),
+  user_id: z.string().optional(),
+  status: z.enum(['revoked', 'not_found', 'invalid']),
+  reason: z.string().optional(),
+});
+
+export const ZRevokeResponse = z.object({ revoked: z.boolean(), revoked_count: z.number(), details: z.array(ZRevokeDetail).optional() });
+
+export const ZUserInfo = z.object({
+  sub: z.string(),
+  iss: z.string(),
+  aud: z.string(),
+  authorization_id: z.string(),
+  scopes: z.array(z.string()),
+  updated_at: z.string().optional(),
+  service_id: z.string().nullable().optional(),
+  wallet_address: z.string().nullable().optional(),
+  email: z.string().nullable().optional(),
+  email_verified: z.boolean().optional(),
+});
+
+export type TokenResponse = z.infer<typeof ZTokenResponse>;
+export type UserTokenResponse = z.infer<typeof ZUserTokenResponse>;
+export type RevokeResponse = z.infer<typeof ZRevokeResponse>;
+export type RevokeDetail = z.infer<typeof ZRevokeDetail>;
+export type UserInfo = z.infer<typeof ZUserInfo>;
+export type AuthorizationContext = z.infer<typeof ZAuthorizationContext>;
+export type ApproveResponse = z.infer<typeof ZApproveResponse>;

@@ -1,0 +1,138 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { addCredential, createApiKey, createClient, createOrg, createUser, type AdminContext } from '@svc/admin';
+import type { Db } from '@svc/db';
+import { freePort, startService, testDb, testDatabaseUrl, testRedisUrl, uniqueEmail, uniqueNamespace, type StartedService } from '@svc/testkit';
+import { createPkce, CredentialIssuerClient, IdentityClient, OAuthApiError, PresetApiError, randomState, SvcApiError, ValidationApiError, WalletVerifyClient } from '../src/index.js';
+
+const REDIRECT = 'https://app.example/callback';
+const WALLET = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
+
+let db: Db;
+let idp: StartedService;
+let verify: StartedService;
+let issuer: StartedService;
+let ctx: AdminContext;
+const shared = () => ({ DATABASE_URL: testDatabaseUrl(), ...(testRedisUrl() ? { REDIS_URL: testRedisUrl() } : {}), REDIS_KEY_PREFIX: uniqueNamespace('sdk') });
+
+beforeAll(async () => {
+  db = testDb();
+  ctx = { db, now: () => new Date() };
+  const port = await freePort();
+  [idp, verify, issuer] = await Promise.all([
+    startService('identity-provider', { ...shared(), PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, IDP_SECRET: 'sdk-test-secret-0123456789abcdefghij' }),
+    startService('wallet-verify', shared()),
+    startService('credential-issuer', { ...shared(), SIGNING_WORKERS: '1' }),
+  ]);
+}, 60_000);
+afterAll(async () => {
+  await Promise.all([idp?.stop(), verify?.stop(), issuer?.stop()]);
+  await db.$disconnect();
+});
+
+async function userWithClient() {
+  const email = uniqueEmail('sdk');
+  const password = 'correct horse battery';
+  await createUser(ctx, { email, password, palmVerified: true, wallets: [] });
+  await addCredential(ctx, { email, source: 'kyc_provider', claims: JSON.stringify({ date_of_birth: '1990-04-12', nationality: 'DE', kyc_passed: true }) });
+  const org = await createOrg(ctx, { name: 'SDK Org', ownerEmail: email });
+  const client = await createClient(ctx, { org: org.id, name: 'SDK App', redirectUris: [REDIRECT], scopes: 'openid identity:read kyc:read' });
+  const sdk = new IdentityClient({ issuer: idp.url, clientId: client.client_id, clientSecret: client.client_secret! });
+  return { email, password, sdk, client };
+}
+
+/** What the hosted pages do for a browser, done through the API: sign in and approve. */
+async function consent(authorizationUrl: string, email: string, password: string): Promise<string> {
+  const json = async (res: Promise<Response>) => (await (await res).json()) as Record<string, string>;
+  const session = await json(fetch(`${idp.url}/auth/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) }));
+  const started = await json(fetch(authorizationUrl, { headers: { accept: 'application/json' } }));
+  const approved = await json(fetch(`${idp.url}/oauth/authorize/approve`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${session.session_token}` }, body: JSON.stringify({ authorization_id: started.authorization_id }) }));
+  return approved.redirect_to!;
+}
+
+describe('IdentityClient', () => {
+  it('runs PKCE, the callback, the code exchange, user info, presets, a query, refresh and revocation', async () => {
+    const { email, password, sdk } = await userWithClient();
+    const pkce = createPkce();
+    const state = randomState();
+    const url = sdk.authorizationUrl({ redirectUri: REDIRECT, scope: ['openid', 'identity:read', 'kyc:read'], state, codeChallenge: pkce.challenge, locale: 'de' });
+    expect(new URL(url).searchParams.get('code_challenge_method')).toBe('S256');
+    const callback = await consent(url, email, password);
+    expect(() => sdk.parseCallback(callback, { state: 'another' })).toThrow(/state/);
+    const { code } = sdk.parseCallback(callback, { state });
+
+    const tokens = await sdk.exchangeCode({ code, redirectUri: REDIRECT, codeVerifier: pkce.verifier });
+    expect(tokens).toMatchObject({ token_type: 'Bearer', granted_scopes: ['identity:read', 'kyc:read', 'openid'] });
+
+    expect(await sdk.userInfo(tokens.access_token)).toMatchObject({ sub: tokens.app_scoped_user_id });
+    expect(await sdk.preset(tokens.access_token, 'age_over_18')).toMatchObject({ value: true, status: 'valid' });
+    const batch = await sdk.presets(tokens.access_token, ['nationality', 'date_of_birth']);
+    expect(batch.results.map((r) => r.value)).toEqual(['DE']);
+    expect(batch.errors.map((e) => e.error.error_code)).toEqual(['E4003']);
+    const refused = await sdk.preset(tokens.access_token, 'date_of_birth').catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(PresetApiError);
+    expect(refused).toMatchObject({ status: 403, code: 'E4003', context: { required_scope: 'identity:date_of_birth' } });
+    const answer = await sdk.evaluate(tokens.access_token, { policy: { allOf: [{ claim: 'age', operator: '>=', value: 18 }, { claim: 'kyc_passed', operator: '==', value: true }] } });
+    expect(answer).toMatchObject({ type: 'predicate', passed: true });
+    const malformed = await sdk.evaluate(tokens.access_token, { check: { claim: 'age', operator: '≥', value: 18 } }).catch((e: unknown) => e);
+    expect(malformed).toBeInstanceOf(ValidationApiError);
+    expect((malformed as ValidationApiError).details[0]!.field).toBe('body.query.check.operator');
+
+    const refreshed = await sdk.refresh(tokens.refresh_token!, { scope: 'openid identity:read' });
+    expect(refreshed.granted_scopes).toEqual(['identity:read', 'openid']);
+    expect(await sdk.revoke({ token: refreshed.access_token })).toMatchObject({ revoked: true, revoked_count: 1 });
+    const revoked = await sdk.preset(refreshed.access_token, 'age').catch((e: unknown) => e);
+    expect(revoked).toMatchObject({ code: 'E4042', needsNewToken: true });
+    // A replayed code is refused, and (RFC 9700) takes every token issued from it along.
+    await expect(sdk.exchangeCode({ code, redirectUri: REDIRECT, codeVerifier: pkce.verifier })).rejects.toMatchObject({ name: 'OAuthApiError', error: 'invalid_grant' });
+    await expect(sdk.userInfo(tokens.access_token)).rejects.toMatchObject({ status: 401, error: 'invalid_token' });
+  });
+
+  it('issues user tokens, lists authorization changes and reads discovery', async () => {
+    const { email, password, sdk } = await userWithClient();
+    const pkce = createPkce();
+    const state = randomState();
+    await consent(sdk.authorizationUrl({ redirectUri: REDIRECT, scope: 'openid identity:read', state, codeChallenge: pkce.challenge }), email, password);
+    const token = await sdk.userToken({ email });
+    expect(token.scopes).toEqual(['identity:read', 'openid']);
+    expect((await sdk.authorizations({ status: 'active' })).items).toHaveLength(1);
+    const { openid, service } = await sdk.discovery();
+    expect(openid.code_challenge_methods_supported).toEqual(['S256']);
+    expect(service.presets_available).toHaveLength(42);
+    expect(await sdk.listPresets()).toHaveLength(42);
+    const wrongSecret = new IdentityClient({ issuer: idp.url, clientId: 'svcc_nope', clientSecret: 'nope' });
+    await expect(wrongSecret.userToken({ email })).rejects.toBeInstanceOf(OAuthApiError);
+  });
+});
+
+describe('WalletVerifyClient', () => {
+  it('answers the verdict with the key’s rate-limit state, and typed errors', async () => {
+    const owner = await createUser(ctx, { email: uniqueEmail('wallet'), password: 'correct horse', palmVerified: true, wallets: [] });
+    await db.wallet.deleteMany({ where: { address: WALLET } });
+    await db.wallet.create({ data: { userId: owner.id, address: WALLET, isPrimary: true } });
+    const org = await createOrg(ctx, { name: 'Verifier', ownerEmail: owner.email });
+    const key = await createApiKey(ctx, { org: org.id, permissions: 'wallet:verify', hourlyLimit: 50 });
+    const client = new WalletVerifyClient({ baseUrl: verify.url, apiKey: key.key });
+    expect(await client.verify(WALLET)).toEqual({ wallet_address: WALLET, is_human: true, user_id: owner.id, rateLimit: { limit: 50, remaining: 49, reset: expect.any(Number) } });
+    await expect(client.verify(WALLET.toLowerCase())).rejects.toBeInstanceOf(ValidationApiError);
+    await expect(client.verify('0x52908400098527886E0F7030069857D2E4169EE7')).rejects.toMatchObject({ status: 404, error: 'Wallet not found' });
+    await expect(new WalletVerifyClient({ baseUrl: verify.url, apiKey: 'svck_wrong' }).verify(WALLET)).rejects.toMatchObject({ status: 401, error: 'Invalid / disabled API key' });
+  });
+});
+
+describe('CredentialIssuerClient', () => {
+  it('issues, verifies, revokes, lists and reads status', async () => {
+    const owner = await createUser(ctx, { email: uniqueEmail('issuer'), password: 'correct horse' });
+    const org = await createOrg(ctx, { name: 'Issuer Org', ownerEmail: owner.email });
+    const key = await createApiKey(ctx, { org: org.id, permissions: 'credentials:issue' });
+    const client = new CredentialIssuerClient({ baseUrl: issuer.url, apiToken: key.key, timeoutMs: 60_000 });
+    const credential = await client.issue({ subjectAddress: WALLET, claims: { kyc_passed: true, level: 2 } });
+    expect(credential.proof).toMatchObject({ type: 'DataIntegrityProof', cryptosuite: 'bbs-2023' });
+    expect(await client.verify(credential)).toEqual({ verified: true, checks: ['proof', 'validity', 'status'], errors: [] });
+    expect(await client.revoke(credential.id!)).toMatchObject({ revoked: true, credential_id: credential.id });
+    expect(await client.status(credential.id!)).toMatchObject({ revoked: true });
+    expect((await client.verify(credential)).verified).toBe(false);
+    expect((await client.list({ subjectAddress: WALLET })).items.map((i) => i.id)).toEqual([credential.id]);
+    await expect(client.issue({ subjectAddress: WALLET, claims: { id: 'reserved' } })).rejects.toBeInstanceOf(ValidationApiError);
+    await expect(new CredentialIssuerClient({ baseUrl: issuer.url, apiToken: 'svck_wrong' }).list()).rejects.toBeInstanceOf(SvcApiError);
+  }, 60_000);
+});
