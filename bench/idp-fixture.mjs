@@ -1,8 +1,9 @@
 // A user with credentials, an organization and a confidential client in the bench database, and
 // tokens obtained through the real flow (authorize → approve → code exchange).
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { addCredential, createClient, createOrg, createUser } from '@svc/admin';
 import { createPrismaClient } from '@svc/db';
+import { authorizeThroughApi } from '@svc/testkit';
 
 export const REDIRECT = 'https://bench.example/callback';
 export const SCOPE = 'openid identity:read kyc:read profile.full';
@@ -24,23 +25,7 @@ export async function createFixture(databaseUrl) {
   return { user, password, client, basicAuth: `Basic ${Buffer.from(`${client.client_id}:${client.client_secret}`).toString('base64')}` };
 }
 
-const form = (o) => new URLSearchParams(o).toString();
-
 /** `count` token responses, each from its own authorization. */
-export async function issueTokens(issuer, fixture, count, scope = SCOPE) {
-  const post = async (path, body, headers) => {
-    const res = await fetch(`${issuer}${path}`, { method: 'POST', headers, body });
-    if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
-    return res.json();
-  };
-  const session = await post('/auth/session', JSON.stringify({ email: fixture.user.email, password: fixture.password }), { 'content-type': 'application/json' });
-  const tokens = [];
-  for (let i = 0; i < count; i++) {
-    const verifier = randomBytes(32).toString('base64url');
-    const query = form({ client_id: fixture.client.client_id, redirect_uri: REDIRECT, response_type: 'code', scope, code_challenge: createHash('sha256').update(verifier).digest('base64url'), code_challenge_method: 'S256' });
-    const started = await (await fetch(`${issuer}/oauth/authorize?${query}`)).json();
-    const approved = await post('/oauth/authorize/approve', JSON.stringify({ authorization_id: started.authorization_id }), { 'content-type': 'application/json', authorization: `Bearer ${session.session_token}` });
-    tokens.push(await post('/oauth/token', form({ grant_type: 'authorization_code', code: approved.code, redirect_uri: REDIRECT, code_verifier: verifier }), { 'content-type': 'application/x-www-form-urlencoded', authorization: fixture.basicAuth }));
-  }
-  return tokens;
+export function issueTokens(issuer, fixture, count, scope = SCOPE) {
+  return authorizeThroughApi(issuer, { email: fixture.user.email, password: fixture.password }, { clientId: fixture.client.client_id, clientSecret: fixture.client.client_secret, redirectUri: REDIRECT }, scope, count);
 }

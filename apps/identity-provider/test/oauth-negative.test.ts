@@ -189,6 +189,11 @@ describe('access tokens', () => {
 });
 
 describe('decisions', () => {
+  it('treats a session cookie that is not our encoding as no session, not as a failure', async () => {
+    const res = await request(suite.idp.app).get('/v2/developer/organization').set('Cookie', 'svc_session=%E0%A4%A');
+    expect(res.status).toBe(401);
+  });
+
   it('requires the CSRF token with the session cookie', async () => {
     const a = await arrange(suite.db);
     const signin = await request(suite.idp.app).post('/auth/session').send({ email: a.user.email, password: a.user.password });

@@ -34,3 +34,17 @@ export async function pingDatabase(db: PrismaClient, timeoutMs = 2_000): Promise
     clearTimeout(timer);
   }
 }
+
+// Driver-adapter failure kinds that mean "PostgreSQL cannot be reached right now", not "this query is wrong".
+const UNREACHABLE = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout', 'TooManyConnections', 'DatabaseAccessDenied', 'DatabaseDoesNotExist']);
+const UNREACHABLE_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', '57P01', '57P03']);
+
+/** Whether `err` says the database is down or unreachable (a 503), rather than a bug (a 500). */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  const e = err as { code?: unknown; message?: unknown; meta?: { driverAdapterError?: { cause?: { kind?: unknown; originalCode?: unknown } } } };
+  const cause = e?.meta?.driverAdapterError?.cause;
+  if (typeof cause?.kind === 'string' && UNREACHABLE.has(cause.kind)) return true;
+  if (typeof cause?.originalCode === 'string' && UNREACHABLE_CODES.has(cause.originalCode)) return true;
+  if (typeof e?.code === 'string' && UNREACHABLE_CODES.has(e.code)) return true;
+  return typeof e?.message === 'string' && /timeout exceeded when trying to connect|Connection terminated/.test(e.message);
+}

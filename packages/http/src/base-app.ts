@@ -1,6 +1,6 @@
 import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { depthLimit } from './body-limits.js';
-import { errorHandler, notFoundHandler } from './error-handler.js';
+import { createErrorHandler, notFoundHandler, type OutageClassifier } from './error-handler.js';
 import type { Logger } from './logger.js';
 import { type Metrics, metricsRouter } from './metrics.js';
 import { apiDocsRouter } from './api-docs.js';
@@ -45,9 +45,9 @@ export function createBaseApp(options: BaseAppOptions): Express {
 }
 
 /** Unknown routes answer JSON 404, and the error handler goes last. */
-export function finishApp(app: Express): Express {
+export function finishApp(app: Express, isOutage?: OutageClassifier): Express {
   app.use(notFoundHandler);
-  app.use(errorHandler);
+  app.use(createErrorHandler(isOutage));
   return app;
 }
 
@@ -69,6 +69,8 @@ export interface ServiceAppOptions {
   api: ApiSpec;
   /** The document's server URL: the public base URL, or "/" (relative to the document). */
   serverUrl: string;
+  /** Which failures are a dependency outage (503), not a bug (500). */
+  isOutage?: OutageClassifier;
 }
 
 /**
@@ -82,5 +84,5 @@ export function createServiceApp(options: ServiceAppOptions, mount: (app: Expres
   app.use(metricsRouter(options.metrics, config.METRICS_TOKEN));
   app.use(apiDocsRouter(openApiDocument({ ...options.api, operations: [...options.api.operations, ...PLATFORM_OPERATIONS] }, { version: options.version, servers: [{ url: options.serverUrl }] })));
   mount(app);
-  return finishApp(app);
+  return finishApp(app, options.isOutage);
 }

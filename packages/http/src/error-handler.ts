@@ -26,12 +26,30 @@ function fromBodyParser(err: BodyParserError): HttpError | undefined {
   }
 }
 
+/** Tells a dependency outage (PostgreSQL or Redis unreachable) from a bug. */
+export type OutageClassifier = (err: unknown) => boolean;
+
 /**
- * The one place failures become HTTP. Typed errors keep their status and body; anything
- * unexpected is logged with its stack and answered as 500 `server_error` with the request id only.
+ * The one place failures become HTTP. Typed errors keep their status and body; a dependency
+ * outage is 503 `temporarily_unavailable` with Retry-After (the client should come back, and
+ * /ready already says not_ready); anything else unexpected is logged with its stack and answered
+ * as 500 `server_error` with the request id only.
  */
-export const errorHandler: ErrorRequestHandler = (err, req, res, next) => {
-  if (res.headersSent) return next(err);
+export function createErrorHandler(isOutage: OutageClassifier = () => false): ErrorRequestHandler {
+  return (err, req, res, next) => {
+    if (res.headersSent) return next(err);
+    if (!(err instanceof HttpError) && isOutage(err)) {
+      req.log?.warn({ err: (err as Error).message }, 'dependency unavailable');
+      res.status(503).set('Retry-After', '5').json({ error: 'temporarily_unavailable', error_description: 'A service this request needs is unavailable; try again shortly', request_id: String(req.id ?? '') });
+      return;
+    }
+    answer(err, req, res);
+  };
+}
+
+export const errorHandler: ErrorRequestHandler = createErrorHandler();
+
+function answer(err: unknown, req: Parameters<ErrorRequestHandler>[1], res: Parameters<ErrorRequestHandler>[2]): void {
   const known = err instanceof HttpError ? err : fromBodyParser(err as BodyParserError);
   if (known) {
     if (known.status >= 500) req.log?.warn({ err: known }, known.description);
@@ -44,7 +62,7 @@ export const errorHandler: ErrorRequestHandler = (err, req, res, next) => {
     error_description: 'The server could not complete the request',
     request_id: String(req.id ?? ''),
   });
-};
+}
 
 export const notFoundHandler: RequestHandler = (req, res) => {
   res.status(404).json({ error: 'not_found', error_description: `No route for ${req.method} ${req.path}` });

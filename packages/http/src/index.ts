@@ -1,5 +1,5 @@
 export * from './errors.js';
-export { errorHandler, notFoundHandler } from './error-handler.js';
+export { createErrorHandler, errorHandler, notFoundHandler, type OutageClassifier } from './error-handler.js';
 export { handle, toFieldIssues, formatPath, type RequestSchemas, type ValidatedHandler } from './validate.js';
 export { createLogger, REDACT_PATHS, type Logger, type LoggerConfig } from './logger.js';
 export { createBaseApp, createServiceApp, finishApp, type BaseAppOptions, type ServiceAppOptions } from './base-app.js';

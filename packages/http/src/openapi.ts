@@ -40,7 +40,7 @@ export interface OperationSpec {
   body?: z.ZodType;
   /** Defaults to JSON only. */
   bodyTypes?: string[];
-  /** By status. 405, 500 and (with a body) 413 are added to every operation. */
+  /** By status. 405, 500, 503 and (with a body) 413 are added to every operation. */
   responses: Record<number, ResponseSpec>;
 }
 
@@ -104,6 +104,7 @@ export function openApiDocument(api: ApiSpec, options: { version: string; server
     const always: Record<number, ResponseSpec> = {
       405: { description: 'Method not allowed (the Allow header lists the methods)', schema: ZErrorBody },
       500: { description: 'Unexpected failure: only a request id is given', schema: ZErrorBody },
+      503: { description: 'PostgreSQL or Redis unreachable: temporarily_unavailable, with Retry-After', schema: ZErrorBody },
     };
     if (op.body) always[413] = { description: 'Body larger than BODY_LIMIT', schema: ZErrorBody };
     for (const [status, r] of Object.entries({ ...always, ...op.responses })) {

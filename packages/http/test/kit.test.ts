@@ -37,7 +37,10 @@ function testApp() {
   app.get('/boom', async () => {
     throw new Error('secret internals at /srv/app.js:12');
   });
-  return finishApp(app);
+  app.get('/outage', async () => {
+    throw Object.assign(new Error('connect ECONNREFUSED 10.0.0.5:5432'), { outage: true });
+  });
+  return finishApp(app, (err) => (err as { outage?: boolean }).outage === true);
 }
 
 describe('the HTTP kit', () => {
@@ -90,6 +93,14 @@ describe('the HTTP kit', () => {
     expect(res.status).toBe(500);
     expect(res.body).toEqual({ error: 'server_error', error_description: 'The server could not complete the request', request_id: 'req-123' });
     expect(res.text).not.toMatch(/secret internals|\/srv\/app/);
+  });
+
+  it('answers a dependency outage with 503 and Retry-After, without internals', async () => {
+    const res = await request(app).get('/outage').set('X-Request-Id', 'req-9');
+    expect(res.status).toBe(503);
+    expect(res.headers['retry-after']).toBe('5');
+    expect(res.body).toEqual({ error: 'temporarily_unavailable', error_description: 'A service this request needs is unavailable; try again shortly', request_id: 'req-9' });
+    expect(res.text).not.toMatch(/ECONNREFUSED|10\.0\.0\.5/);
   });
 
   it('answers JSON 404 for unknown routes and 405 with Allow for a wrong method', async () => {

@@ -38,14 +38,14 @@ describe('openApiDocument', () => {
     expect(JSON.stringify(doc)).not.toContain('$defs');
   });
 
-  it('describes parameters with their requiredness, and adds 405, 413 and 500 to every operation', () => {
+  it('describes parameters with their requiredness, and adds 405, 413, 500 and 503 to every operation', () => {
     expect(doc.paths['/items/{id}'].get.parameters.map((p: { name: string; in: string; required: boolean }) => [p.name, p.in, p.required])).toEqual([
       ['id', 'path', true],
       ['expand', 'query', false],
       ['limit', 'query', false],
     ]);
-    expect(Object.keys(doc.paths['/items/{id}'].get.responses).sort()).toEqual(['200', '404', '405', '500']);
-    expect(Object.keys(doc.paths['/items'].post.responses).sort()).toEqual(['201', '405', '413', '500']);
+    expect(Object.keys(doc.paths['/items/{id}'].get.responses).sort()).toEqual(['200', '404', '405', '500', '503']);
+    expect(Object.keys(doc.paths['/items'].post.responses).sort()).toEqual(['201', '405', '413', '500', '503']);
     expect(doc.components.securitySchemes).toEqual({ bearer: expect.objectContaining({ type: 'http', scheme: 'bearer' }) });
   });
 });

@@ -1,6 +1,6 @@
-import { createPrismaClient, pingDatabase, type Db } from '@svc/db';
+import { createPrismaClient, isDatabaseUnavailable, pingDatabase, type Db } from '@svc/db';
 import { createLogger, dependencyCheck, Metrics, type Logger, type ReadinessCheck } from '@svc/http';
-import { createStore, type Store } from '@svc/kv';
+import { createStore, StoreUnavailableError, type Store } from '@svc/kv';
 
 /** What every service holds: one logger, one Prisma client, one store (Redis or in-process), its metrics. */
 export interface CoreDeps {
@@ -10,6 +10,8 @@ export interface CoreDeps {
   store: Store;
   /** Closes the store and the database; the HTTP server is drained before this runs. */
   close(): Promise<void>;
+  /** PostgreSQL or Redis unreachable: answered 503, not 500. */
+  isOutage(err: unknown): boolean;
 }
 
 export interface CoreConfig {
@@ -40,6 +42,7 @@ export function createCoreDeps(service: string, namespace: string, config: CoreC
       await store.close();
       await db.$disconnect();
     },
+    isOutage: (err) => err instanceof StoreUnavailableError || isDatabaseUnavailable(err),
   };
 }
 

@@ -10,7 +10,14 @@ export const SESSION_COOKIE = 'svc_session';
 export function cookie(req: Request, name: string): string | undefined {
   for (const part of (req.headers.cookie ?? '').split(';')) {
     const i = part.indexOf('=');
-    if (i > 0 && part.slice(0, i).trim() === name) return decodeURIComponent(part.slice(i + 1).trim());
+    if (i > 0 && part.slice(0, i).trim() === name) {
+      try {
+        return decodeURIComponent(part.slice(i + 1).trim());
+      } catch {
+        // Not percent-encoding we wrote: no session, rather than a failure.
+        return undefined;
+      }
+    }
   }
   return undefined;
 }

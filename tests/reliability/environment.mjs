@@ -1,0 +1,86 @@
+// The suite's own PostgreSQL (embedded) and Redis (redis-server), which it may stop and restart,
+// seeded with demo data, and the three services as real processes on 127.0.0.1.
+import { spawn } from 'node:child_process';
+import { mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { seedDemo, setApiKeyLimits } from '@svc/admin';
+import { createPrismaClient, migrate, startEmbeddedPostgres } from '@svc/db';
+import { freePort, repoRoot, startService, waitFor } from '@svc/testkit';
+
+const IDP_SECRET = 'reliability-secret-0123456789abcdefghij';
+
+function startRedis(port) {
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  return { child, exited };
+}
+
+async function redisUp(port) {
+  const { Socket } = await import('node:net');
+  return new Promise((resolve) => {
+    const socket = new Socket();
+    socket.once('error', () => resolve(false));
+    socket.connect(port, '127.0.0.1', () => {
+      socket.end('PING\r\n');
+      resolve(true);
+    });
+  });
+}
+
+export async function startEnvironment(log) {
+  const dir = join(repoRoot, '.data', 'reliability', `run-${Date.now()}`);
+  mkdirSync(dir, { recursive: true });
+  const pgPort = await freePort();
+  const pgOptions = { dataDir: join(dir, 'postgres'), port: pgPort, database: 'svc' };
+  log(`PostgreSQL on ${pgPort}`);
+  let postgres = await startEmbeddedPostgres(pgOptions);
+  await migrate(postgres.url);
+  const db = createPrismaClient(postgres.url);
+  const now = () => new Date();
+  const demo = await seedDemo({ db, now });
+  for (const key of Object.values(demo.api_keys)) await setApiKeyLimits({ db, now }, { id: key.id, hourlyLimit: 10_000_000, burstLimit: 100_000 });
+  await db.$disconnect();
+
+  const redisPort = await freePort();
+  log(`Redis on ${redisPort}`);
+  let redis = startRedis(redisPort);
+  await waitFor(() => redisUp(redisPort), 10_000, 'redis-server');
+
+  const idpPort = await freePort();
+  const issuer = `http://127.0.0.1:${idpPort}`;
+  const shared = { DATABASE_URL: postgres.url, REDIS_URL: `redis://127.0.0.1:${redisPort}`, LOG_LEVEL: 'error' };
+  const [idp, verify, issuerService] = await Promise.all([
+    startService('identity-provider', { ...shared, PORT: String(idpPort), PUBLIC_URL: issuer, IDP_SECRET, RATE_LIMIT_DEFAULT: '100000000' }),
+    startService('wallet-verify', shared),
+    startService('credential-issuer', { ...shared, SIGNING_WORKERS: '1' }),
+  ]);
+  log('services up');
+  return {
+    demo,
+    dir,
+    services: { 'identity-provider': idp, 'wallet-verify': verify, 'credential-issuer': issuerService },
+    databaseUrl: () => postgres.url,
+    redis: {
+      stop: async () => {
+        redis.child.kill('SIGKILL');
+        await redis.exited;
+      },
+      start: async () => {
+        redis = startRedis(redisPort);
+        await waitFor(() => redisUp(redisPort), 10_000, 'redis-server');
+      },
+    },
+    postgres: {
+      stop: () => postgres.stop(),
+      start: async () => {
+        postgres = await startEmbeddedPostgres(pgOptions);
+      },
+    },
+    async stop() {
+      await Promise.all([idp.stop(), verify.stop(), issuerService.stop()]);
+      redis.child.kill('SIGKILL');
+      await postgres.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
