@@ -2,14 +2,13 @@
 // clients) beside the library's raw single-thread bbs-2023 signing, both measured in this run.
 //   npm run --silent -w @svc/bench credential-issuer [-- --seconds 8 --connections 8]
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import * as Bls from '@digitalbazaar/bls12-381-multikey';
-import { createApiKey, createOrg, createUser, dataDir, ensureSigningKeys, openLocalDatabase } from '@svc/admin';
+import { createApiKey, createOrg, createUser, ensureSigningKeys } from '@svc/admin';
 import { createPrismaClient } from '@svc/db';
 import autocannon from 'autocannon';
-import { startTarget } from './lib.mjs';
+import { benchDatabase, startTarget } from './lib.mjs';
 
 const { values } = parseArgs({ options: { seconds: { type: 'string', default: '8' }, connections: { type: 'string', default: '8' } } });
 const seconds = Number(values.seconds);
@@ -41,7 +40,7 @@ async function rawPerSecond(claimCount) {
   return n / seconds;
 }
 
-const database = await openLocalDatabase({ ...process.env, SVC_DATA_DIR: process.env.SVC_DATA_DIR ?? join(dataDir(), 'bench') });
+const database = await benchDatabase();
 const db = createPrismaClient(database.url);
 const ctx = { db, now: () => new Date() };
 const owner = await createUser(ctx, { email: `bench-${randomBytes(4).toString('hex')}@bench.example`, password: 'bench password' });

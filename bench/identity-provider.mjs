@@ -2,20 +2,18 @@
 // beside an Express handler that only parses the form and node oidc-provider issuing RS256 JWT
 // access tokens for client_credentials, all measured in this run.
 //   npm run --silent -w @svc/bench identity-provider [-- --seconds 8]
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { dataDir, openLocalDatabase } from '@svc/admin';
 import autocannon from 'autocannon';
-import { createFixture, issueTokens } from './idp-fixture.mjs';
-import { startTarget } from './lib.mjs';
+import { createFixture, issueTokens, startIdentityProvider } from './idp-fixture.mjs';
+import { benchDatabase, startTarget } from './lib.mjs';
 
 const { values } = parseArgs({ options: { seconds: { type: 'string', default: '8' } } });
 const seconds = Number(values.seconds);
 const connections = 50;
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
 
-const database = await openLocalDatabase({ ...process.env, SVC_DATA_DIR: process.env.SVC_DATA_DIR ?? join(dataDir(), 'bench') });
+const database = await benchDatabase();
 const fixture = await createFixture(database.url);
 const { user, client, basicAuth } = fixture;
 const form = (o) => new URLSearchParams(o).toString();
@@ -42,12 +40,7 @@ const stage = (s) => process.stderr.write(`[bench] ${s}\n`);
   await target.stop();
 }
 {
-  const target = await startTarget(here('../apps/identity-provider/dist/server.js'), {
-    DATABASE_URL: database.url,
-    IDP_SECRET: 'bench-secret-bench-secret-bench-secret',
-    LOG_LEVEL: 'warn',
-    RATE_LIMIT_DEFAULT: '100000000',
-  });
+  const target = await startIdentityProvider(database.url);
   const issuer = target.url;
   stage('making refresh tokens');
   // A pool of live refresh tokens: each request takes one and its answer puts the rotated one

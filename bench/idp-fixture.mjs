@@ -1,11 +1,23 @@
 // A user with credentials, an organization and a confidential client in the bench database, and
 // tokens obtained through the real flow (authorize → approve → code exchange).
 import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import { addCredential, createClient, createOrg, createUser } from '@svc/admin';
 import { createPrismaClient } from '@svc/db';
 import { authorizeThroughApi } from '@svc/testkit';
+import { startTarget } from './lib.mjs';
 
 export const REDIRECT = 'https://bench.example/callback';
+
+/** The built identity provider as a process, with its per-client limit out of the way. */
+export function startIdentityProvider(databaseUrl) {
+  return startTarget(fileURLToPath(new URL('../apps/identity-provider/dist/server.js', import.meta.url)), {
+    DATABASE_URL: databaseUrl,
+    IDP_SECRET: 'bench-secret-bench-secret-bench-secret',
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_DEFAULT: '100000000',
+  });
+}
 export const SCOPE = 'openid identity:read kyc:read profile.full';
 
 export async function createFixture(databaseUrl) {

@@ -1,7 +1,14 @@
 // Shared by the bench scripts: start a target in its own process, load it, print side by side.
 import { fork } from 'node:child_process';
 import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { dataDir, openLocalDatabase } from '@svc/admin';
 import autocannon from 'autocannon';
+
+/** DATABASE_URL when set, otherwise the embedded PostgreSQL under .data/bench (started and migrated). */
+export function benchDatabase() {
+  return openLocalDatabase({ ...process.env, SVC_DATA_DIR: process.env.SVC_DATA_DIR ?? join(dataDir(), 'bench') });
+}
 
 export async function freePort() {
   return new Promise((resolve) => {

@@ -3,13 +3,11 @@
 // in this run. Traffic stays on 127.0.0.1; every load is bounded in time. Uses DATABASE_URL /
 // REDIS_URL when set, otherwise the embedded PostgreSQL under .data/bench and the in-process store.
 //   npm run --silent -w @svc/bench presets [-- --seconds 8]
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { dataDir, openLocalDatabase } from '@svc/admin';
 import autocannon from 'autocannon';
-import { createFixture, issueTokens } from './idp-fixture.mjs';
-import { startTarget } from './lib.mjs';
+import { createFixture, issueTokens, startIdentityProvider } from './idp-fixture.mjs';
+import { benchDatabase, startTarget } from './lib.mjs';
 
 const { values } = parseArgs({ options: { seconds: { type: 'string', default: '8' } } });
 const seconds = Number(values.seconds);
@@ -33,7 +31,7 @@ async function measure(name, url, options) {
   return { name, rps: result.requests.average, p99: result.latency.p99, bad: result.non2xx + result.errors };
 }
 
-const database = await openLocalDatabase({ ...process.env, SVC_DATA_DIR: process.env.SVC_DATA_DIR ?? join(dataDir(), 'bench') });
+const database = await benchDatabase();
 const fixture = await createFixture(database.url);
 const rows = [];
 {
@@ -42,12 +40,7 @@ const rows = [];
   await target.stop();
 }
 {
-  const target = await startTarget(here('../apps/identity-provider/dist/server.js'), {
-    DATABASE_URL: database.url,
-    IDP_SECRET: 'bench-secret-bench-secret-bench-secret',
-    LOG_LEVEL: 'warn',
-    RATE_LIMIT_DEFAULT: '100000000',
-  });
+  const target = await startIdentityProvider(database.url);
   const [token] = await issueTokens(target.url, fixture, 1);
   const headers = { 'content-type': 'application/json', authorization: `Bearer ${token.access_token}` };
   await autocannon({ url: `${target.url}/v2/presets/batch`, connections, duration: 2, method: 'POST', headers, body: batchBody }); // warm-up

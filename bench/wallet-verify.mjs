@@ -4,18 +4,17 @@
 // embedded PostgreSQL under .data/bench and the in-process store.
 //   npm run --silent -w @svc/bench wallet-verify [-- --seconds 10]
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { createApiKey, createOrg, createUser, dataDir, openLocalDatabase } from '@svc/admin';
+import { createApiKey, createOrg, createUser } from '@svc/admin';
 import { createPrismaClient } from '@svc/db';
-import { load, printTable, startTarget } from './lib.mjs';
+import { benchDatabase, load, printTable, startTarget } from './lib.mjs';
 
 const { values } = parseArgs({ options: { seconds: { type: 'string', default: '10' } } });
 const seconds = Number(values.seconds);
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
 
-const database = await openLocalDatabase({ ...process.env, SVC_DATA_DIR: process.env.SVC_DATA_DIR ?? join(dataDir(), 'bench') });
+const database = await benchDatabase();
 const db = createPrismaClient(database.url);
 const ctx = { db, now: () => new Date() };
 const wallet = '0x52908400098527886E0F7030069857D2E4169EE7';

@@ -188,6 +188,8 @@ describe('configuration', () => {
     [{ DATABASE_URL: 'postgresql://x/y', PORT: 'eighty' }, /^Invalid configuration: PORT: /],
     [{ DATABASE_URL: 'postgresql://x/y', REDIS_URL: 'http://x' }, /^Invalid configuration: REDIS_URL: must be a redis: or rediss: URL/],
     [{ DATABASE_URL: 'postgresql://x/y', LOG_LEVEL: 'loud' }, /^Invalid configuration: LOG_LEVEL: /],
+    [{ DATABASE_URL: 'postgresql://x/y', REDIS_KEY_PREFIX: 'has space' }, /^Invalid configuration: REDIS_KEY_PREFIX: must be 1 to 64 letters/],
+    [{ DATABASE_URL: 'postgresql://x/y', METRICS_TOKEN: 'short' }, /^Invalid configuration: METRICS_TOKEN: must be at least 16 characters/],
   ])('names the variable in one line: %j', (environment, message) => {
     let error: unknown;
     try {
