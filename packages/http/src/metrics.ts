@@ -34,13 +34,29 @@ export class Metrics {
 
   /** Counts every answer under its route template (`/v2/presets/:preset_name`), never the raw path. */
   middleware(): RequestHandler {
+    // Label-bound children, one per (method, route, status): hashing labels on every request costs more than the rest.
+    const counted = new Map<string, { inc(): void }>();
+    const timed = new Map<string, { observe(v: number): void }>();
     return (req, res, next) => {
-      const stop = this.duration.startTimer();
+      const started = process.hrtime.bigint();
       res.on('finish', () => {
         const route = routeOf(req);
-        stop({ method: req.method, route });
-        this.requests.inc({ method: req.method, route, status: String(res.statusCode) });
-        if (res.statusCode === 429) this.rateLimited.inc({ route });
+        const status = res.statusCode;
+        const timing = `${req.method} ${route}`;
+        const key = `${timing} ${status}`;
+        let counter = counted.get(key);
+        if (!counter) {
+          counter = this.requests.labels(req.method, route, String(status));
+          counted.set(key, counter);
+        }
+        counter.inc();
+        let histogram = timed.get(timing);
+        if (!histogram) {
+          histogram = this.duration.labels(req.method, route);
+          timed.set(timing, histogram);
+        }
+        histogram.observe(Number(process.hrtime.bigint() - started) / 1e9);
+        if (status === 429) this.rateLimited.inc({ route });
       });
       next();
     };
