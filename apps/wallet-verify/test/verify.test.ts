@@ -26,6 +26,21 @@ const verify = (app: ReturnType<typeof service>, address: string, key?: string) 
   return key === undefined ? req : req.set('X-SVC-API-Key', key);
 };
 
+describe('GET /metrics', () => {
+  it('counts verifications by outcome and rate-limit rejections', async () => {
+    const { key, human, other } = await arrange(db, { burstLimit: 3 });
+    // A stopped clock: the four requests arrive at one instant, so the burst of 3 refuses the fourth.
+    const now = Date.now();
+    const app = service({}, () => now);
+    for (const wallet of [human.wallet, other.wallet, randomAddress(), human.wallet]) await verify(app, wallet, key.key);
+    const text = (await request(app).get('/metrics')).text;
+    expect(text).toMatch(/^wallet_verifications_total\{result="human",service="wallet-verify"\} 1$/m);
+    expect(text).toMatch(/^wallet_verifications_total\{result="not_human",service="wallet-verify"\} 1$/m);
+    expect(text).toMatch(/^wallet_verifications_total\{result="not_found",service="wallet-verify"\} 1$/m);
+    expect(text).toMatch(/^rate_limit_rejections_total\{route="\/v1\/human\/verify",service="wallet-verify"\} 1$/m);
+  });
+});
+
 describe('GET /v1/human/verify', () => {
   it('answers is_human true for a palm-verified user’s wallet', async () => {
     const { key, human } = await arrange(db);
