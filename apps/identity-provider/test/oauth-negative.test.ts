@@ -189,6 +189,12 @@ describe('access tokens', () => {
 });
 
 describe('decisions', () => {
+  it('answers 404 for an authorization id that is not a UUID, whatever its shape', async () => {
+    const uuidShaped = '-'.repeat(36);
+    expect((await request(suite.idp.app).get('/oauth/authorize/result').query({ authorization_id: uuidShaped })).status).toBe(404);
+    expect((await request(suite.idp.app).get('/consent').query({ authorization_id: 'a'.repeat(36) })).status).toBe(404);
+  });
+
   it('treats a session cookie that is not our encoding as no session, not as a failure', async () => {
     const res = await request(suite.idp.app).get('/v2/developer/organization').set('Cookie', 'svc_session=%E0%A4%A');
     expect(res.status).toBe(401);

@@ -1,7 +1,6 @@
 import type { AdminContext } from './context.js';
+import { isUuid } from '@svc/schemas';
 import { AdminError } from './errors.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
@@ -14,11 +13,11 @@ export async function userByEmail(ctx: AdminContext, email: string) {
 }
 
 export async function orgById(ctx: AdminContext, id: string) {
-  const org = UUID.test(id) ? await ctx.db.organization.findUnique({ where: { id } }) : null;
+  const org = isUuid(id) ? await ctx.db.organization.findUnique({ where: { id } }) : null;
   if (!org) throw new AdminError(`no organization with id ${id}`);
   return org;
 }
 
 export function assertUuid(id: string, what: string): void {
-  if (!UUID.test(id)) throw new AdminError(`no ${what} with id ${id}`);
+  if (!isUuid(id)) throw new AdminError(`no ${what} with id ${id}`);
 }

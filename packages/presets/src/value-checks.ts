@@ -1,4 +1,4 @@
-import { checkAddress } from '@svc/schemas';
+import { checkAddress, isUuid } from '@svc/schemas';
 import { presetDefinition, type PresetDefinition } from './definitions.js';
 
 const ALPHA2 = /^[A-Z]{2}$/;
@@ -11,7 +11,7 @@ const isDate = (v: unknown) => typeof v === 'string' && DATE.test(v) && !Number.
 
 /** Format checks beyond the type, for the presets whose listing promises a form. */
 const BY_NAME: Record<string, (v: unknown) => boolean> = {
-  service_uuid: (v) => typeof v === 'string' && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v),
+  service_uuid: (v) => typeof v === 'string' && isUuid(v),
   service_score: (v) => Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 100,
   country_of_residence: (v) => typeof v === 'string' && ALPHA2.test(v),
   nationality: (v) => typeof v === 'string' && ALPHA2.test(v),

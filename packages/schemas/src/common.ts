@@ -7,6 +7,13 @@ export const ZEvmAddress = z.string().superRefine((value, ctx) => {
   if (!result.ok) ctx.addIssue({ code: 'custom', message: result.message });
 });
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A UUID in its canonical text form: what a uuid column accepts (anything else would make the query fail). */
+export function isUuid(value: string): boolean {
+  return UUID.test(value);
+}
+
 export const ZIsoDateTime = z.string().datetime({ offset: true });
 
 /** Body of every non-spec-specific error: `{error, error_description, details?}`. */

@@ -46,6 +46,7 @@ function casesFor(path, method, op, doc) {
     if (param.in !== 'query') continue;
     add(`query ${param.name} odd`, { query: `${param.name}=${encodeURIComponent(ODD_STRINGS[2])}&${param.name}=%C0%AF&${param.name}=%FF` });
     add(`query ${param.name} huge`, { query: `${param.name}=${'9'.repeat(5000)}` });
+    add(`query ${param.name} uuid-shaped`, { query: `${param.name}=${'-'.repeat(36)}` });
     add(`query ${param.name} nested`, { query: `${param.name}[a][b]=1&${param.name}[]=2` });
   }
   if (method === 'get') return cases;

@@ -1,12 +1,12 @@
 import type { Db } from '@svc/db';
 import { NotFoundError, ValidationError } from '@svc/http';
+import { isUuid } from '@svc/schemas';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** `urn:uuid:…` or the bare UUID; anything else is a 400 naming the field. */
 export function credentialUuid(id: string, field: string): string {
   const bare = id.startsWith('urn:uuid:') ? id.slice('urn:uuid:'.length) : id;
-  if (!UUID.test(bare)) throw new ValidationError([{ field, message: 'must be urn:uuid:<uuid> or a UUID' }]);
+  if (!isUuid(bare)) throw new ValidationError([{ field, message: 'must be urn:uuid:<uuid> or a UUID' }]);
   return bare.toLowerCase();
 }
 
@@ -34,7 +34,7 @@ export async function credentialStatus(db: Db, organizationId: string, id: strin
 export async function revocationOf(db: Db, credentialId: unknown): Promise<{ revoked: boolean } | undefined> {
   if (typeof credentialId !== 'string') return undefined;
   const bare = credentialId.startsWith('urn:uuid:') ? credentialId.slice(9) : '';
-  if (!UUID.test(bare)) return undefined;
+  if (!isUuid(bare)) return undefined;
   const record = await db.issuedCredential.findUnique({ where: { id: bare.toLowerCase() }, select: { status: true } });
   return record ? { revoked: record.status === 'revoked' } : undefined;
 }
@@ -49,7 +49,7 @@ export async function listCredentials(db: Db, organizationId: string, query: { s
   if (query.cursor) {
     try {
       after = JSON.parse(Buffer.from(query.cursor, 'base64url').toString('utf8')) as Cursor;
-      if (typeof after.t !== 'string' || !UUID.test(after.id) || Number.isNaN(Date.parse(after.t))) throw new Error('shape');
+      if (typeof after.t !== 'string' || !isUuid(after.id) || Number.isNaN(Date.parse(after.t))) throw new Error('shape');
     } catch {
       throw new ValidationError([{ field: 'query.cursor', message: 'is not a cursor this endpoint returned' }]);
     }

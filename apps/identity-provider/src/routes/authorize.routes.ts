@@ -1,6 +1,6 @@
 import { Router, type Request, type Response } from 'express';
 import { handle, HttpError, methodNotAllowed } from '@svc/http';
-import { ZAuthorizationIdQuery, ZAuthorizeQuery, ZDecisionRequest } from '@svc/schemas';
+import { isUuid, ZAuthorizationIdQuery, ZAuthorizeQuery, ZDecisionRequest } from '@svc/schemas';
 import type { AppDeps } from '../deps.js';
 import { approve, authorizationFor, checkAuthorizeRequest, contextOf, createAuthorization, deny, pendingCode, RedirectableError, redirectWith } from '../services/authorizations.js';
 import { appScopedUserId } from '../services/keyed.js';
@@ -127,7 +127,7 @@ export function authorizeRouter(deps: AppDeps): Router {
       // the code it may return is bound to the client and its PKCE verifier, and is single use.
       handle({ query: ZAuthorizationIdQuery }, async ({ query }, _req, res) => {
         const id = query.authorization_id;
-        const a = /^[0-9a-f-]{36}$/i.test(id) ? await deps.db.authorization.findUnique({ where: { id } }) : null;
+        const a = isUuid(id) ? await deps.db.authorization.findUnique({ where: { id } }) : null;
         if (!a) throw new HttpError(404, 'authorization_not_found', 'No such authorization');
         const state = a.state ?? undefined;
         let redirectTo: string | null = null;

@@ -1,7 +1,7 @@
 import { Router, type Response } from 'express';
 import { handle, HttpError, methodNotAllowed } from '@svc/http';
 import { constantTimeEqual, randomBase62 } from '@svc/secrets';
-import { type Scope, scopeDetail, ZAuthorizationIdQuery, ZConsentSignInForm } from '@svc/schemas';
+import { isUuid, type Scope, scopeDetail, ZAuthorizationIdQuery, ZConsentSignInForm } from '@svc/schemas';
 import type { AppDeps } from '../deps.js';
 import { authorizationFor } from '../services/authorizations.js';
 import { signIn } from '../services/sessions.js';
@@ -22,7 +22,7 @@ export function consentRouter(deps: AppDeps): Router {
   const router = Router();
 
   const pending = async (id: string) => {
-    const a = /^[0-9a-f-]{36}$/i.test(id) ? await deps.db.authorization.findUnique({ where: { id }, include: { application: { include: { organization: true } } } }) : null;
+    const a = isUuid(id) ? await deps.db.authorization.findUnique({ where: { id }, include: { application: { include: { organization: true } } } }) : null;
     return a && a.status === 'pending_admin' && a.expiresAt > new Date() ? a : null;
   };
 

@@ -1,19 +1,18 @@
 import { Router } from 'express';
 import { Prisma, type Db } from '@svc/db';
 import { handle, methodNotAllowed, NotFoundError } from '@svc/http';
-import { checkAddress, ZUserTokenRequest } from '@svc/schemas';
+import { checkAddress, isUuid, ZUserTokenRequest } from '@svc/schemas';
 import type { AppDeps } from '../deps.js';
 import { invalidClient, invalidRequest } from '../errors.js';
 import { authenticateClient } from '../services/clients.js';
 import { appScopedUserId } from '../services/keyed.js';
 import { signAccessToken } from '../services/tokens.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The user's most recently changed active authorization of this client; the user is named by id, email or EIP-55 address. */
 async function findUserAuthorization(db: Db, applicationId: string, named: string) {
   let user: Prisma.Sql;
-  if (UUID.test(named)) user = Prisma.sql`${named}::uuid`;
+  if (isUuid(named)) user = Prisma.sql`${named}::uuid`;
   else if (named.includes('@')) user = Prisma.sql`(SELECT id FROM "User" WHERE email = ${named.trim().toLowerCase()})`;
   else if (checkAddress(named).ok) user = Prisma.sql`(SELECT "userId" FROM "Wallet" WHERE address = ${named})`;
   else throw invalidRequest('The user must be named by a UUID, an email or an EIP-55 address');

@@ -1,3 +1,4 @@
+import { isUuid } from '@svc/schemas';
 import { jwtVerify, type JWTPayload } from 'jose';
 import type { TokenContext } from './tokens.js';
 
@@ -28,7 +29,6 @@ export interface Grant {
 export type Rejection = 'missing' | 'expired' | 'invalid' | 'revoked';
 export type Verified<T> = { ok: true; value: T } | { ok: false; rejection: Rejection };
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Tokens whose signature and claims were already checked, by exact token string, per key set: a
@@ -69,7 +69,7 @@ export async function verifyAccessJwt(ctx: TokenContext, token: string): Promise
     return { ok: false, rejection: (err as { code?: string }).code === 'ERR_JWT_EXPIRED' ? 'expired' : 'invalid' };
   }
   const claims = payload as unknown as AccessClaims;
-  if (typeof claims.jti !== 'string' || typeof claims.authorization_id !== 'string' || !UUID.test(claims.authorization_id) || typeof claims.scope !== 'string' || typeof claims.exp !== 'number') {
+  if (typeof claims.jti !== 'string' || typeof claims.authorization_id !== 'string' || !isUuid(claims.authorization_id) || typeof claims.scope !== 'string' || typeof claims.exp !== 'number') {
     return { ok: false, rejection: 'invalid' };
   }
   ctx.verified.set(token, claims);

@@ -1,7 +1,7 @@
 import type { Db } from '@svc/db';
 import { HttpError, NotFoundError } from '@svc/http';
 import type { Cache } from '@svc/kv';
-import { SCOPES, scopeDetail, withImplied } from '@svc/schemas';
+import { isUuid, SCOPES, scopeDetail, withImplied } from '@svc/schemas';
 import { randomBase62, sha256Hex } from '@svc/secrets';
 import type { Application } from './clients.js';
 import { appScopedUserId } from './keyed.js';
@@ -72,8 +72,7 @@ export async function createAuthorization(db: Db, app: Application, redirectUri:
  * signed-in user who opens or decides it; anyone else gets 404, as if it did not exist.
  */
 export async function authorizationFor(db: Db, id: string, userId: string) {
-  const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-  if (!UUID.test(id)) throw new NotFoundError('No such authorization', 'authorization_not_found');
+  if (!isUuid(id)) throw new NotFoundError('No such authorization', 'authorization_not_found');
   await db.authorization.updateMany({ where: { id, userId: null }, data: { userId } });
   const found = await db.authorization.findUnique({ where: { id }, include: { application: { include: { organization: true } } } });
   if (!found || found.userId !== userId) throw new NotFoundError('No such authorization', 'authorization_not_found');

@@ -1,4 +1,5 @@
 import type { Db } from '@svc/db';
+import { isUuid } from '@svc/schemas';
 import { sha256Hex } from '@svc/secrets';
 import { jwtVerify } from 'jose';
 import type { Application } from './clients.js';
@@ -19,10 +20,9 @@ export interface RevokeDetail {
 /** Who is revoking: a client (its own tokens and authorizations) or a user (their own authorizations). */
 export type Revoker = { kind: 'client'; app: Application } | { kind: 'user'; userId: string };
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 async function ownedAuthorization(db: Db, id: string, who: Revoker) {
-  if (!UUID.test(id)) return null;
+  if (!isUuid(id)) return null;
   const a = await db.authorization.findUnique({ where: { id }, include: { application: { select: { clientId: true } } } });
   if (!a) return null;
   const mine = who.kind === 'client' ? a.applicationId === who.app.id : a.userId === who.userId;
