@@ -1,25 +1,20 @@
 import { createApiKey, createOrg, createUser, type AdminContext } from '@svc/admin';
 import type { Db } from '@svc/db';
-import { contractChecked, testDatabaseUrl, uniqueEmail } from '@svc/testkit';
-import { afterAll, expect } from '@jest/globals';
+import { testDatabaseUrl, uniqueEmail } from '@svc/testkit';
+import { contractSuite } from '@svc/testkit/contract-suite';
 import { createApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { buildDeps } from '../src/deps.js';
 
 export const SUBJECT = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
 
-/** Every app of this test file answers as its OpenAPI document says (checked in afterAll below). */
-const contracts: ReturnType<typeof contractChecked>[] = [];
-afterAll(async () => {
-  expect((await Promise.all(contracts.map((c) => c.violations()))).flat()).toEqual([]);
-});
+/** Every app of this test file answers as its OpenAPI document says. */
+const checked = contractSuite();
 
 export function buildIssuer(env: NodeJS.ProcessEnv = {}) {
   const config = loadConfig({ DATABASE_URL: testDatabaseUrl(), LOG_LEVEL: 'silent', SIGNING_WORKERS: '2', ...env });
   const deps = buildDeps(config);
-  const checked = contractChecked(createApp(deps));
-  contracts.push(checked);
-  return { app: checked.app, deps };
+  return { app: checked(createApp(deps)), deps };
 }
 
 /** An organization with a token that may issue. */

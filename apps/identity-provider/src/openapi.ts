@@ -37,10 +37,8 @@ import {
 } from '@svc/schemas';
 import { z } from 'zod';
 
-const oauthErrors = (statuses: Record<number, string>): Record<number, ResponseSpec> =>
-  Object.fromEntries(Object.entries(statuses).map(([s, description]) => [s, { description, schema: ZOAuthError }]));
-const presetErrors = (statuses: Record<number, string>): Record<number, ResponseSpec> =>
-  Object.fromEntries(Object.entries(statuses).map(([s, description]) => [s, { description, schema: ZPresetError }]));
+const oauthErrors = (statuses: Record<number, string>) => errorResponses(statuses, ZOAuthError);
+const presetErrors = (statuses: Record<number, string>) => errorResponses(statuses, ZPresetError);
 const html = (description: string): ResponseSpec => ({ description, schema: z.string(), contentType: 'text/html' });
 const redirect = (description: string): ResponseSpec => ({ description, headers: { Location: 'Where the browser goes next' } });
 const session = [['sessionBearer'], ['sessionCookie']] as ApiSpec['operations'][number]['security'];

@@ -1,24 +1,19 @@
 import { createApiKey, createOrg, createUser, type AdminContext } from '@svc/admin';
 import type { Db } from '@svc/db';
 import { toChecksumAddress } from '@svc/schemas';
-import { contractChecked, randomHex40, testDatabaseUrl, testRedisUrl, uniqueEmail } from '@svc/testkit';
-import { afterAll, expect } from '@jest/globals';
+import { randomHex40, testDatabaseUrl, testRedisUrl, uniqueEmail } from '@svc/testkit';
+import { contractSuite } from '@svc/testkit/contract-suite';
 import { createApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { buildDeps } from '../src/deps.js';
 
-/** Every app of this test file answers as its OpenAPI document says (checked in afterAll below). */
-const contracts: ReturnType<typeof contractChecked>[] = [];
-afterAll(async () => {
-  expect((await Promise.all(contracts.map((c) => c.violations()))).flat()).toEqual([]);
-});
+/** Every app of this test file answers as its OpenAPI document says. */
+const checked = contractSuite();
 
 export function buildService(env: NodeJS.ProcessEnv = {}, clock?: () => number) {
   const config = loadConfig({ DATABASE_URL: testDatabaseUrl(), REDIS_URL: testRedisUrl(), LOG_LEVEL: 'silent', ...env });
   const deps = buildDeps(config, clock ? { clock } : {});
-  const checked = contractChecked(createApp(deps));
-  contracts.push(checked);
-  return { app: checked.app, deps };
+  return { app: checked(createApp(deps)), deps };
 }
 
 export function randomAddress(): string {

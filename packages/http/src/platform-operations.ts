@@ -2,9 +2,9 @@ import { ZErrorBody, ZLiveness, ZReadiness } from '@svc/schemas';
 import { z } from 'zod';
 import type { OperationSpec, ResponseSpec } from './openapi.js';
 
-/** `{error, error_description, details?}` under `status`, for operation specs. */
-export function errorResponses(statuses: Record<number, string>): Record<number, ResponseSpec> {
-  return Object.fromEntries(Object.entries(statuses).map(([status, description]) => [status, { description, schema: ZErrorBody }]));
+/** Error answers by status for operation specs: the generic `{error, error_description, details?}` unless another body is given. */
+export function errorResponses(statuses: Record<number, string>, schema: z.ZodType = ZErrorBody): Record<number, ResponseSpec> {
+  return Object.fromEntries(Object.entries(statuses).map(([status, description]) => [status, { description, schema }]));
 }
 
 /** The operations every service serves: probes, metrics and its own documentation. */

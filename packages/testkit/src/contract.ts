@@ -82,3 +82,4 @@ export function contractChecked(app: Express): { app: Express; violations(): Pro
     },
   };
 }
+
