@@ -4,6 +4,7 @@ import type { AppDeps } from './deps.js';
 import { IDENTITY_PROVIDER_API } from './openapi.js';
 import { authorizeRouter } from './routes/authorize.routes.js';
 import { consentRouter } from './routes/consent.routes.js';
+import { decisionRouter } from './routes/decision.routes.js';
 import { developerRouter } from './routes/developer.routes.js';
 import { discoveryRouter } from './routes/discovery.routes.js';
 import { presetsRouter } from './routes/presets.routes.js';
@@ -19,6 +20,7 @@ export function createApp(deps: AppDeps): Express {
     app.use(discoveryRouter(deps));
     app.use(sessionRouter(deps));
     app.use(authorizeRouter(deps));
+    app.use(decisionRouter(deps));
     app.use(consentRouter(deps));
     app.use(tokenRouter(deps));
     app.use(userinfoRouter(deps));

@@ -1,10 +1,14 @@
 import { TimestampBatch } from '@svc/db';
 import { dependencyCheck, type Metrics, readPackageVersion, type ReadinessCheck } from '@svc/http';
 import { coreChecks, createCoreDeps, type CoreDeps } from '@svc/runtime';
+import { type Clock, systemClock } from './clock.js';
 import type { Config } from './config.js';
 import { SigningKeys } from './services/signing-keys.js';
 import type { TokenContext } from './services/tokens.js';
-import { clientRateLimit } from './services/client-rate-limit.js';
+import { purgeExpired as purgeExpiredRows } from './services/authorizations.js';
+import { ClientAssertions } from './services/client-assertions.js';
+import { DpopProofs } from './services/dpop.js';
+import { RequestLimits } from './services/request-limits.js';
 import { PresetCache } from './services/preset-cache.js';
 import { Clients } from './services/clients.js';
 import { VerifiedTokens } from './services/access-tokens.js';
@@ -15,7 +19,13 @@ export interface AppDeps extends CoreDeps {
   checks: ReadinessCheck[];
   signingKeys: SigningKeys;
   tokens: TokenContext;
-  limitClient: (clientId: string) => Promise<void>;
+  /** The one clock of the service: routes and services read time only through it. */
+  clock: Clock;
+  limits: RequestLimits;
+  assertions: ClientAssertions;
+  dpop: DpopProofs;
+  /** Deletes expired pending authorizations and revoked-token records (also run every minute). */
+  purgeExpired: () => Promise<number>;
   presetCache: PresetCache;
   clients: Clients;
   /** last_token_issued_at of client user-tokens, written once a second for all authorizations. */
@@ -32,26 +42,35 @@ function idpCounters(metrics: Metrics) {
   };
 }
 
-export function buildDeps(config: Config): AppDeps {
+const HOUSEKEEPING_MS = 60_000;
+
+export function buildDeps(config: Config, clock: Clock = systemClock()): AppDeps {
   const core = createCoreDeps('identity-provider', 'idp', config);
   const signingKeys = new SigningKeys(core.db);
   const counters = idpCounters(core.metrics);
   const tokenStamps = new TimestampBatch(core.db, 'Authorization.lastTokenIssuedAt', 1, (err) => core.logger.warn({ err }, 'last_token_issued_at not written'));
+  const purgeExpired = () => purgeExpiredRows(core.db, clock.now());
+  const housekeeping = setInterval(() => purgeExpired().catch((err: unknown) => core.logger.warn({ err }, 'housekeeping failed')), HOUSEKEEPING_MS).unref();
   return {
     ...core,
     close: async () => {
+      clearInterval(housekeeping);
       await tokenStamps.close();
       await core.close();
     },
+    clock,
+    purgeExpired,
+    limits: new RequestLimits(core.store.limiter, core.store.cache, { perClient: config.RATE_LIMIT_DEFAULT, unit: config.RATE_LIMIT_UNIT, failuresPerSource: config.AUTH_FAILURE_LIMIT, authorizePerSource: config.AUTHORIZE_RATE_LIMIT }, core.logger),
+    assertions: new ClientAssertions(config.issuer, core.store.cache, clock),
+    dpop: new DpopProofs(config.IDP_SECRET, core.store.cache, clock),
     tokenStamps,
     config,
     version: readPackageVersion(new URL('../package.json', import.meta.url)),
     signingKeys,
-    tokens: { db: core.db, cache: core.store.cache, keys: signingKeys, issuer: config.issuer, secret: config.IDP_SECRET, now: () => new Date(), verified: new VerifiedTokens() },
+    tokens: { db: core.db, cache: core.store.cache, keys: signingKeys, issuer: config.issuer, resource: config.resource, secret: config.IDP_SECRET, clock, verified: new VerifiedTokens() },
     clients: new Clients(core.db),
     counters,
     presetCache: new PresetCache(core.db, core.store.cache, core.logger, (outcome) => counters.presetCache.inc({ outcome })),
-    limitClient: clientRateLimit(core.store.limiter, config.RATE_LIMIT_DEFAULT, config.RATE_LIMIT_UNIT, core.logger),
     checks: [...coreChecks(core), dependencyCheck('signing_key', () => signingKeys.signer())],
   };
 }

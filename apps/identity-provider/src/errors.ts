@@ -1,6 +1,10 @@
-import { HttpError } from '@svc/http';
+// The identity provider's failures, in one list: every error a route or service throws on purpose
+// is made here, named after the spec or RFC code it answers with.
+import { ForbiddenError, HttpError, NotFoundError, RateLimitedError, UnauthorizedError } from '@svc/http';
 import type { PresetError as PresetErrorBody, PresetErrorCode } from '@svc/schemas';
-import type { Rejection } from './services/access-tokens.js';
+
+/** Why a presented access token was refused. */
+export type Rejection = 'missing' | 'expired' | 'invalid' | 'revoked';
 
 /** RFC 6749 §5.2 / RFC 6750 §3.1 errors, answered as `{error, error_description}`. */
 export class OAuthError extends HttpError {
@@ -11,6 +15,19 @@ export class OAuthError extends HttpError {
 }
 
 export const invalidRequest = (d: string) => new OAuthError('invalid_request', d);
+export const invalidScope = (d: string) => new OAuthError('invalid_scope', d);
+export const invalidDpopProof = (d: string) => new OAuthError('invalid_dpop_proof', d);
+/** RFC 9449 §8: the proof needs the server's current nonce, sent in DPoP-Nonce. */
+export const useDpopNonce = (nonce: string) => new OAuthError('use_dpop_nonce', 'Sign the DPoP proof with the nonce in the DPoP-Nonce header', 400, { 'DPoP-Nonce': nonce });
+/**
+ * A DPoP failure at a protected resource: 401 with a DPoP challenge (RFC 9449 §7.1), the OAuth
+ * error kept (invalid_token, invalid_dpop_proof or use_dpop_nonce).
+ */
+export const dpopChallenge = (err: OAuthError, algs: string[]) =>
+  new OAuthError(err.code, err.description, 401, {
+    ...err.headers,
+    'WWW-Authenticate': `DPoP error="${err.code}", error_description="${err.description.replace(/"/g, "'")}", algs="${algs.join(' ')}"`,
+  });
 export const invalidGrant = (d: string) => new OAuthError('invalid_grant', d);
 export const invalidClient = (d = 'Client authentication failed', basic = false) =>
   new OAuthError('invalid_client', d, 401, basic ? { 'WWW-Authenticate': 'Basic realm="svc", charset="UTF-8"' } : {});
@@ -67,3 +84,36 @@ export function tokenRejected(rejection: Rejection, style: 'oauth' | 'data'): Ht
   // RFC 6750 §3.1: a request without credentials is not told an error code in the challenge.
   return rejection === 'missing' ? new OAuthError('invalid_token', description, 401, { 'WWW-Authenticate': 'Bearer realm="svc"' }) : invalidToken(description);
 }
+
+/** An error after the redirect URI is trusted: sent back to the client (RFC 6749 §4.1.2.1). */
+export class RedirectableError extends Error {
+  override name = 'RedirectableError';
+  constructor(
+    readonly code: string,
+    readonly description: string,
+  ) {
+    super(description);
+  }
+}
+
+export const authorizationNotFound = () => new NotFoundError('No such authorization', 'authorization_not_found');
+/** A decision the authorization's state no longer allows. */
+export const authorizationConflict = (d: string) => new HttpError(409, 'invalid_request', d);
+export const decisionScope = (d: string) => new HttpError(400, 'invalid_scope', d);
+export const palmVerificationRequired = (appName: string) =>
+  new HttpError(403, 'palm_verification_required', `${appName} requires palm verification, which this account has not completed`);
+
+export const sessionRequired = () =>
+  new UnauthorizedError('Sign in first: a session cookie or Authorization: Bearer <session_token> is required', 'login_required', { 'WWW-Authenticate': 'Bearer realm="svc"' });
+export const csrfFailed = (d = 'The CSRF token is missing or wrong; reload the page and try again') => new ForbiddenError(d, 'csrf_failed');
+export const wrongPassword = () => new UnauthorizedError('The email or password is wrong', 'invalid_credentials');
+export const signInSlowedDown = (retryAfterSeconds: number) => new RateLimitedError(retryAfterSeconds, 'Too many failed sign-ins from here; wait and try again');
+
+export const notAMember = () => new NotFoundError('You are not a member of any organization', 'organization_not_found');
+export const ownerOnly = () => new ForbiddenError('Only the organization owner may rename it', 'forbidden');
+export const developerAuthRequired = () =>
+  new UnauthorizedError('Client credentials (HTTP Basic) or a developer session are required', 'unauthorized', { 'WWW-Authenticate': 'Basic realm="svc"' });
+export const noActiveAuthorization = () => new NotFoundError('No active authorization of this client for that user', 'authorization_not_found');
+
+export const rateLimited = (retryAfterSeconds: number, description: string, headers: Record<string, string> = {}) => new RateLimitedError(retryAfterSeconds, description, headers);
+

@@ -14,7 +14,7 @@ let deps: AppDeps;
 let app: ReturnType<typeof createApp>;
 beforeAll(() => {
   db = testDb();
-  deps = buildDeps(loadConfig({ DATABASE_URL: testDatabaseUrl(), LOG_LEVEL: 'silent', IDP_SECRET: 'x'.repeat(32), PUBLIC_URL: 'https://id.example.com/' }));
+  deps = buildDeps(loadConfig({ DATABASE_URL: testDatabaseUrl(), LOG_LEVEL: 'silent', IDP_SECRET: 'discovery-test-secret-9f8e7d6c5b4a3210ZYXWVU', PUBLIC_URL: 'https://id.example.com/' }));
   app = createApp(deps);
 });
 afterAll(async () => {

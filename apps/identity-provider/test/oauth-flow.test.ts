@@ -39,7 +39,7 @@ describe('the authorization code flow (JSON API)', () => {
 
     const info = await request(suite.idp.app).get('/v2/userinfo').set('Authorization', `Bearer ${token.body.access_token}`);
     expect(info.status).toBe(200);
-    expect(info.body).toMatchObject({ sub: token.body.app_scoped_user_id, iss: 'https://id.example.com', aud: confidential.client_id, authorization_id: authorizationId, email: user.email, service_id: user.service_id, wallet_address: null });
+    expect(info.body).toMatchObject({ sub: token.body.app_scoped_user_id, iss: 'https://id.example.com', aud: 'https://id.example.com/v2', authorization_id: authorizationId, email: user.email, service_id: user.service_id, wallet_address: null });
 
     const refreshed = await request(suite.idp.app)
       .post('/oauth/token')
@@ -84,7 +84,7 @@ describe('the authorization code flow (JSON API)', () => {
     const { user, confidential } = await arrange(suite.db);
     const session = await signIn(suite.idp.app, user.email, user.password);
     const { code, authorizationId } = await obtainCode(suite.idp.app, confidential.client_id, session);
-    const res = await request(suite.idp.app).get('/oauth/authorize/result').query({ authorization_id: authorizationId });
+    const res = await request(suite.idp.app).get('/oauth/authorize/result').set('Authorization', basic(confidential.client_id, confidential.client_secret!)).query({ authorization_id: authorizationId });
     expect(res.body).toEqual({ authorization_id: authorizationId, status: 'approved', redirect_uri: REDIRECT, state: 'st-1', code, redirect_to: expect.stringContaining(`code=${code}`) });
   });
 });

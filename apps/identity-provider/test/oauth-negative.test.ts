@@ -135,7 +135,7 @@ describe('refresh tokens', () => {
     const second = await refreshWith(token.refresh_token);
     expect(second.status).toBe(200);
     const reuse = await refreshWith(token.refresh_token);
-    expect(reuse.body).toEqual({ error: 'invalid_grant', error_description: 'The refresh token was already used; its family is revoked' });
+    expect(reuse.body).toEqual({ error: 'invalid_grant', error_description: 'The refresh token was already used; every token of this grant is revoked' });
     expect((await refreshWith(second.body.refresh_token)).body.error).toBe('invalid_grant');
   });
 

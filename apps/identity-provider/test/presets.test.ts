@@ -111,16 +111,16 @@ describe('GET /v2/presets/{preset_name}', () => {
   it('answers E4041 for an expired token and E4010 once the data window is over', async () => {
     const d = await arrangeData(suite.db, app(), { scope: BASIC, presetCacheTtl: 60, accessTokenTtl: 600 });
     expect((await preset(d.accessToken, 'age')).status).toBe(200);
-    const realNow = suite.idp.deps.tokens.now;
+    const realNow = suite.idp.deps.clock.now;
     try {
-      suite.idp.deps.tokens.now = () => new Date(Date.now() + 120_000);
+      suite.idp.deps.clock.now = () => new Date(Date.now() + 120_000);
       const over = await preset(d.accessToken, 'age');
       expectPresetError(over, 401, 'E4010');
       expect(over.body.context).toMatchObject({ authorization_id: d.authorizationId });
-      suite.idp.deps.tokens.now = () => new Date(Date.now() + 700_000);
+      suite.idp.deps.clock.now = () => new Date(Date.now() + 700_000);
       expectPresetError(await preset(d.accessToken, 'age'), 401, 'E4041');
     } finally {
-      suite.idp.deps.tokens.now = realNow;
+      suite.idp.deps.clock.now = realNow;
     }
   });
 

@@ -77,8 +77,8 @@ export const COMMANDS: Record<string, Command> = {
     run: (ctx, v) => addMember(ctx, { org: s(v, 'org'), email: s(v, 'email'), role: s(v, 'role') }),
   },
   'client:create': {
-    summary: 'create an OAuth client: --org --name --redirect-uri URI... --scopes "a b" [--public] [--requires-palm-verification] [--preset-cache-ttl S] [--access-token-ttl S]',
-    options: { org: str, name: str, 'redirect-uri': many, scopes: str, public: flag, 'requires-palm-verification': flag, 'preset-cache-ttl': str, 'access-token-ttl': str },
+    summary: 'create an OAuth client: --org --name --redirect-uri URI... --scopes "a b" [--public] [--requires-palm-verification] [--preset-cache-ttl S] [--access-token-ttl S] [--require-dpop] [--jwks JSON | --jwks-uri URL] (with keys: private_key_jwt, no secret)',
+    options: { org: str, name: str, 'redirect-uri': many, scopes: str, public: flag, 'requires-palm-verification': flag, 'preset-cache-ttl': str, 'access-token-ttl': str, 'require-dpop': flag, jwks: str, 'jwks-uri': str },
     required: ['org', 'name', 'redirect-uri', 'scopes'],
     run: (ctx, v) =>
       createClient(ctx, {
@@ -90,6 +90,9 @@ export const COMMANDS: Record<string, Command> = {
         requiresPalmVerification: v['requires-palm-verification'] === true,
         presetCacheTtl: int(v, 'preset-cache-ttl'),
         accessTokenTtl: int(v, 'access-token-ttl'),
+        requireDpop: v['require-dpop'] === true,
+        jwks: opt(v, 'jwks'),
+        jwksUri: opt(v, 'jwks-uri'),
       }),
   },
   'apikey:create': {

@@ -5,18 +5,35 @@ export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
+// Variables whose values are never echoed back in an error, even in part.
+const SECRET_NAME = /SECRET|KEY|TOKEN|PASSWORD|KEK/;
+
 /**
- * Parses environment variables with a zod object whose keys are the variable names. The first
- * problem becomes one line that names the variable, so an operator knows what to fix.
+ * Parses environment variables with a zod object whose keys are the variable names. Every problem
+ * becomes one line that names its variable, so an operator fixes them all in one go.
  */
 export function parseEnv<S extends z.ZodObject>(schema: S, env: NodeJS.ProcessEnv): z.output<S> {
   const result = schema.safeParse(env);
   if (result.success) return result.data;
-  const issue = result.error.issues[0]!;
-  const name = String(issue.path[0] ?? 'environment');
-  const value = env[name];
-  const shown = value === undefined ? 'it is not set' : `got ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
-  throw new ConfigError(`Invalid configuration: ${name}: ${issue.message} (${shown})`);
+  const lines = result.error.issues.map((issue) => {
+    const name = String(issue.path[0] ?? 'environment');
+    const value = env[name];
+    const shown = value === undefined ? 'it is not set' : SECRET_NAME.test(name) ? `${value.length} characters given` : `got ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
+    return `Invalid configuration: ${name}: ${issue.message} (${shown})`;
+  });
+  throw new ConfigError(lines.join('\n'));
+}
+
+// Values copied from examples and documentation, refused wherever a real secret is needed.
+const PLACEHOLDER = /change[-_ ]?me|changeit|placeholder|example|your[-_ ]?secret|replace[-_ ]?me|^(secret|password)+$|^x+$/i;
+
+/** Bits of Shannon entropy in `value` as written (an upper bound on its real unpredictability). */
+export function entropyBits(value: string): number {
+  const counts = new Map<string, number>();
+  for (const ch of value) counts.set(ch, (counts.get(ch) ?? 0) + 1);
+  let perChar = 0;
+  for (const n of counts.values()) perChar -= (n / value.length) * Math.log2(n / value.length);
+  return perChar * value.length;
 }
 
 /** Runs a config loader in a server entry point: a ConfigError prints one line and exits 1. */
@@ -52,6 +69,13 @@ export const env = {
   bool: (fallback: boolean) =>
     z.preprocess(blankAsUndefined, z.enum(['true', 'false', '1', '0']).default(fallback ? 'true' : 'false')).transform((v) => v === 'true' || v === '1'),
   secret: (minLength: number) => z.string().min(minLength, `must be at least ${minLength} characters`),
+  /** A long random secret: no known placeholder, and at least 128 bits of entropy as written. */
+  strongSecret: (minLength: number) =>
+    z
+      .string()
+      .min(minLength, `must be at least ${minLength} characters`)
+      .refine((v) => !PLACEHOLDER.test(v), 'is a placeholder from an example; generate one, e.g. `openssl rand -base64 36`')
+      .refine((v) => entropyBits(v) >= 128, 'is too predictable (repeated or few distinct characters); generate one, e.g. `openssl rand -base64 36`'),
 };
 
 /** The `version` of the package.json next to the given module's package. */

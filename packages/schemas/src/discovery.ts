@@ -22,6 +22,8 @@ export const ZOpenIdConfiguration = z.object({
   claims_supported: strings,
   id_token_signing_alg_values_supported: strings,
   authorization_response_iss_parameter_supported: z.boolean().optional(),
+  token_endpoint_auth_signing_alg_values_supported: strings.optional(),
+  dpop_signing_alg_values_supported: strings.optional(),
 });
 
 export const ZServiceConfiguration = z.object({
@@ -45,6 +47,10 @@ export const ZServiceConfiguration = z.object({
   claim_types_supported: strings,
   claims_supported: strings,
   id_token_signing_alg_values_supported: strings,
+  dpop_signing_alg_values_supported: strings.optional(),
+  token_endpoint_auth_signing_alg_values_supported: strings.optional(),
+  /** The `aud` of every access token (RFC 9068): this service's data API. */
+  access_token_audience: z.string().optional(),
   scopes_catalog: z.array(
     z.object({
       id: z.string(),
@@ -58,6 +64,15 @@ export const ZServiceConfiguration = z.object({
   presets_available: z.array(z.object({ name: z.string(), scope: z.string(), type: z.enum([...PRESET_TYPES, 'bundled']), description: z.string(), consent_text: z.string() })),
   rate_limit_default: z.number(),
   rate_limit_unit: z.string(),
+});
+
+/** RFC 9728 protected resource metadata of the data API. */
+export const ZProtectedResourceMetadata = z.object({
+  resource: z.string(),
+  authorization_servers: strings,
+  scopes_supported: strings,
+  bearer_methods_supported: strings,
+  dpop_signing_alg_values_supported: strings,
 });
 
 export const ZJwks = z.object({

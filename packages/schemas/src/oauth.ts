@@ -114,6 +114,17 @@ export const ZAuthorizationContext = z.object({
   policy: z.object({ requires_palm_verification: z.boolean(), preset_cache_ttl_seconds: z.number() }),
 });
 
+/** How a client authenticates in a body: client_secret_post, or private_key_jwt (RFC 7523 §2.2). */
+const clientAuthentication = {
+  client_id: filled(100).optional(),
+  client_secret: filled(200).optional(),
+  client_assertion_type: z.literal('urn:ietf:params:oauth:client-assertion-type:jwt-bearer', { error: 'client_assertion_type must be urn:ietf:params:oauth:client-assertion-type:jwt-bearer' }).optional(),
+  client_assertion: filled(8192).optional(),
+};
+
+/** `/oauth/authorize/result` as a form post, for client_secret_post and private_key_jwt. */
+export const ZAuthorizationResultRequest = z.object({ authorization_id: z.string().max(100), ...clientAuthentication });
+
 export const ZSignInRequest = z.object({ email: z.string().min(3).max(320), password: z.string().min(1).max(1024) });
 /** The hosted sign-in form: the same fields, the authorization it continues, and the double-submit token. */
 export const ZConsentSignInForm = z.object({ authorization_id: z.string().max(100), email: z.string().max(320), password: z.string().max(1024), csrf_token: z.string().max(200) });
@@ -122,8 +133,8 @@ export const ZSessionResponse = z.object({ session_token: z.string(), expires_in
 export const ZTokenRequest = z.discriminatedUnion(
   'grant_type',
   [
-    z.object({ grant_type: z.literal('authorization_code'), code: filled(200), redirect_uri: filled(2000), code_verifier: filled(200), client_id: filled(100).optional(), client_secret: filled(200).optional() }),
-    z.object({ grant_type: z.literal('refresh_token'), refresh_token: filled(200), scope: z.string().max(1000).optional(), client_id: filled(100).optional(), client_secret: filled(200).optional() }),
+    z.object({ grant_type: z.literal('authorization_code'), code: filled(200), redirect_uri: filled(2000), code_verifier: filled(200), ...clientAuthentication }),
+    z.object({ grant_type: z.literal('refresh_token'), refresh_token: filled(200), scope: z.string().max(1000).optional(), ...clientAuthentication }),
   ],
   { error: 'grant_type must be authorization_code or refresh_token (password and implicit grants are not supported)' },
 );
@@ -144,8 +155,8 @@ export const ZTokenResponse = z.object({
 });
 
 export const ZUserTokenRequest = z.object({
+  ...clientAuthentication,
   client_id: filled(100),
-  client_secret: filled(200),
   identifier: z.string().max(320).optional(),
   user_id: z.string().max(100).optional(),
   email: z.string().max(320).optional(),
@@ -169,8 +180,7 @@ export const ZRevokeRequest = z.object({
   token_type_hint: z.enum(['authorization', 'refresh_token', 'access_token']).optional(),
   authorization_id: z.string().max(100).optional(),
   cascade: z.union([z.boolean(), z.enum(['0', '1', 'true', 'false']), z.literal(0), z.literal(1)]).optional(),
-  client_id: z.string().max(100).optional(),
-  client_secret: z.string().max(200).optional(),
+  ...clientAuthentication,
 });
 
 export const ZRevokeDetail = z.object({

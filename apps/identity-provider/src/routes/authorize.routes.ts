@@ -1,15 +1,15 @@
 import { Router, type Request, type Response } from 'express';
-import { handle, HttpError, methodNotAllowed } from '@svc/http';
-import { isUuid, ZAuthorizationIdQuery, ZAuthorizeQuery, ZDecisionRequest } from '@svc/schemas';
+import { handle, methodNotAllowed } from '@svc/http';
+import { ZAuthorizationIdQuery, ZAuthorizationResultRequest, ZAuthorizeQuery } from '@svc/schemas';
 import type { AppDeps } from '../deps.js';
-import { approve, authorizationFor, checkAuthorizeRequest, contextOf, createAuthorization, deny, pendingCode, RedirectableError, redirectWith } from '../services/authorizations.js';
-import { appScopedUserId } from '../services/keyed.js';
+import { RedirectableError } from '../errors.js';
+import { authorizationResult, checkAuthorizeRequest, createAuthorization, redirectWith } from '../services/authorizations.js';
+import { authenticateClient, credentialsFrom } from '../services/clients.js';
 import { pickLocale } from '../views/locales/index.js';
 import { pageCsp, renderError } from '../views/pages.js';
-import { optionalSession, requireSession } from './session-context.js';
+import { optionalSession } from './session-context.js';
 
 const wantsHtml = (req: Request) => req.accepts(['json', 'html']) === 'html';
-const isForm = (req: Request) => req.is('application/x-www-form-urlencoded') !== false && req.is('application/x-www-form-urlencoded') !== null;
 
 /** Before the redirect URI is trusted, errors are shown, never redirected (RFC 6749 §4.1.2.1). */
 function showError(req: Request, res: Response, error: string, description: string): void {
@@ -18,6 +18,7 @@ function showError(req: Request, res: Response, error: string, description: stri
   else res.status(400).json({ error, error_description: description });
 }
 
+/** The client's side of an authorization: starting it, and polling for its outcome. */
 export function authorizeRouter(deps: AppDeps): Router {
   const router = Router();
   const { issuer } = deps.config;
@@ -31,6 +32,8 @@ export function authorizeRouter(deps: AppDeps): Router {
         if (!app.redirectUris.includes(query.redirect_uri)) {
           return showError(req, res, 'invalid_request', 'redirect_uri does not exactly match a URI registered for this client');
         }
+        // Each request writes a row with no authentication: bounded per client and source address.
+        await deps.limits.authorize(app.clientId, req.ip ?? 'unknown');
         let scopes: string[];
         try {
           scopes = checkAuthorizeRequest(app, {
@@ -44,7 +47,6 @@ export function authorizeRouter(deps: AppDeps): Router {
           return res.redirect(303, redirectWith(query.redirect_uri, issuer, { error: err.code, error_description: err.description, state: query.state }));
         }
         const user = await optionalSession(deps, req);
-        const now = new Date();
         const authorization = await createAuthorization(
           deps.db,
           app,
@@ -52,7 +54,7 @@ export function authorizeRouter(deps: AppDeps): Router {
           { scope: query.scope!, responseType: 'code', codeChallenge: query.code_challenge, codeChallengeMethod: 'S256', state: query.state, nonce: query.nonce, loginHint: query.login_hint, locale: query.locale },
           scopes,
           user?.userId,
-          now,
+          deps.clock.now(),
         );
         const consentUrl = `${issuer}/consent?authorization_id=${authorization.id}`;
         if (wantsHtml(req)) return res.redirect(303, consentUrl);
@@ -61,86 +63,18 @@ export function authorizeRouter(deps: AppDeps): Router {
     )
     .all(methodNotAllowed);
 
-  router
-    .route('/oauth/authorize/context')
-    .get(
-      handle({ query: ZAuthorizationIdQuery }, async ({ query }, req, res) => {
-        const user = await requireSession(deps, req, { csrf: false });
-        const authorization = await authorizationFor(deps.db, query.authorization_id, user.userId);
-        res.json(contextOf(authorization, deps.config.IDP_SECRET));
-      }),
-    )
-    .all(methodNotAllowed);
-
-  router
-    .route('/oauth/authorize/approve')
-    .post(
-      handle({ body: ZDecisionRequest }, async ({ body }, req, res) => {
-        const session = await requireSession(deps, req, { csrf: true });
-        const authorization = await authorizationFor(deps.db, body.authorization_id, session.userId);
-        const user = await deps.db.user.findUniqueOrThrow({ where: { id: session.userId } });
-        const now = new Date();
-        const { code, codeExpiresAt, granted } = await approve(deps.db, deps.store.cache, authorization, body.scopes, { palmVerified: user.palmVerified, authTime: session.authTime }, now);
-        const redirectTo = redirectWith(authorization.redirectUri, issuer, { code, state: authorization.state ?? undefined });
-        // A browser form post continues with 303 (never 307, which would repost the form).
-        if (isForm(req)) return res.redirect(303, redirectTo);
-        res.json({
-          authorization_id: authorization.id,
-          status: 'approved',
-          code,
-          code_expires_at: codeExpiresAt.toISOString(),
-          scopes: granted,
-          granted_scopes: granted,
-          app_scoped_user_id: appScopedUserId(deps.config.IDP_SECRET, authorization.application.organizationId, session.userId),
-          organization_id: authorization.application.organizationId,
-          ...(authorization.state !== null ? { state: authorization.state } : {}),
-          redirect_uri: authorization.redirectUri,
-          client_id: authorization.application.clientId,
-          redirect_to: redirectTo,
-        });
-      }),
-    )
-    .all(methodNotAllowed);
-
-  router
-    .route('/oauth/authorize/deny')
-    .post(
-      handle({ body: ZDecisionRequest }, async ({ body }, req, res) => {
-        const session = await requireSession(deps, req, { csrf: true });
-        const authorization = await authorizationFor(deps.db, body.authorization_id, session.userId);
-        await deny(deps.db, authorization, new Date());
-        const redirectTo = redirectWith(authorization.redirectUri, issuer, {
-          error: 'access_denied',
-          error_description: 'The user denied the request',
-          state: authorization.state ?? undefined,
-        });
-        if (isForm(req)) return res.redirect(303, redirectTo);
-        res.json({ authorization_id: authorization.id, status: 'denied', redirect_uri: authorization.redirectUri, redirect_to: redirectTo });
-      }),
-    )
-    .all(methodNotAllowed);
-
+  // Anyone holding the id may poll for the status, so a device that started the flow can follow it;
+  // the code goes only to the confidential client that owns the authorization, authenticated (a
+  // public client gets it only through the redirect to its registered redirect_uri).
+  const result = async (id: string, req: Request, res: Response, body: Record<string, unknown>) => {
+    const presented = credentialsFrom(req.headers.authorization, body);
+    const client = presented.method === 'none' ? undefined : await authenticateClient(deps.clients, presented, deps.assertions);
+    res.json(await authorizationResult(deps.db, deps.store.cache, deps.config.IDP_SECRET, issuer, id, client));
+  };
   router
     .route('/oauth/authorize/result')
-    .get(
-      // Readable with the authorization id alone, so a device that started the flow can poll;
-      // the code it may return is bound to the client and its PKCE verifier, and is single use.
-      handle({ query: ZAuthorizationIdQuery }, async ({ query }, _req, res) => {
-        const id = query.authorization_id;
-        const a = isUuid(id) ? await deps.db.authorization.findUnique({ where: { id } }) : null;
-        if (!a) throw new HttpError(404, 'authorization_not_found', 'No such authorization');
-        const state = a.state ?? undefined;
-        let redirectTo: string | null = null;
-        let code: string | undefined;
-        if (a.status === 'approved') {
-          code = await pendingCode(deps.store.cache, a.id);
-          if (code) redirectTo = redirectWith(a.redirectUri, issuer, { code, state });
-        } else if (a.status === 'denied') {
-          redirectTo = redirectWith(a.redirectUri, issuer, { error: 'access_denied', state });
-        }
-        res.json({ authorization_id: a.id, status: a.status, redirect_uri: a.redirectUri, state: a.state, ...(code ? { code } : {}), redirect_to: redirectTo });
-      }),
-    )
+    .get(handle({ query: ZAuthorizationIdQuery }, ({ query }, req, res) => result(query.authorization_id, req, res, {})))
+    .post(handle({ body: ZAuthorizationResultRequest }, ({ body }, req, res) => result(body.authorization_id, req, res, body)))
     .all(methodNotAllowed);
 
   return router;

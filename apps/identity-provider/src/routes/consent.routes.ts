@@ -1,9 +1,9 @@
 import { Router, type Response } from 'express';
 import { handle, HttpError, methodNotAllowed } from '@svc/http';
 import { constantTimeEqual, randomBase62 } from '@svc/secrets';
-import { isUuid, type Scope, scopeDetail, ZAuthorizationIdQuery, ZConsentSignInForm } from '@svc/schemas';
+import { ZAuthorizationIdQuery, ZConsentSignInForm } from '@svc/schemas';
 import type { AppDeps } from '../deps.js';
-import { authorizationFor } from '../services/authorizations.js';
+import { authorizationFor, offeredScopes, pendingAuthorization } from '../services/authorizations.js';
 import { signIn } from '../services/sessions.js';
 import { renderConsent, renderSignIn } from '../views/consent-pages.js';
 import { type Locale, messages, pickLocale } from '../views/locales/index.js';
@@ -21,10 +21,7 @@ function sendPage(res: Response, status: number, html: string, formTargets: stri
 export function consentRouter(deps: AppDeps): Router {
   const router = Router();
 
-  const pending = async (id: string) => {
-    const a = isUuid(id) ? await deps.db.authorization.findUnique({ where: { id }, include: { application: { include: { organization: true } } } }) : null;
-    return a && a.status === 'pending_admin' && a.expiresAt > new Date() ? a : null;
-  };
+  const pending = (id: string) => pendingAuthorization(deps.db, id, deps.clock.now());
 
   const showSignIn = (res: Response, a: NonNullable<Awaited<ReturnType<typeof pending>>>, lang: Locale, status = 200, error?: string, email?: string) => {
     const csrf = randomBase62(32);
@@ -43,11 +40,10 @@ export function consentRouter(deps: AppDeps): Router {
         if (!session) return showSignIn(res, a, lang);
         const bound = await authorizationFor(deps.db, a.id, session.userId).catch(() => undefined);
         if (!bound) return sendPage(res, 404, renderError(messages(lang).otherAccount, lang));
-        const scopes = bound.requestedScopes.filter((id): id is Scope => scopeDetail(id) !== undefined);
         sendPage(
           res,
           200,
-          renderConsent({ authorizationId: a.id, appName: a.application.name, organizationName: a.application.organization.name, scopes, csrf: csrfTokenFor(deps, session), email: session.email, lang }),
+          renderConsent({ authorizationId: a.id, appName: a.application.name, organizationName: a.application.organization.name, scopes: offeredScopes(bound), requested: bound.requestedScopes, csrf: csrfTokenFor(deps, session), email: session.email, lang }),
           // Approve and Deny answer 303 to the client's redirect URI; form-action must allow it.
           [new URL(a.redirectUri).origin],
         );
@@ -66,7 +62,7 @@ export function consentRouter(deps: AppDeps): Router {
         const expected = cookie(req, LOGIN_CSRF_COOKIE);
         if (!expected || !constantTimeEqual(expected, body.csrf_token)) return showSignIn(res, a, lang, 403, t.formExpired, body.email);
         try {
-          const { token } = await signIn(deps.db, deps.store.cache, { email: body.email, password: body.password, address: req.ip ?? 'unknown' }, new Date());
+          const { token } = await signIn(deps.db, deps.store.cache, { email: body.email, password: body.password, address: req.ip ?? 'unknown' }, deps.clock.now());
           setSessionCookie(deps, res, token);
         } catch (err) {
           if (err instanceof HttpError && (err.status === 401 || err.status === 429)) return showSignIn(res, a, lang, err.status, err.status === 401 ? t.wrongPassword : t.tooManyAttempts, body.email);

@@ -5,11 +5,11 @@ import type { RequestHandler } from 'express';
  * userinfo, revoke). No cookies are honoured cross-origin: credentials mode stays off.
  */
 export const openCors: RequestHandler = (req, res, next) => {
-  res.set('Access-Control-Allow-Origin', '*');
+  res.set({ 'Access-Control-Allow-Origin': '*', 'Access-Control-Expose-Headers': 'DPoP-Nonce, WWW-Authenticate' });
   if (req.method === 'OPTIONS') {
     res.set({
       'Access-Control-Allow-Methods': 'GET, POST',
-      'Access-Control-Allow-Headers': 'Authorization, Content-Type',
+      'Access-Control-Allow-Headers': 'Authorization, Content-Type, DPoP',
       'Access-Control-Max-Age': '600',
     });
     res.status(204).end();

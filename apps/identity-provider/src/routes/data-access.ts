@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import type { AppDeps } from '../deps.js';
-import { PresetError } from '../errors.js';
+import { assertDataWindow } from '../services/access-tokens.js';
 import type { DataAccess } from '../services/read-presets.js';
 import { requireAccessToken } from './bearer.js';
 
@@ -10,13 +10,8 @@ import { requireAccessToken } from './bearer.js';
  */
 export async function requireDataAccess(deps: AppDeps, req: Request) {
   const { grant, scopes } = await requireAccessToken(deps, req, 'data');
-  const now = deps.tokens.now();
-  if (grant.dataWindowEndsAt <= now) {
-    throw new PresetError('E4010', 'The data window of this authorization is over; send the user through authorization again', {
-      subcode: 'data_window_over',
-      context: { authorization_id: grant.authorizationId, window_ended_at: grant.dataWindowEndsAt.toISOString() },
-    });
-  }
+  const now = deps.clock.now();
+  assertDataWindow(grant, now);
   const access: DataAccess = { scopes, windowEndsAt: grant.dataWindowEndsAt };
   return { access, now, subject: () => deps.presetCache.subject(grant, now) };
 }

@@ -1,7 +1,7 @@
 import { Router, type RequestHandler } from 'express';
 import { methodNotAllowed } from '@svc/http';
 import type { AppDeps } from '../deps.js';
-import { openidConfiguration, svcConfiguration } from '../services/discovery.js';
+import { openidConfiguration, protectedResourceMetadata, svcConfiguration } from '../services/discovery.js';
 
 /** Discovery and keys are public and cacheable, and browsers on any origin may read them. */
 const publicDocument: RequestHandler = (_req, res, next) => {
@@ -13,8 +13,11 @@ export function discoveryRouter(deps: AppDeps): Router {
   const router = Router();
   const { issuer } = deps.config;
   const openid = openidConfiguration(issuer);
-  const svc = svcConfiguration(issuer, { limit: deps.config.RATE_LIMIT_DEFAULT, unit: deps.config.RATE_LIMIT_UNIT });
+  const resource = protectedResourceMetadata(issuer, deps.config.resource);
+  const svc = svcConfiguration(issuer, deps.config.resource, { limit: deps.config.RATE_LIMIT_DEFAULT, unit: deps.config.RATE_LIMIT_UNIT });
   router.route('/.well-known/openid-configuration').get(publicDocument, (_req, res) => void res.json(openid)).all(methodNotAllowed);
+  // RFC 9728 §3: the metadata of the resource at {issuer}/v2 lives at this path with /v2 appended.
+  router.route('/.well-known/oauth-protected-resource/v2').get(publicDocument, (_req, res) => void res.json(resource)).all(methodNotAllowed);
   router.route('/.well-known/svc-configuration').get(publicDocument, (_req, res) => void res.json(svc)).all(methodNotAllowed);
   router
     .route('/.well-known/jwks.json')

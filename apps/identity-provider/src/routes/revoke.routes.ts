@@ -25,12 +25,15 @@ export function revokeRouter(deps: AppDeps): Router {
 
         // A user's own session may revoke that user's authorizations; anything else needs the client.
         const session = presentedSession(req);
+        const source = req.ip ?? 'unknown';
         let who: Revoker;
         if (plainTokens.length === 0 && session.via !== 'none' && !req.headers.authorization?.startsWith('Basic ') && !body.client_id) {
           who = { kind: 'user', userId: (await requireSession(deps, req, { csrf: true })).userId };
         } else {
-          who = { kind: 'client', app: await authenticateClient(deps.clients, credentialsFrom(req.headers.authorization, body)) };
-          await deps.limitClient(who.app.clientId);
+          const presented = credentialsFrom(req.headers.authorization, body);
+          who = { kind: 'client', app: await deps.limits.guardFailures(presented.clientId, source, () => authenticateClient(deps.clients, presented, deps.assertions)) };
+          // A public client proves nothing by its id: its revocations never use the client's budget.
+          if (!who.app.isPublic) await deps.limits.client(who.app.clientId);
         }
         const details: RevokeDetail[] = [];
         for (const id of authorizationIds) details.push(await revokeAuthorizationFor(deps.tokens, id, who));
@@ -40,6 +43,8 @@ export function revokeRouter(deps: AppDeps): Router {
         const revoked = details.filter((d) => d.status === 'revoked');
         for (const d of revoked) deps.counters.tokensRevoked.inc({ subject: d.subject === 'authorization' ? 'authorization' : (d.token_type ?? 'token') });
         const revokedCount = revoked.length;
+        // A public client's request that revoked nothing proved nothing: it counts as a failure.
+        if (who.kind === 'client' && who.app.isPublic && revokedCount === 0) await deps.limits.recordFailure(who.app.clientId, source);
         res.json({ revoked: revokedCount > 0, revoked_count: revokedCount, details });
       }),
     )

@@ -1,9 +1,9 @@
 import type { Request, Response } from 'express';
-import { ForbiddenError } from '@svc/http';
 import { constantTimeEqual } from '@svc/secrets';
 import type { AppDeps } from '../deps.js';
 import { keyedHash } from '../services/keyed.js';
-import { SESSION_TTL_SECONDS, sessionUser, SessionRequiredError, type SessionUser } from '../services/sessions.js';
+import { csrfFailed, sessionRequired } from '../errors.js';
+import { SESSION_TTL_SECONDS, sessionUser, type SessionUser } from '../services/sessions.js';
 
 export const SESSION_COOKIE = 'svc_session';
 
@@ -40,7 +40,7 @@ export function csrfTokenFor(deps: AppDeps, session: SessionUser): string {
 }
 
 export async function optionalSession(deps: AppDeps, req: Request): Promise<SessionUser | undefined> {
-  return sessionUser(deps.db, presentedSession(req).token, new Date());
+  return sessionUser(deps.db, presentedSession(req).token, deps.clock.now());
 }
 
 /**
@@ -50,15 +50,28 @@ export async function optionalSession(deps: AppDeps, req: Request): Promise<Sess
  */
 export async function requireSession(deps: AppDeps, req: Request, options: { csrf: boolean }): Promise<SessionUser> {
   const presented = presentedSession(req);
-  const user = await sessionUser(deps.db, presented.token, new Date());
-  if (!user) throw new SessionRequiredError();
+  const user = await sessionUser(deps.db, presented.token, deps.clock.now());
+  if (!user) throw sessionRequired();
   if (options.csrf && presented.via === 'cookie') {
     const sent = (req.body as { csrf_token?: unknown } | undefined)?.csrf_token ?? req.headers['x-csrf-token'];
     if (typeof sent !== 'string' || !constantTimeEqual(sent, csrfTokenFor(deps, user))) {
-      throw new ForbiddenError('The CSRF token is missing or wrong; reload the page and try again', 'csrf_failed');
+      throw csrfFailed();
     }
   }
   return user;
+}
+
+/**
+ * A form post must come from one of our own pages: the browser's Origin is the issuer's, and
+ * Fetch Metadata, when sent, does not say cross-site. Browsers send Origin on every form post,
+ * so a post without one did not come from our page.
+ */
+export function assertSameOrigin(req: Request, issuer: string): void {
+  const origin = req.headers.origin;
+  const site = req.headers['sec-fetch-site'];
+  if (origin !== new URL(issuer).origin || (site !== undefined && site !== 'same-origin')) {
+    throw csrfFailed('This form must be sent from the sign-in page of this service');
+  }
 }
 
 export function setSessionCookie(deps: AppDeps, res: Response, token: string): void {

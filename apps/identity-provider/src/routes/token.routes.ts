@@ -6,6 +6,7 @@ import { OAuthError } from '../errors.js';
 import { authenticateClient, credentialsFrom } from '../services/clients.js';
 import { exchangeCode, refresh } from '../services/tokens.js';
 import { openCors } from './cors.js';
+import { tokenRequestBinding } from './dpop.js';
 
 export function tokenRouter(deps: AppDeps): Router {
   const router = Router();
@@ -21,12 +22,18 @@ export function tokenRouter(deps: AppDeps): Router {
       next();
     }, handle({ body: ZTokenRequest }, async ({ body }, req, res) => {
       res.set('Pragma', 'no-cache');
-      const app = await authenticateClient(deps.clients, credentialsFrom(req.headers.authorization, body));
-      await deps.limitClient(app.clientId);
-      const result =
-        body.grant_type === 'authorization_code'
-          ? await exchangeCode(deps.tokens, app, { code: body.code, redirectUri: body.redirect_uri, codeVerifier: body.code_verifier })
-          : await refresh(deps.tokens, app, { refreshToken: body.refresh_token, scope: body.scope });
+      const presented = credentialsFrom(req.headers.authorization, body);
+      const result = await deps.limits.guardFailures(presented.clientId, req.ip ?? 'unknown', async () => {
+        const app = await authenticateClient(deps.clients, presented, deps.assertions);
+        const jkt = await tokenRequestBinding(deps, req, res, app);
+        // An authenticated client is charged now; a public client once its grant proves valid.
+        const admit = () => deps.limits.client(app.clientId);
+        if (!app.isPublic) await admit();
+        const grant = { jkt, admit: app.isPublic ? admit : async () => undefined };
+        return body.grant_type === 'authorization_code'
+          ? exchangeCode(deps.tokens, app, { code: body.code, redirectUri: body.redirect_uri, codeVerifier: body.code_verifier }, grant)
+          : refresh(deps.tokens, app, { refreshToken: body.refresh_token, scope: body.scope }, grant);
+      });
       deps.counters.tokensIssued.inc({ grant: body.grant_type });
       res.json(result);
     }))

@@ -1,10 +1,15 @@
 import { Router } from 'express';
 import { methodNotAllowed } from '@svc/http';
 import type { AppDeps } from '../deps.js';
+import { assertDataWindow } from '../services/access-tokens.js';
 import { requireAccessToken } from './bearer.js';
 import { openCors } from './cors.js';
 
-/** Who the token's user is, limited to what its scopes cover (email needs profile.full). */
+/**
+ * Who the token's user is, limited to what its scopes cover: the humanity id (service_id) needs
+ * openid, as the service_uuid preset does; email and wallet need profile.full. Like every data
+ * read, it ends with the authorization's data window (E4010).
+ */
 export function userinfoRouter(deps: AppDeps): Router {
   const router = Router();
   router
@@ -12,6 +17,7 @@ export function userinfoRouter(deps: AppDeps): Router {
     .options(openCors)
     .get(openCors, async (req, res) => {
       const { claims, scopes, grant } = await requireAccessToken(deps, req);
+      assertDataWindow(grant, deps.clock.now());
       const user = grant.user;
       res.json({
         sub: claims.sub,
@@ -20,7 +26,7 @@ export function userinfoRouter(deps: AppDeps): Router {
         authorization_id: claims.authorization_id,
         scopes,
         updated_at: user.updatedAt.toISOString(),
-        ...(scopes.includes('openid') || scopes.includes('identity:read') ? { service_id: user.serviceId } : {}),
+        ...(scopes.includes('openid') ? { service_id: user.serviceId } : {}),
         ...(scopes.includes('profile.full') ? { wallet_address: user.primaryWallet, email: user.email, email_verified: false } : {}),
       });
     })

@@ -1,4 +1,5 @@
 import { isUuid } from '@svc/schemas';
+import { PresetError, type Rejection } from '../errors.js';
 import { jwtVerify, type JWTPayload } from 'jose';
 import type { TokenContext } from './tokens.js';
 
@@ -10,6 +11,8 @@ export interface AccessClaims {
   jti: string;
   exp: number;
   aud: string;
+  /** RFC 9449 §6: the thumbprint of the DPoP key this token is bound to. */
+  cnf?: { jkt?: string };
 }
 
 /** What a live access token grants, read in the same round trip that checks revocation. */
@@ -26,7 +29,6 @@ export interface Grant {
   user: { email: string; serviceId: string; updatedAt: Date; primaryWallet: string | null };
 }
 
-export type Rejection = 'missing' | 'expired' | 'invalid' | 'revoked';
 export type Verified<T> = { ok: true; value: T } | { ok: false; rejection: Rejection };
 
 
@@ -56,20 +58,20 @@ export class VerifiedTokens {
   }
 }
 
-/** RS256 only, our keys, our issuer, typ at+jwt, not expired. No I/O beyond the cached key set. */
+/** RS256 only, our keys, our issuer, our resource as `aud`, typ at+jwt, not expired. No I/O beyond the cached key set. */
 export async function verifyAccessJwt(ctx: TokenContext, token: string): Promise<Verified<AccessClaims>> {
   const keySet = await ctx.keys.keySet();
-  const now = ctx.now();
+  const now = ctx.clock.now();
   const known = ctx.verified.get(keySet, token);
   if (known) return known.exp * 1000 > now.getTime() ? { ok: true, value: known } : { ok: false, rejection: 'expired' };
   let payload: JWTPayload;
   try {
-    ({ payload } = await jwtVerify(token, keySet, { algorithms: ['RS256'], issuer: ctx.issuer, typ: 'at+jwt', currentDate: now }));
+    ({ payload } = await jwtVerify(token, keySet, { algorithms: ['RS256'], issuer: ctx.issuer, audience: ctx.resource, typ: 'at+jwt', currentDate: now }));
   } catch (err) {
     return { ok: false, rejection: (err as { code?: string }).code === 'ERR_JWT_EXPIRED' ? 'expired' : 'invalid' };
   }
   const claims = payload as unknown as AccessClaims;
-  if (typeof claims.jti !== 'string' || typeof claims.authorization_id !== 'string' || !isUuid(claims.authorization_id) || typeof claims.scope !== 'string' || typeof claims.exp !== 'number') {
+  if (typeof claims.jti !== 'string' || typeof claims.authorization_id !== 'string' || !isUuid(claims.authorization_id) || typeof claims.scope !== 'string' || typeof claims.exp !== 'number' || (claims.cnf !== undefined && typeof claims.cnf.jkt !== 'string')) {
     return { ok: false, rejection: 'invalid' };
   }
   ctx.verified.set(token, claims);
@@ -120,4 +122,14 @@ export async function loadGrant(ctx: TokenContext, claims: AccessClaims): Promis
       user: { email: row.email!, serviceId: row.serviceId!, updatedAt: row.userUpdatedAt!, primaryWallet: row.primaryWallet },
     },
   };
+}
+
+/** Preset data and user info may be read only inside the authorization's data window (E4010). */
+export function assertDataWindow(grant: Grant, now: Date): void {
+  if (grant.dataWindowEndsAt <= now) {
+    throw new PresetError('E4010', 'The data window of this authorization is over; send the user through authorization again', {
+      subcode: 'data_window_over',
+      context: { authorization_id: grant.authorizationId, window_ended_at: grant.dataWindowEndsAt.toISOString() },
+    });
+  }
 }

@@ -1,8 +1,8 @@
 import type { Db } from '@svc/db';
-import { HttpError, NotFoundError } from '@svc/http';
 import type { Cache } from '@svc/kv';
-import { isUuid, SCOPES, scopeDetail, withImplied } from '@svc/schemas';
-import { randomBase62, sha256Hex } from '@svc/secrets';
+import { isUuid, SCOPES, type Scope, scopeDetail, withImplied } from '@svc/schemas';
+import { deriveKey, randomBase62, seal, sha256Hex, unseal } from '@svc/secrets';
+import { authorizationConflict, authorizationNotFound, decisionScope, palmVerificationRequired, RedirectableError } from '../errors.js';
 import type { Application } from './clients.js';
 import { appScopedUserId } from './keyed.js';
 
@@ -11,15 +11,6 @@ export const CODE_TTL_SECONDS = 300;
 
 export type AuthorizationRow = NonNullable<Awaited<ReturnType<Db['authorization']['findUnique']>>>;
 
-/** An error after the redirect URI is trusted: sent back to the client (RFC 6749 §4.1.2.1). */
-export class RedirectableError extends Error {
-  constructor(
-    readonly code: string,
-    readonly description: string,
-  ) {
-    super(description);
-  }
-}
 
 export interface AuthorizeRequest {
   scope: string;
@@ -72,11 +63,17 @@ export async function createAuthorization(db: Db, app: Application, redirectUri:
  * signed-in user who opens or decides it; anyone else gets 404, as if it did not exist.
  */
 export async function authorizationFor(db: Db, id: string, userId: string) {
-  if (!isUuid(id)) throw new NotFoundError('No such authorization', 'authorization_not_found');
+  if (!isUuid(id)) throw authorizationNotFound();
   await db.authorization.updateMany({ where: { id, userId: null }, data: { userId } });
   const found = await db.authorization.findUnique({ where: { id }, include: { application: { include: { organization: true } } } });
-  if (!found || found.userId !== userId) throw new NotFoundError('No such authorization', 'authorization_not_found');
+  if (!found || found.userId !== userId) throw authorizationNotFound();
   return found;
+}
+
+/** A pending authorization that can still be decided, with its client and organization; else null. */
+export async function pendingAuthorization(db: Db, id: string, now: Date) {
+  const a = isUuid(id) ? await db.authorization.findUnique({ where: { id }, include: { application: { include: { organization: true } } } }) : null;
+  return a && a.status === 'pending_admin' && a.expiresAt > now ? a : null;
 }
 
 export type AuthorizationWithApp = Awaited<ReturnType<typeof authorizationFor>>;
@@ -86,6 +83,16 @@ function scopeDetails(ids: string[]) {
     const d = scopeDetail(id);
     return d ? [d] : [];
   });
+}
+
+/**
+ * What the account holder is asked to grant: the requested scopes and every scope they imply that
+ * the client may hold, each shown and each declinable. Nothing outside this list is ever granted.
+ */
+export function offeredScopes(a: { requestedScopes: string[]; application: { allowedScopes: string[] } }): Scope[] {
+  // In the order asked, each implied scope right after the first scope that implies it.
+  const offered = new Set(a.requestedScopes.flatMap((s) => [s, ...withImplied([s]).filter((x) => x !== s)]));
+  return [...offered].filter((s) => a.application.allowedScopes.includes(s)) as Scope[];
 }
 
 export function contextOf(a: AuthorizationWithApp, secret: string) {
@@ -112,7 +119,7 @@ export function contextOf(a: AuthorizationWithApp, secret: string) {
       updated_at: app.updatedAt.toISOString(),
       ...(app.revokedAt ? { revoked_at: app.revokedAt.toISOString() } : {}),
     },
-    scopes: scopeDetails(a.requestedScopes),
+    scopes: scopeDetails(offeredScopes(a)),
     metadata: {
       created_at: a.createdAt.toISOString(),
       updated_at: a.updatedAt.toISOString(),
@@ -124,29 +131,29 @@ export function contextOf(a: AuthorizationWithApp, secret: string) {
   };
 }
 
-export class DecisionError extends HttpError {}
-
 function assertPending(a: AuthorizationWithApp, now: Date): void {
-  if (a.status !== 'pending_admin') throw new DecisionError(409, 'invalid_request', `The authorization is already ${a.status}`);
-  if (a.expiresAt <= now) throw new DecisionError(409, 'invalid_request', 'The authorization request has expired; start again');
+  if (a.status !== 'pending_admin') throw authorizationConflict(`The authorization is already ${a.status}`);
+  if (a.expiresAt <= now) throw authorizationConflict('The authorization request has expired; start again');
 }
 
 const codeKey = (authorizationId: string) => `authz-code:${authorizationId}`;
 
 /**
- * Approves with the chosen subset of the requested scopes (all when none is chosen) plus what
- * they imply. Exactly one decision wins a race: the status moves from pending_admin only once.
+ * Approves with exactly the chosen subset of the offered scopes (all of them when none is chosen):
+ * the account holder saw each one, implied ones included. Exactly one decision wins a race: the
+ * status moves from pending_admin only once.
  */
-export async function approve(db: Db, cache: Cache, a: AuthorizationWithApp, chosen: string[] | undefined, user: { palmVerified: boolean; authTime: Date }, now: Date) {
+export async function approve(db: Db, cache: Cache, secret: string, a: AuthorizationWithApp, chosen: string[] | undefined, user: { palmVerified: boolean; authTime: Date }, now: Date) {
   assertPending(a, now);
   if (a.application.requiresPalmVerification && !user.palmVerified) {
-    throw new DecisionError(403, 'palm_verification_required', `${a.application.name} requires palm verification, which this account has not completed`);
+    throw palmVerificationRequired(a.application.name);
   }
-  const selected = chosen ?? a.requestedScopes;
-  const notRequested = selected.filter((s) => !a.requestedScopes.includes(s));
-  if (notRequested.length) throw new DecisionError(400, 'invalid_scope', `Not requested: ${notRequested.join(' ')}`);
-  if (selected.length === 0) throw new DecisionError(400, 'invalid_scope', 'Grant at least one scope, or deny');
-  const granted = withImplied(selected).filter((s) => a.application.allowedScopes.includes(s));
+  const offered = offeredScopes(a);
+  const selected = chosen ?? offered;
+  const notOffered = selected.filter((s) => !(offered as string[]).includes(s));
+  if (notOffered.length) throw decisionScope(`Not requested: ${notOffered.join(' ')}`);
+  if (selected.length === 0) throw decisionScope('Grant at least one scope, or deny');
+  const granted = SCOPES.filter((s) => selected.includes(s));
   const code = `svccode_${randomBase62(43)}`;
   const codeExpiresAt = new Date(now.getTime() + CODE_TTL_SECONDS * 1000);
   const won = await db.$transaction(async (tx) => {
@@ -158,24 +165,65 @@ export async function approve(db: Db, cache: Cache, a: AuthorizationWithApp, cho
     await tx.authorizationCode.create({ data: { authorizationId: a.id, codeHash: sha256Hex(code), expiresAt: codeExpiresAt } });
     return true;
   });
-  if (!won) throw new DecisionError(409, 'invalid_request', 'The authorization was decided or revoked meanwhile');
-  // Kept for /oauth/authorize/result only while the code is valid; the database holds its hash.
-  await cache.set(codeKey(a.id), code, CODE_TTL_SECONDS).catch(() => undefined);
+  if (!won) throw authorizationConflict('The authorization was decided or revoked meanwhile');
+  // Kept for the owning client's /oauth/authorize/result while the code is valid, sealed with a key
+  // derived from IDP_SECRET and bound to this authorization; the database holds only its hash.
+  await cache.set(codeKey(a.id), seal(codeSealKey(secret), code, a.id), CODE_TTL_SECONDS).catch(() => undefined);
   return { code, codeExpiresAt, granted };
 }
 
 export async function deny(db: Db, a: AuthorizationWithApp, now: Date) {
   assertPending(a, now);
   const moved = await db.authorization.updateMany({ where: { id: a.id, status: 'pending_admin' }, data: { status: 'denied', deniedAt: now } });
-  if (moved.count !== 1) throw new DecisionError(409, 'invalid_request', 'The authorization was decided meanwhile');
+  if (moved.count !== 1) throw authorizationConflict('The authorization was decided meanwhile');
 }
 
-export async function pendingCode(cache: Cache, authorizationId: string): Promise<string | undefined> {
-  return (await cache.get(codeKey(authorizationId)).catch(() => null)) ?? undefined;
+const codeSealKey = (secret: string) => deriveKey(secret, 'authorization-code');
+
+export async function pendingCode(cache: Cache, secret: string, authorizationId: string): Promise<string | undefined> {
+  const sealed = await cache.get(codeKey(authorizationId)).catch(() => null);
+  if (!sealed) return undefined;
+  try {
+    return unseal(codeSealKey(secret), sealed, authorizationId);
+  } catch {
+    return undefined;
+  }
 }
 
 export async function forgetCode(cache: Cache, authorizationId: string): Promise<void> {
   await cache.delete(codeKey(authorizationId)).catch(() => undefined);
+}
+
+/**
+ * The outcome of an authorization for whoever holds its id: status, state and where it leads. The
+ * code (and the redirect that carries it) only for `client`, the authenticated confidential client
+ * that owns it; another client is told nothing (404).
+ */
+export async function authorizationResult(db: Db, cache: Cache, secret: string, issuer: string, id: string, client: Application | undefined) {
+  const a = isUuid(id) ? await db.authorization.findUnique({ where: { id } }) : null;
+  if (!a || (client && a.applicationId !== client.id)) throw authorizationNotFound();
+  const state = a.state ?? undefined;
+  const code = a.status === 'approved' && client && !client.isPublic ? await pendingCode(cache, secret, a.id) : undefined;
+  const redirectTo = code
+    ? redirectWith(a.redirectUri, issuer, { code, state })
+    : a.status === 'denied'
+      ? redirectWith(a.redirectUri, issuer, { error: 'access_denied', state })
+      : null;
+  return { authorization_id: a.id, status: a.status, redirect_uri: a.redirectUri, state: a.state, ...(code ? { code } : {}), redirect_to: redirectTo };
+}
+
+/**
+ * Deletes pending authorizations that expired more than an hour ago (nobody can decide them any
+ * more; the hour lets a late /result poll still learn it expired) and revoked-token records past
+ * their token's expiry. Returns how many authorizations went.
+ */
+export async function purgeExpired(db: Db, now: Date): Promise<number> {
+  const cutoff = new Date(now.getTime() - 3600_000);
+  const [gone] = await db.$transaction([
+    db.authorization.deleteMany({ where: { status: 'pending_admin', expiresAt: { lt: cutoff } } }),
+    db.revokedAccessToken.deleteMany({ where: { expiresAt: { lt: now } } }),
+  ]);
+  return gone.count;
 }
 
 /** `redirect_uri?…` with the response parameters and `iss` (RFC 9207), keeping its own query. */

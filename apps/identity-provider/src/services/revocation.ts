@@ -43,18 +43,19 @@ export async function revokeAuthorizationFor(ctx: TokenContext, id: string, who:
 }
 
 /**
- * Revokes one token of the client's (RFC 7009: unknown tokens are reported, not refused). With
- * `cascade`, the authorization behind the token, and so every token issued under it, goes too.
+ * Revokes one token of the client's (RFC 7009: unknown tokens are reported, not refused). A refresh
+ * token always takes its grant with it, every refresh and access token issued under the
+ * authorization (RFC 7009 §2.1, RFC 9700 §2.2.2). An access token goes alone unless `cascade` asks
+ * for its grant to go too.
  */
 export async function revokeToken(ctx: TokenContext, token: string, app: Application, hint: TokenTypeHint | undefined, cascade: boolean): Promise<RevokeDetail> {
-  const now = ctx.now();
+  const now = ctx.clock.now();
   const looksRefresh = token.startsWith('svcrt_');
   const looksJwt = token.split('.').length === 3;
   if (looksRefresh && hint !== 'access_token') {
     const row = await ctx.db.refreshToken.findUnique({ where: { tokenHash: sha256Hex(token) }, include: { authorization: true } });
     if (!row || row.authorization.applicationId !== app.id) return { subject: 'token', token_type: 'refresh_token', status: 'not_found' };
-    await ctx.db.refreshToken.updateMany({ where: { familyId: row.familyId, revokedAt: null }, data: { revokedAt: now } });
-    if (cascade) await revokeAuthorization(ctx, row.authorizationId);
+    await revokeAuthorization(ctx, row.authorizationId);
     return { subject: 'token', token_type: 'refresh_token', authorization_id: row.authorizationId, client_id: app.clientId, status: 'revoked' };
   }
   if (looksJwt && hint !== 'refresh_token') {

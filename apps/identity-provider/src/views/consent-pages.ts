@@ -1,4 +1,4 @@
-import type { Scope } from '@svc/schemas';
+import { type Scope, scopeDetail } from '@svc/schemas';
 import { type Locale, messages } from './locales/index.js';
 import { escapeHtml as e, layout } from './pages.js';
 
@@ -25,7 +25,10 @@ export interface ConsentView {
   authorizationId: string;
   appName: string;
   organizationName: string;
+  /** Every scope that approving grants: requested ones, and those they imply. */
   scopes: Scope[];
+  /** The scopes the client asked for by name; the others are shown as asked for together with them. */
+  requested: string[];
   csrf: string;
   email: string;
   lang: Locale;
@@ -34,10 +37,12 @@ export interface ConsentView {
 export function renderConsent(v: ConsentView): string {
   const t = messages(v.lang);
   const boxes = v.scopes
-    .map(
-      (id, i) => `<div class="scope"><input type="checkbox" id="scope-${i}" name="scopes" value="${e(id)}" checked>
-<label for="scope-${i}">${e(t.scopes[id].display_name)}</label><small>${e(t.scopes[id].description)}</small></div>`,
-    )
+    .map((id, i) => {
+      const by = v.requested.filter((r) => scopeDetail(r)?.implied_scopes?.includes(id)).map((r) => t.scopes[r as Scope].display_name);
+      const note = v.requested.includes(id) || by.length === 0 ? '' : `<small class="implied">${e(t.includedWith(by.join(', ')))}</small>`;
+      return `<div class="scope"><input type="checkbox" id="scope-${i}" name="scopes" value="${e(id)}" checked>
+<label for="scope-${i}">${e(t.scopes[id].display_name)}</label><small>${e(t.scopes[id].description)}</small>${note}</div>`;
+    })
     .join('\n');
   const intro = t.consentIntro(v.appName, v.organizationName, v.email);
   return layout(

@@ -10,6 +10,7 @@ export const de: Messages = {
   consentHeading: (app) => `${app} möchte auf Ihre verifizierten Daten zugreifen`,
   consentIntro: (app, organization, email) => ({ before: `${app} ist eine Anwendung von `, organization, after: `. Sie sind angemeldet als ${email}.` }),
   chooseLegend: 'Wählen Sie, was Sie teilen (Häkchen entfernen, um weniger zu teilen)',
+  includedWith: (names) => `Zusammen mit ${names} angefragt.`,
   approve: 'Erlauben',
   deny: 'Ablehnen',
   refusedTitle: 'Anfrage abgelehnt',

@@ -11,6 +11,7 @@ export const en: Messages = {
   consentHeading: (app) => `${app} would like to access your verified data`,
   consentIntro: (app, organization, email) => ({ before: `${app} is an application of `, organization, after: `. You are signed in as ${email}.` }),
   chooseLegend: 'Choose what to share (untick to share less)',
+  includedWith: (names) => `Asked for together with ${names}.`,
   approve: 'Approve',
   deny: 'Deny',
   refusedTitle: 'Request refused',

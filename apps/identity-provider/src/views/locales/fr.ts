@@ -10,6 +10,7 @@ export const fr: Messages = {
   consentHeading: (app) => `${app} souhaite accéder à vos données vérifiées`,
   consentIntro: (app, organization, email) => ({ before: `${app} est une application de `, organization, after: `. Vous êtes connecté en tant que ${email}.` }),
   chooseLegend: 'Choisissez ce que vous partagez (décochez pour partager moins)',
+  includedWith: (names) => `Demandé avec ${names}.`,
   approve: 'Autoriser',
   deny: 'Refuser',
   refusedTitle: 'Demande refusée',

@@ -11,6 +11,8 @@ export interface Messages {
   consentHeading: (app: string) => string;
   consentIntro: (app: string, organization: string, email: string) => { before: string; organization: string; after: string };
   chooseLegend: string;
+  /** Shown under a scope granted because another requested one implies it. */
+  includedWith: (names: string) => string;
   approve: string;
   deny: string;
   refusedTitle: string;
