@@ -213,3 +213,74 @@ describe('finding 12: unauthenticated authorization requests are bounded', () =>
     expect(await suite.db.authorization.findUnique({ where: { id: started.body.authorization_id } })).toBeNull();
   });
 });
+
+describe('finding 10: compressed-body labels on plain bodies', () => {
+  it('answers 400 for Content-Encoding: gzip on a plain body', async () => {
+    const res = await request(app()).post('/auth/session').set('Content-Type', 'application/json').set('Content-Encoding', 'gzip').send('{"email":"a@b.c","password":"x"}');
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe('invalid_body');
+  });
+});
+
+describe('finding 11: failed sign-ins slow down, never lock out', () => {
+  it('lets the owner in from another address while an attacker’s address waits, and lets it in after the delay', async () => {
+    const throttled = buildIdp({ TRUST_PROXY: 'true' });
+    try {
+      const a = await arrange(suite.db);
+      const from = (address: string, password: string) => request(throttled.app).post('/auth/session').set('X-Forwarded-For', address).send({ email: a.user.email, password });
+      const attacker = [];
+      for (let i = 0; i < 8; i++) attacker.push((await from('203.0.113.20', 'guess')).status);
+      expect(attacker).toContain(429);
+      // The owner, elsewhere, is not affected by the attacker's failures.
+      expect((await from('198.51.100.20', a.user.password)).status).toBe(200);
+      // From the attacker's address, the right password waits for the delay, then works.
+      const waiting = await from('203.0.113.20', a.user.password);
+      expect(waiting.status).toBe(429);
+      const retryAfter = Number(waiting.headers['retry-after']);
+      expect(retryAfter).toBeGreaterThan(0);
+      expect(retryAfter).toBeLessThanOrEqual(60);
+      const real = throttled.deps.clock.now;
+      throttled.deps.clock.now = () => new Date(Date.now() + (retryAfter + 1) * 1000);
+      try {
+        expect((await from('203.0.113.20', a.user.password)).status).toBe(200);
+      } finally {
+        throttled.deps.clock.now = real;
+      }
+    } finally {
+      await throttled.deps.close();
+    }
+  });
+});
+
+describe('finding 13: IDP_SECRET must be a real secret', () => {
+  it.each(['change-me-to-32-or-more-random-characters', 'x'.repeat(40)])('refuses %s at start-up', (secret) => {
+    expect(() => buildIdp({ IDP_SECRET: secret })).toThrow(/IDP_SECRET/);
+  });
+});
+
+describe('RFC 7523 private_key_jwt', () => {
+  it('authenticates with a signed assertion once, and refuses its replay, a wrong audience and a guessed secret', async () => {
+    const { generateKeyPair, exportJWK, SignJWT } = await import('jose');
+    const { privateKey, publicKey } = await generateKeyPair('ES256');
+    const jwk = { ...(await exportJWK(publicKey)), kid: 'k1', alg: 'ES256' };
+    const a = await arrange(suite.db);
+    const { createClient } = await import('@svc/admin');
+    const keyed = await createClient(a.ctx, { org: a.org.id, name: 'Keyed App', redirectUris: [REDIRECT], scopes: 'openid identity:read', jwks: JSON.stringify({ keys: [jwk] }) });
+    expect(keyed.client_secret).toBeNull();
+    const assertion = (audience = 'https://id.example.com') =>
+      new SignJWT({ jti: crypto.randomUUID() }).setProtectedHeader({ alg: 'ES256', kid: 'k1' }).setIssuer(keyed.client_id).setSubject(keyed.client_id).setAudience(audience).setIssuedAt().setExpirationTime('2m').sign(privateKey);
+    const session = await signIn(app(), a.user.email, a.user.password);
+    const { code, verifier } = await obtainCode(app(), keyed.client_id, session, { scope: 'openid identity:read' });
+    const once = await assertion();
+    const send = (client_assertion: string, extra: Record<string, string> = {}) =>
+      request(app()).post('/oauth/token').type('form').send({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: verifier, client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer', client_assertion, ...extra });
+    expect((await send(await assertion('https://elsewhere.example'))).status).toBe(401);
+    const ok = await send(once);
+    expect(ok.status).toBe(200);
+    const replay = await send(once);
+    expect(replay.status).toBe(401);
+    expect(replay.body.error_description).toMatch(/already used/);
+    // A secret the client does not have cannot stand in for its keys.
+    expect((await request(app()).post('/oauth/token').set('Authorization', basic(keyed.client_id, 'anything')).send({ grant_type: 'refresh_token', refresh_token: ok.body.refresh_token })).status).toBe(401);
+  });
+});

@@ -5,6 +5,7 @@ interface BodyParserError {
   type?: string;
   status?: number;
   limit?: number;
+  code?: string;
 }
 
 /** body-parser reports its failures by `type`; each is the client's fault, never a 500. */
@@ -22,6 +23,11 @@ function fromBodyParser(err: BodyParserError): HttpError | undefined {
     case 'request.aborted':
       return new HttpError(400, 'request_aborted', 'The request was aborted');
     default:
+      // A body that does not decompress under its Content-Encoding (gzip, deflate, br): zlib's
+      // error, passed on by body-parser as a 400 with no type.
+      if (err.status === 400 && typeof err.code === 'string') {
+        return new HttpError(400, 'invalid_body', 'The request body could not be decoded with its Content-Encoding; send it uncompressed or encode it as the header says');
+      }
       return undefined;
   }
 }

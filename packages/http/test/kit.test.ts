@@ -1,4 +1,5 @@
 import { Writable } from 'node:stream';
+import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from '@jest/globals';
 import request from 'supertest';
 import { z } from 'zod';
@@ -14,6 +15,7 @@ import {
   parseEnv,
   RateLimitedError,
   baseServiceEnv,
+  env,
 } from '../src/index.js';
 
 const silent = createLogger({ name: 'test', level: 'silent' });
@@ -50,6 +52,12 @@ describe('the HTTP kit', () => {
     const res = await request(app).post('/things').set('content-type', 'application/json').send('{"name": ');
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ error: 'invalid_json', error_description: 'The request body is not valid JSON' });
+  });
+
+  it.each(['gzip', 'deflate', 'br'])('answers 400, not 500, for a plain body labelled Content-Encoding: %s', async (encoding) => {
+    const res = await request(app).post('/things').set('content-type', 'application/json').set('content-encoding', encoding).send('{"name":"x","count":1}');
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: 'invalid_body', error_description: expect.stringMatching(/Content-Encoding/) });
   });
 
   it('answers 413 for a body over the size limit', async () => {
@@ -200,6 +208,34 @@ describe('configuration', () => {
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as Error).message).toMatch(message);
     expect((error as Error).message).not.toContain('\n');
+  });
+
+  it('reports every invalid variable at once, one line each, without echoing secrets', () => {
+    const withSecret = z.object({ ...baseServiceEnv(4000), SOME_SECRET: env.strongSecret(32) });
+    let message = '';
+    try {
+      parseEnv(withSecret, { DATABASE_URL: 'mysql://x', PORT: 'eighty', SOME_SECRET: 'change-me-to-32-or-more-random-characters' });
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    const lines = message.split('\n');
+    expect(lines.map((l) => l.split(':')[1]!.trim()).sort()).toEqual(['DATABASE_URL', 'PORT', 'SOME_SECRET']);
+    expect(lines.find((l) => l.includes('SOME_SECRET'))).toMatch(/is a placeholder .*\(41 characters given\)$/);
+    expect(message).not.toContain('change-me');
+  });
+
+  it.each([
+    ['the .env.example placeholder', 'change-me-to-32-or-more-random-characters', /placeholder/],
+    ['one repeated character', 'a'.repeat(40), /too predictable/],
+    ['two characters', 'abababababababababababababababababababab', /too predictable/],
+  ])('refuses %s as a strong secret', (_name, value, message) => {
+    const result = env.strongSecret(32).safeParse(value);
+    expect(result.success).toBe(false);
+    expect(result.error!.issues.map((i) => i.message).join(' ')).toMatch(message);
+  });
+
+  it('accepts a generated secret', () => {
+    expect(env.strongSecret(32).safeParse(randomBytes(36).toString('base64')).success).toBe(true);
   });
 });
 
