@@ -10,6 +10,11 @@ const ZConfig = z.object({
   SIGNING_WORKERS: env.int(availableParallelism(), 1),
   /** Jobs allowed to wait for a thread; beyond it, 503 with Retry-After. */
   SIGNING_QUEUE_LIMIT: env.int(64, 1),
+  /** Of those, how many one API key may hold, so one organization cannot crowd out the others. */
+  SIGNING_QUEUE_PER_KEY: env.int(16, 1),
+  /** When Redis is down: refuse (closed) or hold each replica to limit ÷ RATE_LIMIT_REPLICAS (open). */
+  RATE_LIMIT_ON_REDIS_FAILURE: z.preprocess(blank, z.enum(['closed', 'open']).default('closed')),
+  RATE_LIMIT_REPLICAS: env.int(1, 1),
   /** Default lifetime of a credential; unset: validUntil is "" (no expiry), as the spec allows. */
   CREDENTIAL_VALIDITY_SECONDS: z.preprocess(blank, z.coerce.number().int().min(60).optional()),
   CREDENTIAL_STATUS_TYPE: z.preprocess(blank, z.string().regex(/^[A-Za-z][A-Za-z0-9]{0,63}$/).default('SvcRevocationRegistry')),

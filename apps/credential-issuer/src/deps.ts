@@ -1,4 +1,4 @@
-import { ApiKeyAuthenticator } from '@svc/api-keys';
+import { ApiKeyAuthenticator, KeyLimiter } from '@svc/api-keys';
 import { type Counter, dependencyCheck, readPackageVersion, type ReadinessCheck } from '@svc/http';
 import { coreChecks, createCoreDeps, type CoreDeps } from '@svc/runtime';
 import type { Config } from './config.js';
@@ -10,6 +10,8 @@ export interface AppDeps extends CoreDeps {
   version: string;
   checks: ReadinessCheck[];
   authenticator: ApiKeyAuthenticator;
+  /** Per-key hourly and burst limits, as in wallet-verify (the key's own limits, shared store). */
+  limiter: KeyLimiter;
   issuerKeys: IssuerKeys;
   pool: SigningPool;
   now: () => Date;
@@ -29,12 +31,14 @@ export function buildDeps(config: Config): AppDeps {
     onFlushError: (err) => core.logger.warn({ err }, 'could not record API key use'),
   });
   const issuerKeys = new IssuerKeys(core.db, config);
-  const pool = new SigningPool(config.SIGNING_WORKERS, config.SIGNING_QUEUE_LIMIT);
+  const pool = new SigningPool(config.SIGNING_WORKERS, config.SIGNING_QUEUE_LIMIT, config.SIGNING_QUEUE_PER_KEY);
+  const limiter = new KeyLimiter({ limiter: core.store.limiter, onRedisFailure: config.RATE_LIMIT_ON_REDIS_FAILURE, replicas: config.RATE_LIMIT_REPLICAS, logger: core.logger });
   return {
     ...core,
     config,
     version: readPackageVersion(new URL('../package.json', import.meta.url)),
     authenticator,
+    limiter,
     issuerKeys,
     pool,
     now: () => new Date(),
@@ -49,6 +53,7 @@ export function buildDeps(config: Config): AppDeps {
     ],
     close: async () => {
       await pool.close();
+      await limiter.close();
       await authenticator.close();
       await core.close();
     },

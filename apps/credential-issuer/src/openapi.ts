@@ -14,7 +14,11 @@ import {
 } from '@svc/schemas';
 
 const token = [['apiToken']] as ApiSpec['operations'][number]['security'];
-const refused = errorResponses({ 401: 'X-API-Token missing or unknown', 403: 'Disabled, or without credentials:issue' });
+const refused = errorResponses({
+  401: 'X-API-Token missing or unknown',
+  403: 'Disabled, or without credentials:issue',
+  429: 'Over the key’s hourly or per-second burst limit (Retry-After; every answer to a known key carries X-RateLimit-Limit, -Remaining, -Reset)',
+});
 
 /** Area C of the API contract, as served. */
 export const CREDENTIAL_ISSUER_API: ApiSpec = {
@@ -26,14 +30,15 @@ export const CREDENTIAL_ISSUER_API: ApiSpec = {
       path: '/credentials/issue',
       tag: 'Credentials',
       summary: 'Issue a credential',
-      description: 'The spec’s request {subject_address, claims, valid_until?} answers 200 {message, credential}; the W3C VC API request {credential, options?} answers 201 {verifiableCredential}. Told apart by the credential member.',
+      description:
+        'The spec’s request {subject_address, claims, valid_until?} answers 200 {message, credential}; the W3C VC API request {credential, options?} answers 201 {verifiableCredential}. Told apart by the credential member. Every credential signed is recorded and revocable: credentialStatus is always the issuer’s own (a caller-supplied one is refused), and a credential id already used by the same organization is 409.',
       security: token,
       body: ZIssueRequest,
       responses: {
         200: { description: 'Issued (spec request)', schema: ZIssueResponse },
         201: { description: 'Issued (VC API request)', schema: ZVcApiIssueResponse },
         ...refused,
-        ...errorResponses({ 400: 'Invalid request: each offending field and why', 503: 'Signing queue full (Retry-After)' }),
+        ...errorResponses({ 400: 'Invalid request: each offending field and why', 409: 'This organization already issued a credential with that id', 503: 'Signing queue full, in all or for this key (Retry-After)' }),
       },
     },
     {
@@ -52,7 +57,7 @@ export const CREDENTIAL_ISSUER_API: ApiSpec = {
       summary: 'Revoke one of the caller’s credentials (idempotent)',
       security: token,
       body: ZRevokeCredentialRequest,
-      responses: { 200: { description: 'Revoked', schema: ZRevokeCredentialResponse }, ...refused, ...errorResponses({ 400: 'Not urn:uuid:<uuid> or a UUID', 404: 'No such credential of this organization' }) },
+      responses: { 200: { description: 'Revoked', schema: ZRevokeCredentialResponse }, ...refused, ...errorResponses({ 400: 'Not urn:uuid:<uuid>, a UUID, or a URL', 404: 'No such credential of this organization' }) },
     },
     {
       method: 'get',
@@ -70,7 +75,7 @@ export const CREDENTIAL_ISSUER_API: ApiSpec = {
       summary: 'Revocation status of one of the caller’s credentials',
       security: token,
       params: ZCredentialIdParams,
-      responses: { 200: { description: 'The status', schema: ZCredentialStatus }, ...refused, ...errorResponses({ 400: 'Not urn:uuid:<uuid> or a UUID', 404: 'No such credential of this organization' }) },
+      responses: { 200: { description: 'The status', schema: ZCredentialStatus }, ...refused, ...errorResponses({ 400: 'Not urn:uuid:<uuid>, a UUID, or a URL', 404: 'No such credential of this organization' }) },
     },
   ],
 };

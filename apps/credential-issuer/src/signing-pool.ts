@@ -5,6 +5,8 @@ export type JobKind = 'sign' | 'verify';
 
 interface Job {
   id: number;
+  /** Whose job it is (an API key): waiting jobs are served round-robin across keys. */
+  tenant: string;
   kind: JobKind;
   payload: unknown;
   resolve: (value: unknown) => void;
@@ -24,19 +26,25 @@ export class SigningJobError extends Error {
 
 /**
  * BBS signing and verification in worker threads, so the event loop stays free for other
- * requests. At most `size` jobs run at once; at most `queueLimit` wait. Beyond that callers get
- * 503 with Retry-After at once instead of an unbounded backlog.
+ * requests. At most `size` jobs run at once; at most `queueLimit` wait, and at most `perTenant` of
+ * them from one API key. Waiting jobs are served round-robin across keys, so a key that floods the
+ * pool waits behind its own jobs while other keys' jobs go next. Beyond the limits callers get 503
+ * with Retry-After at once instead of an unbounded backlog.
  */
 export class SigningPool {
   private readonly idle: Worker[] = [];
   private readonly busy = new Map<Worker, Job>();
-  private readonly queue: Job[] = [];
+  /** Waiting jobs per tenant, and the tenants with waiting jobs in round-robin order. */
+  private readonly queues = new Map<string, Job[]>();
+  private readonly turns: string[] = [];
+  private waiting = 0;
   private nextId = 1;
   private closed = false;
 
   constructor(
     readonly size: number,
     private readonly queueLimit: number,
+    private readonly perTenant = queueLimit,
   ) {
     for (let i = 0; i < size; i++) this.idle.push(this.spawn());
   }
@@ -62,8 +70,20 @@ export class SigningPool {
     return worker;
   }
 
+  /** The next waiting job, taking tenants in turn. */
+  private dequeue(): Job | undefined {
+    const tenant = this.turns.shift();
+    if (tenant === undefined) return undefined;
+    const queue = this.queues.get(tenant)!;
+    const job = queue.shift()!;
+    this.waiting--;
+    if (queue.length) this.turns.push(tenant);
+    else this.queues.delete(tenant);
+    return job;
+  }
+
   private release(worker: Worker): void {
-    const next = this.queue.shift();
+    const next = this.dequeue();
     if (next) {
       this.busy.set(worker, next);
       worker.postMessage({ id: next.id, kind: next.kind, payload: next.payload });
@@ -73,29 +93,39 @@ export class SigningPool {
   }
 
   get pending(): number {
-    return this.queue.length + this.busy.size;
+    return this.waiting + this.busy.size;
   }
 
-  run<T>(kind: JobKind, payload: unknown): Promise<T> {
+  run<T>(kind: JobKind, payload: unknown, tenant = ''): Promise<T> {
     if (this.closed) return Promise.reject(new ServiceUnavailableError('The signing pool is shutting down', 1));
-    if (this.queue.length >= this.queueLimit && this.idle.length === 0) {
+    const queue = this.queues.get(tenant);
+    if (this.idle.length === 0 && (this.waiting >= this.queueLimit || (queue?.length ?? 0) >= this.perTenant)) {
       return Promise.reject(new ServiceUnavailableError('Too many credentials are being signed; try again shortly', 1, 'signing_queue_full'));
     }
     return new Promise<T>((resolve, reject) => {
-      const job: Job = { id: this.nextId++, kind, payload, resolve: resolve as (v: unknown) => void, reject };
+      const job: Job = { id: this.nextId++, tenant, kind, payload, resolve: resolve as (v: unknown) => void, reject };
       const worker = this.idle.pop();
       if (worker) {
         this.busy.set(worker, job);
         worker.postMessage({ id: job.id, kind, payload });
+      } else if (queue) {
+        queue.push(job);
+        this.waiting++;
       } else {
-        this.queue.push(job);
+        this.queues.set(tenant, [job]);
+        this.turns.push(tenant);
+        this.waiting++;
       }
     });
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const job of this.queue.splice(0)) job.reject(new ServiceUnavailableError('The signing pool is shutting down', 1));
+    const waiting = [...this.queues.values()].flat();
+    this.queues.clear();
+    this.turns.length = 0;
+    this.waiting = 0;
+    for (const job of waiting) job.reject(new ServiceUnavailableError('The signing pool is shutting down', 1));
     await Promise.all([...this.idle, ...this.busy.keys()].map((w) => w.terminate()));
   }
 }

@@ -17,11 +17,11 @@ export function buildIssuer(env: NodeJS.ProcessEnv = {}) {
   return { app: checked(createApp(deps)), deps };
 }
 
-/** An organization with a token that may issue. */
+/** An organization with a token that may issue; roomy limits, as these tests fire many requests at once. */
 export async function arrangeOrg(db: Db, permissions = 'credentials:issue') {
   const ctx: AdminContext = { db, now: () => new Date() };
   const owner = await createUser(ctx, { email: uniqueEmail('issuer'), password: 'correct horse' });
   const org = await createOrg(ctx, { name: 'Issuing Org', ownerEmail: owner.email });
-  const token = await createApiKey(ctx, { org: org.id, permissions });
+  const token = await createApiKey(ctx, { org: org.id, permissions, hourlyLimit: 100_000, burstLimit: 1000 });
   return { ctx, org, token };
 }

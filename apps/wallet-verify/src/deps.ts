@@ -1,9 +1,8 @@
-import { ApiKeyAuthenticator } from '@svc/api-keys';
+import { ApiKeyAuthenticator, KeyLimiter } from '@svc/api-keys';
 import { pingDatabase } from '@svc/db';
 import { type Counter, dependencyCheck, readPackageVersion, type ReadinessCheck } from '@svc/http';
 import { createCoreDeps, type CoreDeps } from '@svc/runtime';
 import type { Config } from './config.js';
-import { KeyLimiter } from './services/key-limiter.js';
 import { WalletLookup } from './services/wallet-lookup.js';
 
 export interface AppDeps extends CoreDeps {

@@ -1,1 +1,2 @@
 export { ApiKeyAuthenticator, type ApiKeyRecord, type ApiKeyResult, type ApiKeyAuthenticatorOptions } from './authenticator.js';
+export { KeyLimiter, rateLimitHeaders, type KeyLimits, type KeyLimiterOptions } from './key-limiter.js';

@@ -48,3 +48,9 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   if (typeof e?.code === 'string' && UNREACHABLE_CODES.has(e.code)) return true;
   return typeof e?.message === 'string' && /timeout exceeded when trying to connect|Connection terminated/.test(e.message);
 }
+
+/** A unique constraint refused the write (Prisma's P2002, or PostgreSQL's 23505 through the adapter). */
+export function isUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: unknown; meta?: { driverAdapterError?: { cause?: { originalCode?: unknown } } } };
+  return e?.code === 'P2002' || e?.meta?.driverAdapterError?.cause?.originalCode === '23505';
+}

@@ -1,4 +1,4 @@
-export { createPrismaClient, isDatabaseUnavailable, pingDatabase, type Db, type PrismaOptions } from './client.js';
+export { createPrismaClient, isDatabaseUnavailable, isUniqueViolation, pingDatabase, type Db, type PrismaOptions } from './client.js';
 export { migrate, readMigrations, checksumOf, MigrationError, MIGRATIONS_DIR, type Migration, type MigrateResult } from './migrate.js';
 export { TimestampBatch, type BatchedColumn } from './timestamp-batch.js';
 export { startEmbeddedPostgres, processAlive, type EmbeddedDatabase, type EmbeddedPostgresOptions } from './embedded.js';

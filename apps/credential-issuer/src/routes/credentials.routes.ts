@@ -4,14 +4,14 @@ import { ZCredentialIdParams, ZCredentialListQuery, ZIssueForSubjectRequest, ZRe
 import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
 import { claimProblems } from '../services/claim-rules.js';
-import { credentialStatus, credentialUuid, listCredentials, revokeCredential } from '../services/credential-records.js';
+import { credentialIdOf, credentialStatus, listCredentials, revokeCredential } from '../services/credential-records.js';
 import { issueForSubject, issueGiven, type IssueContext } from '../services/issue-credential.js';
 import { verifyCredential } from '../services/verify-credential.js';
 import { requireToken } from './require-token.js';
 
 export function credentialsRouter(deps: AppDeps): Router {
   const router = Router();
-  const issuing = requireToken(deps.authenticator, 'credentials:issue');
+  const issuing = requireToken(deps.authenticator, deps.limiter, 'credentials:issue');
   const ctx: IssueContext = { db: deps.db, config: deps.config, keys: deps.issuerKeys, pool: deps.pool, now: deps.now };
 
   router
@@ -47,7 +47,7 @@ export function credentialsRouter(deps: AppDeps): Router {
     .post(
       issuing,
       handle({ body: ZVerifyCredentialRequest }, async ({ body }, _req, res) => {
-        const verdict = await verifyCredential(deps.db, deps.pool, body.credential, deps.now());
+        const verdict = await verifyCredential(deps.db, deps.pool, body.credential, deps.now(), res.locals.caller!.apiKeyId);
         deps.counters.verified.inc({ verified: String(verdict.verified) });
         res.json(verdict);
       }),
@@ -59,7 +59,7 @@ export function credentialsRouter(deps: AppDeps): Router {
     .post(
       issuing,
       handle({ body: ZRevokeCredentialRequest }, async ({ body }, _req, res) => {
-        const result = await revokeCredential(deps.db, res.locals.caller!.organizationId, credentialUuid(body.credential_id, 'body.credential_id'), deps.now());
+        const result = await revokeCredential(deps.db, res.locals.caller!.organizationId, credentialIdOf(body.credential_id, 'body.credential_id'), deps.now());
         if (result.newly) deps.counters.revoked.inc();
         res.json({ revoked: result.revoked, credential_id: result.credential_id, revoked_at: result.revoked_at });
       }),
@@ -84,7 +84,7 @@ export function credentialsRouter(deps: AppDeps): Router {
     .get(
       issuing,
       handle({ params: ZCredentialIdParams }, async ({ params }, _req, res) => {
-        res.json(await credentialStatus(deps.db, res.locals.caller!.organizationId, credentialUuid(params.id, 'params.id')));
+        res.json(await credentialStatus(deps.db, res.locals.caller!.organizationId, credentialIdOf(params.id, 'params.id')));
       }),
     )
     .all(methodNotAllowed);

@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
-import type { ApiKeyAuthenticator } from '@svc/api-keys';
-import { ForbiddenError, UnauthorizedError } from '@svc/http';
+import { type ApiKeyAuthenticator, type KeyLimiter, rateLimitHeaders } from '@svc/api-keys';
+import { overLimit, permissionMissing, tokenDisabled, tokenMissing, tokenUnknown } from '../errors.js';
 import type { Caller } from '../services/issue-credential.js';
 
 declare module 'express-serve-static-core' {
@@ -9,14 +9,22 @@ declare module 'express-serve-static-core' {
   }
 }
 
-/** X-API-Token: 401 when missing or unknown, 403 when disabled or lacking `permission`. */
-export function requireToken(auth: ApiKeyAuthenticator, permission: string): RequestHandler {
+/**
+ * X-API-Token: 401 when missing or unknown, 403 when disabled or lacking `permission`. Every
+ * request with a known active key counts against that key's hourly and burst limits and carries
+ * the X-RateLimit-* headers; over a limit, 429 with Retry-After.
+ */
+export function requireToken(auth: ApiKeyAuthenticator, limiter: KeyLimiter, permission: string): RequestHandler {
   return async (req, res, next) => {
     const result = await auth.authenticate(req.headers['x-api-token']);
-    if (result.outcome === 'missing') throw new UnauthorizedError('The X-API-Token header is required', 'unauthorized');
-    if (result.outcome === 'unknown') throw new UnauthorizedError('The API token is not valid', 'invalid_token');
-    if (result.outcome === 'disabled') throw new ForbiddenError('The API token is disabled', 'forbidden');
-    if (!result.key.permissions.includes(permission)) throw new ForbiddenError(`The API token lacks the ${permission} permission`, 'insufficient_permission');
+    if (result.outcome === 'missing') throw tokenMissing();
+    if (result.outcome === 'unknown') throw tokenUnknown();
+    if (result.outcome === 'disabled') throw tokenDisabled();
+    const decision = await limiter.consume(result.key.id, result.key);
+    const headers = rateLimitHeaders(decision);
+    res.set(headers);
+    if (!decision.allowed) throw overLimit(decision.retryAfterSeconds, `This API token is over its ${decision.refusedBy === 'burst' ? 'per-second burst' : 'hourly'} limit`, headers);
+    if (!result.key.permissions.includes(permission)) throw permissionMissing(permission);
     res.locals.caller = { apiKeyId: result.key.id, organizationId: result.key.organizationId };
     next();
   };

@@ -1,41 +1,49 @@
 import type { Db } from '@svc/db';
-import { NotFoundError, ValidationError } from '@svc/http';
 import { isUuid } from '@svc/schemas';
+import { credentialNotFound, invalidField } from '../errors.js';
 
-
-/** `urn:uuid:…` or the bare UUID; anything else is a 400 naming the field. */
-export function credentialUuid(id: string, field: string): string {
-  const bare = id.startsWith('urn:uuid:') ? id.slice('urn:uuid:'.length) : id;
-  if (!isUuid(bare)) throw new ValidationError([{ field, message: 'must be urn:uuid:<uuid> or a UUID' }]);
-  return bare.toLowerCase();
+/** The credential's id as it was signed: a bare UUID stands for `urn:uuid:<uuid>`; else any URL. */
+export function credentialIdOf(id: string, field: string): string {
+  if (isUuid(id)) return `urn:uuid:${id.toLowerCase()}`;
+  const uuid = id.startsWith('urn:uuid:') ? id.slice('urn:uuid:'.length) : undefined;
+  if (uuid !== undefined) {
+    if (!isUuid(uuid)) throw invalidField(field, 'must be urn:uuid:<uuid>, a UUID, or the URL the credential was issued with');
+    return `urn:uuid:${uuid.toLowerCase()}`;
+  }
+  if (!URL.canParse(id)) throw invalidField(field, 'must be urn:uuid:<uuid>, a UUID, or the URL the credential was issued with');
+  return id;
 }
 
 /** The caller's own credential; another organization's is 404, as if it did not exist. */
-async function own(db: Db, organizationId: string, id: string) {
-  const record = await db.issuedCredential.findUnique({ where: { id } });
-  if (!record || record.organizationId !== organizationId) throw new NotFoundError('No such credential', 'credential_not_found');
+async function own(db: Db, organizationId: string, credentialId: string) {
+  const record = await db.issuedCredential.findUnique({ where: { organizationId_credentialId: { organizationId, credentialId } } });
+  if (!record) throw credentialNotFound();
   return record;
 }
 
-export async function revokeCredential(db: Db, organizationId: string, id: string, now: Date) {
-  const record = await own(db, organizationId, id);
+export async function revokeCredential(db: Db, organizationId: string, credentialId: string, now: Date) {
+  const record = await own(db, organizationId, credentialId);
   // Idempotent: the first revocation's time stands.
   const revokedAt = record.revokedAt ?? now;
-  if (!record.revokedAt) await db.issuedCredential.update({ where: { id }, data: { status: 'revoked', revokedAt } });
-  return { revoked: true as const, credential_id: `urn:uuid:${id}`, revoked_at: revokedAt.toISOString(), newly: !record.revokedAt };
+  if (!record.revokedAt) await db.issuedCredential.update({ where: { id: record.id }, data: { status: 'revoked', revokedAt } });
+  return { revoked: true as const, credential_id: record.credentialId, revoked_at: revokedAt.toISOString(), newly: !record.revokedAt };
 }
 
-export async function credentialStatus(db: Db, organizationId: string, id: string) {
-  const record = await own(db, organizationId, id);
-  return { credential_id: `urn:uuid:${id}`, revoked: record.status === 'revoked', revoked_at: record.revokedAt?.toISOString() ?? null };
+export async function credentialStatus(db: Db, organizationId: string, credentialId: string) {
+  const record = await own(db, organizationId, credentialId);
+  return { credential_id: record.credentialId, revoked: record.status === 'revoked', revoked_at: record.revokedAt?.toISOString() ?? null };
 }
 
-/** Revocation as any verifier may learn it: undefined for a credential this issuer did not record. */
-export async function revocationOf(db: Db, credentialId: unknown): Promise<{ revoked: boolean } | undefined> {
-  if (typeof credentialId !== 'string') return undefined;
-  const bare = credentialId.startsWith('urn:uuid:') ? credentialId.slice(9) : '';
-  if (!isUuid(bare)) return undefined;
-  const record = await db.issuedCredential.findUnique({ where: { id: bare.toLowerCase() }, select: { status: true } });
+/**
+ * Revocation as any verifier may learn it, from the record the signed credentialStatus names (its
+ * `id`), or for credentials issued in the spec's shape, from the credential's own urn:uuid id.
+ * Undefined for a credential this issuer did not record.
+ */
+export async function revocationOf(db: Db, credential: Record<string, unknown>): Promise<{ revoked: boolean } | undefined> {
+  const status = credential.credentialStatus as { id?: unknown } | undefined;
+  const named = typeof status?.id === 'string' ? status.id : credential.id;
+  if (typeof named !== 'string' || !named.startsWith('urn:uuid:') || !isUuid(named.slice(9))) return undefined;
+  const record = await db.issuedCredential.findUnique({ where: { id: named.slice(9).toLowerCase() }, select: { status: true } });
   return record ? { revoked: record.status === 'revoked' } : undefined;
 }
 
@@ -51,7 +59,7 @@ export async function listCredentials(db: Db, organizationId: string, query: { s
       after = JSON.parse(Buffer.from(query.cursor, 'base64url').toString('utf8')) as Cursor;
       if (typeof after.t !== 'string' || !isUuid(after.id) || Number.isNaN(Date.parse(after.t))) throw new Error('shape');
     } catch {
-      throw new ValidationError([{ field: 'query.cursor', message: 'is not a cursor this endpoint returned' }]);
+      throw invalidField('query.cursor', 'is not a cursor this endpoint returned');
     }
   }
   const rows = await db.issuedCredential.findMany({
@@ -67,7 +75,7 @@ export async function listCredentials(db: Db, organizationId: string, query: { s
   const last = page.at(-1);
   return {
     items: page.map((r) => ({
-      id: `urn:uuid:${r.id}`,
+      id: r.credentialId,
       subject_address: r.subjectAddress,
       issuer: r.issuerDid,
       claim_names: r.claimNames,

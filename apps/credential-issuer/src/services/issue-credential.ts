@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '@svc/db';
-import { HttpError, ValidationError } from '@svc/http';
+import { isUniqueViolation } from '@svc/db';
+import { duplicateCredential, invalidField, notSignable } from '../errors.js';
 import type { Config } from '../config.js';
 import { SigningJobError, type SigningPool } from '../signing-pool.js';
 import { CREDENTIALS_V2, UNDEFINED_TERMS_V2 } from '../vc/document-loader.js';
@@ -24,61 +25,85 @@ export interface Caller {
 // Seconds precision, as Data Integrity proofs and most verifiers print dateTimes.
 const iso = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, 'Z');
 
+/** The issuer's own status entry; with `recordId` it names the record (VC API shape, see sign()). */
+function statusEntry(config: Config, recordId?: string) {
+  return {
+    ...(recordId ? { id: `urn:uuid:${recordId}` } : {}),
+    type: config.CREDENTIAL_STATUS_TYPE,
+    chain_id: config.CHAIN_ID,
+    revocation_registry_contract_address: config.REVOCATION_REGISTRY_ADDRESS,
+    did_registry_contract_address: config.DID_REGISTRY_ADDRESS,
+  };
+}
+
 /** The spec's shape: a credential about `did:ethr:<subject>` carrying every claim as given. */
 export async function issueForSubject(ctx: IssueContext, caller: Caller, input: { subjectAddress: string; claims: Record<string, unknown>; validUntil?: string | undefined }) {
   const key = await ctx.keys.current();
   const now = ctx.now();
+  const recordId = randomUUID();
   const validUntil = input.validUntil ?? (ctx.config.CREDENTIAL_VALIDITY_SECONDS ? iso(new Date(now.getTime() + ctx.config.CREDENTIAL_VALIDITY_SECONDS * 1000)) : '');
   const credential: Credential = {
     '@context': [CREDENTIALS_V2, UNDEFINED_TERMS_V2],
-    id: `urn:uuid:${randomUUID()}`,
+    id: `urn:uuid:${recordId}`,
     type: ['VerifiableCredential'],
     issuer: key.controller,
     validFrom: iso(now),
     validUntil,
     credentialSubject: { id: `did:ethr:${input.subjectAddress}`, ...input.claims },
-    credentialStatus: {
-      type: ctx.config.CREDENTIAL_STATUS_TYPE,
-      chain_id: ctx.config.CHAIN_ID,
-      revocation_registry_contract_address: ctx.config.REVOCATION_REGISTRY_ADDRESS,
-      did_registry_contract_address: ctx.config.DID_REGISTRY_ADDRESS,
-    },
+    credentialStatus: statusEntry(ctx.config),
   };
-  return sign(ctx, caller, credential, input.subjectAddress, key);
+  return sign(ctx, caller, credential, input.subjectAddress, key, recordId);
 }
+
+const invalid = (field: string, message: string) => invalidField(`body.credential.${field}`, message);
 
 /** The W3C VC API shape: the caller's unsigned credential, whose issuer must be this issuer. */
 export async function issueGiven(ctx: IssueContext, caller: Caller, given: Record<string, unknown>) {
   const key = await ctx.keys.current();
   const issuer = typeof given.issuer === 'object' && given.issuer !== null ? (given.issuer as { id?: unknown }).id : given.issuer;
   if (issuer !== key.controller) {
-    throw new ValidationError([{ field: 'credential.issuer', message: `must be this issuer's DID, ${key.controller}` }]);
+    throw invalidField('credential.issuer', `must be this issuer's DID, ${key.controller}`);
   }
+  // Never change what the caller asked to be signed: a bad member is refused, not replaced.
+  if (Object.hasOwn(given, 'id') && (typeof given.id !== 'string' || !URL.canParse(given.id))) throw invalid('id', 'must be a URL (e.g. urn:uuid:… or https://…), or left out for the issuer to assign one');
+  if (Object.hasOwn(given, 'validFrom') && (typeof given.validFrom !== 'string' || Number.isNaN(Date.parse(given.validFrom)))) throw invalid('validFrom', 'must be an XML Schema dateTime string, or left out');
+  // Every credential this issuer signs is recorded and revocable through the issuer's own status.
+  if (Object.hasOwn(given, 'credentialStatus')) throw invalid('credentialStatus', 'is set by this issuer (its own revocation entry); leave it out');
+  const recordId = randomUUID();
   const credential = {
     ...given,
-    id: typeof given.id === 'string' ? given.id : `urn:uuid:${randomUUID()}`,
-    validFrom: typeof given.validFrom === 'string' ? given.validFrom : iso(ctx.now()),
+    id: (given.id as string | undefined) ?? `urn:uuid:${recordId}`,
+    validFrom: (given.validFrom as string | undefined) ?? iso(ctx.now()),
+    credentialStatus: statusEntry(ctx.config, recordId),
   } as unknown as Credential;
   const subject = typeof credential.credentialSubject?.id === 'string' ? (credential.credentialSubject.id as string) : '';
-  return sign(ctx, caller, credential, subject.replace(/^did:ethr:/, ''), key);
+  return sign(ctx, caller, credential, subject.replace(/^did:ethr:/, ''), key, recordId);
 }
 
-async function sign(ctx: IssueContext, caller: Caller, credential: Credential, subjectAddress: string, key: IssuerKey): Promise<Credential> {
+/**
+ * Signs and records `credential` under `recordId`. Its `id` is unique within the organization (a
+ * duplicate is 409 before any signing work); another organization's use of the same id is neither
+ * refused nor revealed, since revocation follows the record named in credentialStatus, not the id.
+ */
+async function sign(ctx: IssueContext, caller: Caller, credential: Credential, subjectAddress: string, key: IssuerKey, recordId: string): Promise<Credential> {
+  if (await ctx.db.issuedCredential.findUnique({ where: { organizationId_credentialId: { organizationId: caller.organizationId, credentialId: credential.id } }, select: { id: true } })) {
+    throw duplicateCredential(credential.id);
+  }
   const mandatoryPointers = ['/issuer', '/validFrom', ...(credential.validUntil ? ['/validUntil'] : []), ...(credential.credentialStatus ? ['/credentialStatus'] : [])];
   let signed: Credential;
   try {
-    signed = await ctx.pool.run<Credential>('sign', { credential, key, created: new Date(Date.parse(String(credential.validFrom)) || ctx.now().getTime()), mandatoryPointers });
+    signed = await ctx.pool.run<Credential>('sign', { credential, key, created: new Date(Date.parse(String(credential.validFrom)) || ctx.now().getTime()), mandatoryPointers }, caller.apiKeyId);
   } catch (err) {
     // The libraries refuse what JSON-LD cannot sign as given (undefined terms, bad dates, …).
-    if (err instanceof SigningJobError) throw new HttpError(400, 'invalid_credential', `The credential cannot be signed: ${err.message}`);
+    if (err instanceof SigningJobError) throw notSignable(err.message);
     throw err;
   }
-  const uuid = /^urn:uuid:([0-9a-f-]{36})$/i.exec(signed.id)?.[1];
-  if (uuid) {
-    const subject = signed.credentialSubject;
+  const subject = signed.credentialSubject;
+  try {
     await ctx.db.issuedCredential.create({
       data: {
-        id: uuid,
+        id: recordId,
+        credentialId: signed.id,
         apiKeyId: caller.apiKeyId,
         organizationId: caller.organizationId,
         subjectAddress,
@@ -89,6 +114,10 @@ async function sign(ctx: IssueContext, caller: Caller, credential: Credential, s
         validUntil: signed.validUntil ? new Date(String(signed.validUntil)) : null,
       },
     });
+  } catch (err) {
+    // A concurrent request of the same organization recorded the same id first.
+    if (isUniqueViolation(err)) throw duplicateCredential(signed.id);
+    throw err;
   }
   return signed;
 }

@@ -1,7 +1,6 @@
 import type { RequestHandler } from 'express';
-import type { ApiKeyAuthenticator, ApiKeyRecord } from '@svc/api-keys';
+import { type ApiKeyAuthenticator, type ApiKeyRecord, type KeyLimiter, rateLimitHeaders } from '@svc/api-keys';
 import { ApiKeyError, RateLimitExceededError } from '../errors.js';
-import type { KeyLimiter } from '../services/key-limiter.js';
 
 declare module 'express-serve-static-core' {
   interface Locals {
@@ -22,11 +21,7 @@ export function requireApiKey(auth: ApiKeyAuthenticator, limiter: KeyLimiter, pe
     if (result.outcome === 'disabled') throw new ApiKeyError(403, 'Invalid / disabled API key');
     const { key } = result;
     const decision = await limiter.consume(key.id, key);
-    const headers = {
-      'X-RateLimit-Limit': String(decision.limit),
-      'X-RateLimit-Remaining': String(decision.remaining),
-      'X-RateLimit-Reset': String(decision.resetAt),
-    };
+    const headers = rateLimitHeaders(decision);
     res.set(headers);
     if (!decision.allowed) throw new RateLimitExceededError(decision.retryAfterSeconds, headers);
     if (!key.permissions.includes(permission)) throw new ApiKeyError(403, 'Invalid / disabled API key');

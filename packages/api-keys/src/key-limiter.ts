@@ -1,6 +1,5 @@
-import type { Logger } from '@svc/http';
+import { type Logger, ServiceUnavailableError } from '@svc/http';
 import { MemoryStore, StoreUnavailableError, type RateLimitDecision, type RateLimiter } from '@svc/kv';
-import { ServiceUnavailableError } from '@svc/http';
 
 export interface KeyLimits {
   hourlyLimit: number;
@@ -13,6 +12,15 @@ export interface KeyLimiterOptions {
   replicas: number;
   logger: Logger;
   clock?: () => number;
+}
+
+/** The X-RateLimit-* headers every answer to a known key carries (areas B and C). */
+export function rateLimitHeaders(decision: RateLimitDecision): Record<string, string> {
+  return {
+    'X-RateLimit-Limit': String(decision.limit),
+    'X-RateLimit-Remaining': String(decision.remaining),
+    'X-RateLimit-Reset': String(decision.resetAt),
+  };
 }
 
 /**
@@ -44,7 +52,7 @@ export class KeyLimiter {
     } catch (err) {
       if (!(err instanceof StoreUnavailableError)) throw err;
       if (this.degradedSince === undefined) {
-        this.degradedSince = Date.now();
+        this.degradedSince = (this.options.clock ?? Date.now)();
         this.options.logger.error({ err: err.message, mode: this.options.onRedisFailure }, 'rate limiter: Redis unavailable');
       }
       if (this.options.onRedisFailure === 'closed') {
