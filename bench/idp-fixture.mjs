@@ -13,7 +13,7 @@ export const REDIRECT = 'https://bench.example/callback';
 export function startIdentityProvider(databaseUrl) {
   return startTarget(fileURLToPath(new URL('../apps/identity-provider/dist/server.js', import.meta.url)), {
     DATABASE_URL: databaseUrl,
-    IDP_SECRET: 'bench-secret-bench-secret-bench-secret',
+    IDP_SECRET: 'bench-secret-0123456789abcdefghijklmnopq',
     LOG_LEVEL: 'warn',
     RATE_LIMIT_DEFAULT: '100000000',
   });

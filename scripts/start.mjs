@@ -30,8 +30,14 @@ if (!database.embedded) await migrate(database.url);
 process.removeAllListeners('SIGINT');
 process.removeAllListeners('SIGTERM');
 
-const demo = await loadOrSeedDemo(database.url);
 const idpSecret = env.IDP_SECRET ?? localSecret('idp-secret');
+// Signing keys are sealed at rest under this key-encryption key (kept beside the embedded data).
+env.SIGNING_KEY_KEK ??= localSecret('signing-key-kek');
+process.env.SIGNING_KEY_KEK = env.SIGNING_KEY_KEK;
+// Demo users, clients and keys go only into the embedded database, or where asked for
+// (SVC_DEMO=1 or --demo): never silently into a real, external one.
+const wantDemo = database.embedded || env.SVC_DEMO === '1' || process.argv.includes('--demo');
+const demo = await loadOrSeedDemo(database.url, wantDemo);
 const children = services.map(startService);
 let stopping = false;
 
@@ -61,6 +67,7 @@ function startService({ name, port }) {
       PORT: String(port),
       DATABASE_URL: database.url,
       IDP_SECRET: idpSecret,
+      SIGNING_KEY_KEK: env.SIGNING_KEY_KEK,
       LOG_LEVEL: env.LOG_LEVEL ?? 'info',
       PUBLIC_URL: env[`${name.toUpperCase().replace(/-/g, '_')}_PUBLIC_URL`] ?? `http://localhost:${port}`,
     },
@@ -132,19 +139,23 @@ function localSecret(name) {
  * Seeds an empty database and keeps the demo secrets in .data/demo.json (mode 0600), the only
  * place they exist: the database holds their hashes. A second start reads them back.
  */
-async function loadOrSeedDemo(url) {
+async function loadOrSeedDemo(url, wanted) {
   const file = join(dataDir(env), 'demo.json');
   const db = createPrismaClient(url, { poolSize: 2 });
   const ctx = { db, now: () => new Date() };
   try {
-    if ((await db.user.count()) === 0) {
+    if (wanted && (await db.user.count()) === 0) {
       const demo = await seedDemo(ctx);
       mkdirSync(dataDir(env), { recursive: true });
       writeFileSync(file, JSON.stringify(demo, null, 2), { mode: 0o600 });
       say(`seeded demo data (secrets saved to ${file})`);
-      return demo;
+      return { ...demo, fresh: true };
     }
     await ensureSigningKeys(ctx);
+    if (!wanted) {
+      say('external database: no demo data seeded (set SVC_DEMO=1 or pass --demo to seed an empty one)');
+      return undefined;
+    }
     if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8'));
     say('the database already has data; no demo secrets on file to show');
     return undefined;
@@ -172,9 +183,12 @@ function printBanner(demo) {
       code_challenge_method: 'S256',
     }).toString();
     const user = demo.users.palm_verified;
-    lines.push(
+    // Demo secrets are shown once, when they are made, in a marked block; later starts point to the file.
+    if (!demo.fresh) {
+      lines.push('', `Demo data: client_id=${client.client_id}; its secret, the users' passwords and the API keys are in ${join(dataDir(env), 'demo.json')} (mode 0600).`, `  open ${authorize}`, `  PKCE code_verifier for that URL: ${verifier}`);
+    } else lines.push(
       '',
-      'Demo data:',
+      '=== DEMO SECRETS (embedded demo data, local development only; shown once, kept in .data/demo.json) ===',
       `  OAuth client (confidential)  client_id=${client.client_id}`,
       `                               client_secret=${client.client_secret}`,
       `  OAuth client (public, PKCE)  client_id=${demo.clients.public.client_id}`,
@@ -189,6 +203,7 @@ function printBanner(demo) {
       `  curl -H 'X-SVC-API-Key: ${demo.api_keys.wallet_verify.key}' '${wallet}/v1/human/verify?wallet_address=${user.wallets[0]}'`,
       `  open ${authorize}`,
       `  PKCE code_verifier for that URL: ${verifier}`,
+      '=== END OF DEMO SECRETS ===',
     );
   }
   lines.push('', 'Ctrl-C stops everything.', '');

@@ -8,6 +8,8 @@ import { createPrismaClient, migrate, startEmbeddedPostgres } from '@svc/db';
 import { freePort, repoRoot, startService, waitFor } from '@svc/testkit';
 
 const IDP_SECRET = 'reliability-secret-0123456789abcdefghij';
+// The services and this process's admin calls seal and open signing keys with the same KEK.
+process.env.SIGNING_KEY_KEK ??= 'reliability-kek-9f8e7d6c5b4a3210ZYXWVUTS';
 
 function startRedis(port) {
   const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });

@@ -1,11 +1,13 @@
 import { availableParallelism } from 'node:os';
-import { baseServiceEnv, ConfigError, env, parseEnv } from '@svc/http';
+import { baseServiceEnv, ConfigError, env, keyEncryptionEnv, parseEnv } from '@svc/http';
 import { z } from 'zod';
 
 const blank = (v: unknown) => (v === '' ? undefined : v);
 
 const ZConfig = z.object({
   ...baseServiceEnv(4002),
+  /** Encrypts the BBS issuer keys at rest (envelope encryption; see docs/credential-issuer.md). */
+  ...keyEncryptionEnv(),
   /** Signing threads; BBS is CPU-bound, so one per core. */
   SIGNING_WORKERS: env.int(availableParallelism(), 1),
   /** Jobs allowed to wait for a thread; beyond it, 503 with Retry-After. */

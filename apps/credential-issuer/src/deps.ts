@@ -1,6 +1,7 @@
 import { ApiKeyAuthenticator, KeyLimiter } from '@svc/api-keys';
 import { type Counter, dependencyCheck, readPackageVersion, type ReadinessCheck } from '@svc/http';
 import { coreChecks, createCoreDeps, type CoreDeps } from '@svc/runtime';
+import { KeyEncryption } from '@svc/signing-keys';
 import type { Config } from './config.js';
 import { IssuerKeys } from './services/issuer-keys.js';
 import { SigningPool } from './signing-pool.js';
@@ -30,7 +31,7 @@ export function buildDeps(config: Config): AppDeps {
     lastUsedFlushSeconds: 30,
     onFlushError: (err) => core.logger.warn({ err }, 'could not record API key use'),
   });
-  const issuerKeys = new IssuerKeys(core.db, config);
+  const issuerKeys = new IssuerKeys(core.db, config, new KeyEncryption(config.SIGNING_KEY_KEK, config.SIGNING_KEY_KEK_PREVIOUS));
   const pool = new SigningPool(config.SIGNING_WORKERS, config.SIGNING_QUEUE_LIMIT, config.SIGNING_QUEUE_PER_KEY);
   const limiter = new KeyLimiter({ limiter: core.store.limiter, onRedisFailure: config.RATE_LIMIT_ON_REDIS_FAILURE, replicas: config.RATE_LIMIT_REPLICAS, logger: core.logger });
   return {

@@ -1,6 +1,6 @@
 import { createApiKey, createOrg, createUser, type AdminContext } from '@svc/admin';
 import type { Db } from '@svc/db';
-import { testDatabaseUrl, uniqueEmail } from '@svc/testkit';
+import { testDatabaseUrl, testSigningKeyKek, uniqueEmail } from '@svc/testkit';
 import { contractSuite } from '@svc/testkit/contract-suite';
 import { createApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
@@ -12,7 +12,7 @@ export const SUBJECT = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
 const checked = contractSuite();
 
 export function buildIssuer(env: NodeJS.ProcessEnv = {}) {
-  const config = loadConfig({ DATABASE_URL: testDatabaseUrl(), LOG_LEVEL: 'silent', SIGNING_WORKERS: '2', ...env });
+  const config = loadConfig({ DATABASE_URL: testDatabaseUrl(), SIGNING_KEY_KEK: testSigningKeyKek(), LOG_LEVEL: 'silent', SIGNING_WORKERS: '2', ...env });
   const deps = buildDeps(config);
   return { app: checked(createApp(deps)), deps };
 }

@@ -1,8 +1,10 @@
-import { baseServiceEnv, env, parseEnv } from '@svc/http';
+import { baseServiceEnv, env, keyEncryptionEnv, parseEnv } from '@svc/http';
 import { z } from 'zod';
 
 const ZConfig = z.object({
   ...baseServiceEnv(4000),
+  /** Encrypts the RS256 private keys at rest (envelope encryption; see docs/identity-provider.md). */
+  ...keyEncryptionEnv(),
   /** The issuer identifier and base of every advertised endpoint; defaults to http://localhost:PORT. */
   PUBLIC_URL: env.optionalUrl(['http:', 'https:']),
   /** Area A requests allowed per client per RATE_LIMIT_UNIT, advertised in svc-configuration. */

@@ -1,6 +1,7 @@
 import { TimestampBatch } from '@svc/db';
 import { dependencyCheck, type Metrics, readPackageVersion, type ReadinessCheck } from '@svc/http';
 import { coreChecks, createCoreDeps, type CoreDeps } from '@svc/runtime';
+import { KeyEncryption } from '@svc/signing-keys';
 import { type Clock, systemClock } from './clock.js';
 import type { Config } from './config.js';
 import { SigningKeys } from './services/signing-keys.js';
@@ -46,7 +47,7 @@ const HOUSEKEEPING_MS = 60_000;
 
 export function buildDeps(config: Config, clock: Clock = systemClock()): AppDeps {
   const core = createCoreDeps('identity-provider', 'idp', config);
-  const signingKeys = new SigningKeys(core.db);
+  const signingKeys = new SigningKeys(core.db, new KeyEncryption(config.SIGNING_KEY_KEK, config.SIGNING_KEY_KEK_PREVIOUS));
   const counters = idpCounters(core.metrics);
   const tokenStamps = new TimestampBatch(core.db, 'Authorization.lastTokenIssuedAt', 1, (err) => core.logger.warn({ err }, 'last_token_issued_at not written'));
   const purgeExpired = () => purgeExpiredRows(core.db, clock.now());

@@ -3,7 +3,7 @@ import { rotateSigningKey } from '@svc/admin';
 import type { Db } from '@svc/db';
 import { PRESET_NAMES } from '@svc/presets';
 import { SCOPES } from '@svc/schemas';
-import { testDatabaseUrl, testDb } from '@svc/testkit';
+import { testDatabaseUrl, testDb, testSigningKeyKek } from '@svc/testkit';
 import request from 'supertest';
 import { createApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
@@ -14,7 +14,7 @@ let deps: AppDeps;
 let app: ReturnType<typeof createApp>;
 beforeAll(() => {
   db = testDb();
-  deps = buildDeps(loadConfig({ DATABASE_URL: testDatabaseUrl(), LOG_LEVEL: 'silent', IDP_SECRET: 'discovery-test-secret-9f8e7d6c5b4a3210ZYXWVU', PUBLIC_URL: 'https://id.example.com/' }));
+  deps = buildDeps(loadConfig({ DATABASE_URL: testDatabaseUrl(), SIGNING_KEY_KEK: testSigningKeyKek(), LOG_LEVEL: 'silent', IDP_SECRET: 'discovery-test-secret-9f8e7d6c5b4a3210ZYXWVU', PUBLIC_URL: 'https://id.example.com/' }));
   app = createApp(deps);
 });
 afterAll(async () => {

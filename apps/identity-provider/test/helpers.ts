@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll } from '@jest/globals';
 import { createClient, createOrg, createUser, type AdminContext } from '@svc/admin';
 import type { Db } from '@svc/db';
-import { testDatabaseUrl, testDb, testRedisUrl, uniqueEmail, uniqueNamespace } from '@svc/testkit';
+import { testDatabaseUrl, testDb, testSigningKeyKek, testRedisUrl, uniqueEmail, uniqueNamespace } from '@svc/testkit';
 import { contractSuite } from '@svc/testkit/contract-suite';
 import request from 'supertest';
 import { createApp } from '../src/app.js';
@@ -18,7 +18,7 @@ export const REDIRECT = 'https://app.example/callback';
 const checked = contractSuite();
 
 export function buildIdp(env: NodeJS.ProcessEnv = {}) {
-  const config = loadConfig({ DATABASE_URL: testDatabaseUrl(), REDIS_URL: testRedisUrl(), LOG_LEVEL: 'silent', IDP_SECRET: SECRET, REDIS_KEY_PREFIX, PUBLIC_URL: 'https://id.example.com', ...env });
+  const config = loadConfig({ DATABASE_URL: testDatabaseUrl(), SIGNING_KEY_KEK: testSigningKeyKek(), REDIS_URL: testRedisUrl(), LOG_LEVEL: 'silent', IDP_SECRET: SECRET, REDIS_KEY_PREFIX, PUBLIC_URL: 'https://id.example.com', ...env });
   const deps = buildDeps(config);
   return { app: checked(createApp(deps)), deps };
 }

@@ -284,3 +284,30 @@ describe('RFC 7523 private_key_jwt', () => {
     expect((await request(app()).post('/oauth/token').set('Authorization', basic(keyed.client_id, 'anything')).send({ grant_type: 'refresh_token', refresh_token: ok.body.refresh_token })).status).toBe(401);
   });
 });
+
+describe('finding 14: signing keys are encrypted at rest', () => {
+  it('keeps no private key material in the database, and still signs', async () => {
+    const a = await arrange(suite.db);
+    await tokens(a);
+    const rows = await suite.db.signingKey.findMany({ where: { service: 'identity-provider' } });
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) {
+      expect(row.privateKey).toMatchObject({ enc: 'envelope-v1' });
+      expect(JSON.stringify(row.privateKey)).not.toMatch(/"(d|p|q|dp|dq|qi)":/);
+    }
+  });
+
+  it('seals a key stored in plain text before encryption existed, the first time it is loaded', async () => {
+    const { generateKey } = await import('@svc/signing-keys');
+    const legacy = await generateKey('identity-provider');
+    await suite.db.signingKey.create({ data: { ...legacy, service: 'identity-provider', status: 'retiring', publishUntil: new Date(Date.now() + 3_600_000) } });
+    const fresh = buildIdp();
+    try {
+      await fresh.deps.signingKeys.signer();
+      const row = await suite.db.signingKey.findUniqueOrThrow({ where: { kid: legacy.kid } });
+      expect(row.privateKey).toMatchObject({ enc: 'envelope-v1' });
+    } finally {
+      await fresh.deps.close();
+    }
+  });
+});

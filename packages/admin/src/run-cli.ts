@@ -6,6 +6,9 @@ import { AdminError } from './errors.js';
 export interface CliIO {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
+  /** Standard input as text (for `--<secret>-stdin`). */
+  stdin?: () => Promise<string>;
+  env?: NodeJS.ProcessEnv;
 }
 
 function usage(): string {
@@ -35,6 +38,17 @@ export async function runCli(argv: string[], connect: () => Promise<AdminContext
   } catch (err) {
     io.stderr(`error: ${name}: ${(err as Error).message.split('\n')[0]}\n`);
     return 2;
+  }
+  for (const [secret, variable] of Object.entries(command.secrets ?? {})) {
+    if (values[`${secret}-stdin`] === true) {
+      if (values[secret] !== undefined) {
+        io.stderr(`error: ${name}: give --${secret} or --${secret}-stdin, not both\n`);
+        return 2;
+      }
+      values[secret] = (await (io.stdin?.() ?? Promise.resolve(''))).split(/\r?\n/)[0] || undefined;
+    } else if (values[secret] === undefined) {
+      values[secret] = (io.env ?? process.env)[variable] || undefined;
+    }
   }
   const missing = command.required.filter((k) => values[k] === undefined);
   if (missing.length) {

@@ -23,6 +23,10 @@ interface Run {
 }
 
 async function cli(...argv: string[]): Promise<Run> {
+  return cliWith({}, ...argv);
+}
+
+async function cliWith(io: { stdin?: string; env?: NodeJS.ProcessEnv }, ...argv: string[]): Promise<Run> {
   let out = '';
   let err = '';
   let connected = false;
@@ -32,7 +36,7 @@ async function cli(...argv: string[]): Promise<Run> {
       connected = true;
       return { db, now: () => new Date(), close: async () => undefined };
     },
-    { stdout: (t) => (out += t), stderr: (t) => (err += t) },
+    { stdout: (t) => (out += t), stderr: (t) => (err += t), stdin: async () => io.stdin ?? '', env: io.env ?? {} },
   );
   if (code === 2) expect(connected).toBe(false);
   return { code, out, err, json: out ? JSON.parse(out) : undefined };
@@ -297,5 +301,21 @@ describe('the svc-admin binary', () => {
     expect(failure.code).toBe(1);
     expect(failure.stdout).toBe('');
     expect(failure.stderr).toBe('error: org:create: no user with email ghost@test.example\n');
+  });
+});
+
+describe('secrets without the command line (finding 16)', () => {
+  it('takes the password from standard input or SVC_ADMIN_PASSWORD, and the user can sign in with it', async () => {
+    const { verifyPassword } = await import('@svc/secrets');
+    const fromStdin = await cliWith({ stdin: 'stdin secret words\n' }, 'user:create', '--email', `stdin-${Date.now()}@test.example`, '--password-stdin');
+    expect(fromStdin.code).toBe(0);
+    const row = await db.user.findUniqueOrThrow({ where: { id: fromStdin.json.id } });
+    expect(await verifyPassword('stdin secret words', row.passwordHash)).toBe(true);
+    const fromEnv = await cliWith({ env: { SVC_ADMIN_PASSWORD: 'env secret words' } }, 'user:create', '--email', `env-${Date.now()}@test.example`);
+    expect(fromEnv.code).toBe(0);
+    expect(await verifyPassword('env secret words', (await db.user.findUniqueOrThrow({ where: { id: fromEnv.json.id } })).passwordHash)).toBe(true);
+    const neither = await cliWith({}, 'user:create', '--email', `none-${Date.now()}@test.example`);
+    expect(neither.code).toBe(2);
+    expect(neither.err).toMatch(/missing --password/);
   });
 });

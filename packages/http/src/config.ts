@@ -83,6 +83,14 @@ export function readPackageVersion(packageJsonUrl: URL): string {
   return (JSON.parse(readFileSync(packageJsonUrl, 'utf8')) as { version: string }).version;
 }
 
+/** The key-encryption key of stored signing keys, and the ones it replaces (see @svc/signing-keys). */
+export function keyEncryptionEnv() {
+  return {
+    SIGNING_KEY_KEK: env.strongSecret(32),
+    SIGNING_KEY_KEK_PREVIOUS: z.preprocess(blankAsUndefined, z.string().optional()).transform((v) => (v ? v.split(',').map((k) => k.trim()).filter(Boolean) : [])),
+  };
+}
+
 /** Variables every service reads; each app extends this with its own. */
 export function baseServiceEnv(defaultPort: number) {
   return {

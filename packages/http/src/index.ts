@@ -9,7 +9,7 @@ export { methodNotAllowed } from './method-not-allowed.js';
 export { healthRouter, runChecks, type ReadinessCheck, type CheckResult, type CheckDetails, type HealthOptions } from './health.js';
 export { serve, type ServeOptions, type RunningServer } from './serve.js';
 export { dependencyCheck } from './dependency-check.js';
-export { ConfigError, parseEnv, loadOrExit, env, readPackageVersion, baseServiceEnv } from './config.js';
+export { ConfigError, parseEnv, loadOrExit, env, readPackageVersion, baseServiceEnv, keyEncryptionEnv, entropyBits } from './config.js';
 export { Metrics, metricsRouter } from './metrics.js';
 export type { Counter } from 'prom-client';
 export { openApiDocument, SECURITY_SCHEMES, type ApiSpec, type OperationSpec, type ResponseSpec, type SecurityScheme } from './openapi.js';

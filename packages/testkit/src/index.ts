@@ -2,6 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { createPrismaClient, type Db } from '@svc/db';
 
 /** The database jest's global setup created and migrated for this run. */
+/** The key-encryption key of this run's signing keys (set by the jest-preset-db global set-up). */
+export function testSigningKeyKek(): string {
+  const kek = process.env.SIGNING_KEY_KEK;
+  if (!kek) throw new Error('SIGNING_KEY_KEK is not set: use the @svc/testkit/jest-preset-db preset');
+  return kek;
+}
+
 export function testDatabaseUrl(): string {
   const url = process.env.DATABASE_URL;
   if (!url) throw new Error('DATABASE_URL is not set: use the @svc/testkit/jest-preset-db preset');

@@ -1,5 +1,5 @@
-import { rotateSigningKey } from '@svc/admin';
 import type { Db } from '@svc/db';
+import { type KeyEncryption, rewrapSigningKeys, rotateSigningKey } from '@svc/signing-keys';
 import type { Config } from '../config.js';
 
 export interface IssuerKey {
@@ -28,6 +28,7 @@ export class IssuerKeys {
   constructor(
     private readonly db: Db,
     private readonly config: Config,
+    private readonly keys: KeyEncryption,
     private readonly refreshMs = 10_000,
   ) {}
 
@@ -38,11 +39,13 @@ export class IssuerKeys {
     if (this.cached && Date.now() - this.cached.at < this.refreshMs) return this.cached.key;
     let row = await this.newest();
     if (!row) {
-      await rotateSigningKey({ db: this.db, now: () => new Date() }, { service: 'credential-issuer' });
+      await rotateSigningKey({ db: this.db, now: () => new Date(), keys: this.keys }, 'credential-issuer');
       row = await this.newest();
     }
+    // Keys stored before encryption at rest (or under a previous KEK) are sealed under the current one.
+    if (this.keys.needsRewrap(row!.privateKey)) await rewrapSigningKeys({ db: this.db, keys: this.keys }, 'credential-issuer');
     const pub = (row!.publicKey as { publicKeyMultibase: string }).publicKeyMultibase;
-    const secret = (row!.privateKey as { secretKeyMultibase: string }).secretKeyMultibase;
+    const secret = this.keys.open<{ secretKeyMultibase: string }>(row!.privateKey, row!.kid).secretKeyMultibase;
     const key = fromMultibase(pub, secret);
     this.cached = { key, at: Date.now() };
     return key;

@@ -1,5 +1,5 @@
-import { rotateSigningKey } from '@svc/admin';
 import type { Db } from '@svc/db';
+import { type KeyEncryption, rewrapSigningKeys, rotateSigningKey } from '@svc/signing-keys';
 import { createLocalJWKSet, importJWK, type JWK } from 'jose';
 
 export interface PublishedKey {
@@ -37,20 +37,23 @@ export class SigningKeys {
 
   constructor(
     private readonly db: Db,
+    private readonly keys: KeyEncryption,
     private readonly refreshMs = 10_000,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
   private async load(): Promise<Snapshot> {
-    if (this.snapshot && Date.now() - this.snapshot.at < this.refreshMs) return this.snapshot;
+    if (this.snapshot && this.now().getTime() - this.snapshot.at < this.refreshMs) return this.snapshot;
     let now = this.now();
     let rows = await this.rows(now);
     if (!rows.some((r) => r.status === 'active')) {
       // First start: make a key rather than refuse to sign.
-      await rotateSigningKey({ db: this.db, now: this.now }, { service: 'identity-provider' });
+      await rotateSigningKey({ db: this.db, now: this.now, keys: this.keys }, 'identity-provider');
       now = this.now();
       rows = await this.rows(now);
     }
+    // Keys stored before encryption at rest (or under a previous KEK) are sealed under the current one.
+    if (rows.some((r) => this.keys.needsRewrap(r.privateKey))) await rewrapSigningKeys({ db: this.db, keys: this.keys }, 'identity-provider');
     const signing = rows.filter((r) => r.activatesAt <= now).sort((a, b) => b.activatesAt.getTime() - a.activatesAt.getTime())[0];
     const published: PublishedKey[] = rows.map((r) => {
       const { kty, n, e } = r.publicKey as { kty: string; n: string; e: string };
@@ -60,10 +63,10 @@ export class SigningKeys {
     // VerifiedTokens) lives until a key is added or withdrawn.
     const unchanged = this.snapshot && JSON.stringify(this.snapshot.published) === JSON.stringify(published);
     this.snapshot = {
-      at: Date.now(),
+      at: this.now().getTime(),
       published,
       keySet: unchanged ? this.snapshot!.keySet : createLocalJWKSet({ keys: published }),
-      signer: signing ? { kid: signing.kid, jwk: signing.privateKey as JWK, activatesAt: signing.activatesAt } : undefined,
+      signer: signing ? { kid: signing.kid, jwk: this.keys.open<JWK>(signing.privateKey, signing.kid), activatesAt: signing.activatesAt } : undefined,
     };
     return this.snapshot;
   }
