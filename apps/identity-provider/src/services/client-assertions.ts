@@ -1,6 +1,6 @@
 import type { Cache } from '@svc/kv';
 import type { Clock } from '../clock.js';
-import { createLocalJWKSet, createRemoteJWKSet, decodeJwt, type JSONWebKeySet, jwtVerify, type JWTVerifyGetKey } from 'jose';
+import { createLocalJWKSet, createRemoteJWKSet, decodeJwt, type JSONWebKeySet, type JWTPayload, jwtVerify, type JWTVerifyGetKey } from 'jose';
 import { invalidClient } from '../errors.js';
 import type { Application } from './clients.js';
 
@@ -49,7 +49,7 @@ export class ClientAssertions {
     const keys = this.keysOf(app);
     if (!keys) throw invalidClient('This client has no registered keys for private_key_jwt');
     const now = this.clock.now();
-    let payload;
+    let payload: JWTPayload;
     try {
       ({ payload } = await jwtVerify(assertion, keys, {
         algorithms: ASSERTION_ALGORITHMS,

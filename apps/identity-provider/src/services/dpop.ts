@@ -1,7 +1,7 @@
 import { createHash, createHmac } from 'node:crypto';
 import type { Cache } from '@svc/kv';
 import type { Clock } from '../clock.js';
-import { calculateJwkThumbprint, EmbeddedJWK, type JWK, jwtVerify } from 'jose';
+import { calculateJwkThumbprint, EmbeddedJWK, type JWK, type JWTPayload, jwtVerify } from 'jose';
 import { invalidDpopProof, useDpopNonce } from '../errors.js';
 
 /** Proof algorithms accepted (advertised as dpop_signing_alg_values_supported). */
@@ -53,7 +53,7 @@ export class DpopProofs {
   /** Verifies `proof` for this request; returns the thumbprint of its key (`cnf.jkt`). */
   async verify(proof: string, check: DpopCheck): Promise<string> {
     const fail = invalidDpopProof;
-    let payload;
+    let payload: JWTPayload;
     let jwk: JWK;
     try {
       const verified = await jwtVerify(proof, EmbeddedJWK, { typ: 'dpop+jwt', algorithms: DPOP_ALGORITHMS, currentDate: this.clock.now() });
