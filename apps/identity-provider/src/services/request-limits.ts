@@ -1,10 +1,12 @@
 import { HttpError, type Logger } from '@svc/http';
 import { type Cache, type RateLimitDecision, type RateLimiter, StoreUnavailableError } from '@svc/kv';
+import { sha256Hex } from '@svc/secrets';
 import { rateLimited } from '../errors.js';
 
 const UNIT_SECONDS = { second: 1, minute: 60, hour: 3600 } as const;
 const FAILURE_WINDOW_SECONDS = 300;
-const failureKey = (clientId: string | undefined, source: string) => `auth-fail:${clientId ?? '-'}:${source}`;
+// The client id is whatever the caller sent (any Unicode): hashed, so every key is plain ASCII.
+const failureKey = (clientId: string | undefined, source: string) => `auth-fail:${sha256Hex(clientId ?? '')}:${source}`;
 
 export interface LimitSettings {
   /** Requests per unit per client, counted once the client (or its grant) has proven itself. */
@@ -48,7 +50,7 @@ export class RequestLimits {
 
   /** Every /oauth/authorize writes a pending row unauthenticated: bounded per client and source. */
   async authorize(clientId: string, source: string): Promise<void> {
-    const decision = await this.consume(`authorize:${clientId}:${source}`, this.settings.authorizePerSource, 60);
+    const decision = await this.consume(`authorize:${sha256Hex(clientId)}:${source}`, this.settings.authorizePerSource, 60);
     if (decision && !decision.allowed) throw rateLimited(decision.retryAfterSeconds, 'Too many authorization requests for this client from this address');
   }
 
