@@ -15,7 +15,7 @@ const ZConfig = z.object({
   /** Of those, how many one API key may hold, so one organization cannot crowd out the others. */
   SIGNING_QUEUE_PER_KEY: env.int(16, 1),
   /** When Redis is down: refuse (closed) or hold each replica to limit ÷ RATE_LIMIT_REPLICAS (open). */
-  RATE_LIMIT_ON_REDIS_FAILURE: z.preprocess(blank, z.enum(['closed', 'open']).default('closed')),
+  RATE_LIMIT_ON_REDIS_FAILURE: z.preprocess(blank, z.enum(['closed', 'open']).default('open')),
   RATE_LIMIT_REPLICAS: env.int(1, 1),
   /** Default lifetime of a credential; unset: validUntil is "" (no expiry), as the spec allows. */
   CREDENTIAL_VALIDITY_SECONDS: z.preprocess(blank, z.coerce.number().int().min(60).optional()),
