@@ -214,6 +214,14 @@ describe('finding 12: unauthenticated authorization requests are bounded', () =>
   });
 });
 
+describe('finding 10: odd client ids', () => {
+  it.each(['\u0000', 'a\u0000b', '\ud800', 'é'])('answers 401 for client_id %j at the user-token endpoint, never 500', async (clientId) => {
+    const res = await request(app()).post('/oauth/client/user-token').send({ client_id: clientId, client_secret: 'x', email: 'a@b.c' });
+    expect(res.status).toBe(401);
+    expect(res.body.error).toBe('invalid_client');
+  });
+});
+
 describe('finding 10: compressed-body labels on plain bodies', () => {
   it('answers 400 for Content-Encoding: gzip on a plain body', async () => {
     const res = await request(app()).post('/auth/session').set('Content-Type', 'application/json').set('Content-Encoding', 'gzip').send('{"email":"a@b.c","password":"x"}');

@@ -4,6 +4,8 @@ import { verifyClientSecret } from '@svc/secrets';
 import { invalidClient, invalidRequest } from '../errors.js';
 import { ClientAssertions } from './client-assertions.js';
 
+const VSCHAR = /^[\x20-\x7E]+$/;
+
 export type Application = NonNullable<Awaited<ReturnType<Db['application']['findUnique']>>>;
 
 /**
@@ -24,7 +26,9 @@ export class Clients {
 
   /** An active client, or null. */
   async find(clientId: string): Promise<Application | null> {
-    if (clientId.length > 100) return null;
+    // RFC 6749 §A.1: a client_id is printable ASCII (VSCHAR); nothing else can name a client, and a
+    // NUL byte must never reach PostgreSQL, which refuses it in text.
+    if (clientId.length > 100 || !VSCHAR.test(clientId)) return null;
     const app = await this.cache.getOrLoad(clientId, () => this.db.application.findUnique({ where: { clientId } }));
     return app && app.status === 'active' ? app : null;
   }
