@@ -7,9 +7,8 @@ import { authorizationResult, checkAuthorizeRequest, createAuthorization, redire
 import { authenticateClient, credentialsFrom } from '../services/clients.js';
 import { pickLocale } from '../views/locales/index.js';
 import { pageCsp, renderError } from '../views/pages.js';
+import { wantsHtml } from './request-kind.js';
 import { optionalSession } from './session-context.js';
-
-const wantsHtml = (req: Request) => req.accepts(['json', 'html']) === 'html';
 
 /** Before the redirect URI is trusted, errors are shown, never redirected (RFC 6749 §4.1.2.1). */
 function showError(req: Request, res: Response, error: string, description: string): void {

@@ -4,14 +4,18 @@ import { ZAuthorizationIdQuery, ZDecisionRequest } from '@svc/schemas';
 import type { AppDeps } from '../deps.js';
 import { approve, authorizationFor, contextOf, deny, redirectWith } from '../services/authorizations.js';
 import { appScopedUserId } from '../services/keyed.js';
+import { isForm } from './request-kind.js';
 import { requireSession } from './session-context.js';
-
-export const isForm = (req: Request) => Boolean(req.is('application/x-www-form-urlencoded'));
 
 /** The account holder's side of an authorization: what it asks (context), and the decision. */
 export function decisionRouter(deps: AppDeps): Router {
   const router = Router();
   const { issuer } = deps.config;
+  // Both decisions: the signed-in user (CSRF-checked with the cookie) and their own authorization.
+  const decider = async (req: Request, authorizationId: string) => {
+    const session = await requireSession(deps, req, { csrf: true });
+    return { session, authorization: await authorizationFor(deps.db, authorizationId, session.userId) };
+  };
 
   router
     .route('/oauth/authorize/context')
@@ -28,8 +32,7 @@ export function decisionRouter(deps: AppDeps): Router {
     .route('/oauth/authorize/approve')
     .post(
       handle({ body: ZDecisionRequest }, async ({ body }, req, res) => {
-        const session = await requireSession(deps, req, { csrf: true });
-        const authorization = await authorizationFor(deps.db, body.authorization_id, session.userId);
+        const { session, authorization } = await decider(req, body.authorization_id);
         const { code, codeExpiresAt, granted } = await approve(deps.db, deps.store.cache, deps.config.IDP_SECRET, authorization, body.scopes, session, deps.clock.now());
         const redirectTo = redirectWith(authorization.redirectUri, issuer, { code, state: authorization.state ?? undefined });
         // A browser form post continues with 303 (never 307, which would repost the form).
@@ -56,8 +59,7 @@ export function decisionRouter(deps: AppDeps): Router {
     .route('/oauth/authorize/deny')
     .post(
       handle({ body: ZDecisionRequest }, async ({ body }, req, res) => {
-        const session = await requireSession(deps, req, { csrf: true });
-        const authorization = await authorizationFor(deps.db, body.authorization_id, session.userId);
+        const { authorization } = await decider(req, body.authorization_id);
         await deny(deps.db, authorization, deps.clock.now());
         const redirectTo = redirectWith(authorization.redirectUri, issuer, {
           error: 'access_denied',

@@ -3,7 +3,7 @@ import { handle, methodNotAllowed } from '@svc/http';
 import { ZSignInRequest } from '@svc/schemas';
 import type { AppDeps } from '../deps.js';
 import { SESSION_TTL_SECONDS, signIn, signOut } from '../services/sessions.js';
-import { isForm } from './decision.routes.js';
+import { isForm } from './request-kind.js';
 import { assertSameOrigin, clearSessionCookie, presentedSession, requireSession, setSessionCookie } from './session-context.js';
 
 export function sessionRouter(deps: AppDeps): Router {

@@ -52,7 +52,6 @@ export class DpopProofs {
 
   /** Verifies `proof` for this request; returns the thumbprint of its key (`cnf.jkt`). */
   async verify(proof: string, check: DpopCheck): Promise<string> {
-    const fail = invalidDpopProof;
     let payload: JWTPayload;
     let jwk: JWK;
     try {
@@ -60,22 +59,22 @@ export class DpopProofs {
       payload = verified.payload;
       jwk = verified.protectedHeader.jwk!;
     } catch (err) {
-      throw fail(`The DPoP proof is not valid: ${(err as Error).message}`);
+      throw invalidDpopProof(`The DPoP proof is not valid: ${(err as Error).message}`);
     }
-    if ('d' in jwk || 'k' in jwk) throw fail('The DPoP proof header must carry a public key only');
-    if (payload.htm !== check.method) throw fail(`The DPoP proof's htm must be ${check.method}`);
-    if (typeof payload.htu !== 'string' || !URL.canParse(payload.htu) || withoutQuery(payload.htu) !== withoutQuery(check.url)) throw fail(`The DPoP proof's htu must be ${withoutQuery(check.url)}`);
+    if ('d' in jwk || 'k' in jwk) throw invalidDpopProof('The DPoP proof header must carry a public key only');
+    if (payload.htm !== check.method) throw invalidDpopProof(`The DPoP proof's htm must be ${check.method}`);
+    if (typeof payload.htu !== 'string' || !URL.canParse(payload.htu) || withoutQuery(payload.htu) !== withoutQuery(check.url)) throw invalidDpopProof(`The DPoP proof's htu must be ${withoutQuery(check.url)}`);
     const now = Math.floor(this.clock.now().getTime() / 1000);
-    if (typeof payload.iat !== 'number' || payload.iat < now - IAT_PAST_SECONDS || payload.iat > now + IAT_FUTURE_SECONDS) throw fail('The DPoP proof is too old or from the future (iat)');
-    if (typeof payload.jti !== 'string' || payload.jti.length < 8 || payload.jti.length > 200) throw fail('The DPoP proof needs a unique jti');
+    if (typeof payload.iat !== 'number' || payload.iat < now - IAT_PAST_SECONDS || payload.iat > now + IAT_FUTURE_SECONDS) throw invalidDpopProof('The DPoP proof is too old or from the future (iat)');
+    if (typeof payload.jti !== 'string' || payload.jti.length < 8 || payload.jti.length > 200) throw invalidDpopProof('The DPoP proof needs a unique jti');
     if (check.accessToken !== undefined) {
       const ath = createHash('sha256').update(check.accessToken).digest('base64url');
-      if (payload.ath !== ath) throw fail('The DPoP proof’s ath does not match the access token');
+      if (payload.ath !== ath) throw invalidDpopProof('The DPoP proof’s ath does not match the access token');
     }
     if ((check.requireNonce || payload.nonce !== undefined) && !this.nonceIsCurrent(payload.nonce)) throw useDpopNonce(this.nonce());
     const jkt = await calculateJwkThumbprint(jwk, 'sha256');
     const uses = await this.cache.increment(`dpop-jti:${jkt}:${payload.jti}`, IAT_PAST_SECONDS + IAT_FUTURE_SECONDS);
-    if (uses > 1) throw fail('The DPoP proof was already used (jti replay)');
+    if (uses > 1) throw invalidDpopProof('The DPoP proof was already used (jti replay)');
     return jkt;
   }
 }

@@ -49,7 +49,6 @@ export async function revokeAuthorizationFor(ctx: TokenContext, id: string, who:
  * for its grant to go too.
  */
 export async function revokeToken(ctx: TokenContext, token: string, app: Application, hint: TokenTypeHint | undefined, cascade: boolean): Promise<RevokeDetail> {
-  const now = ctx.clock.now();
   const looksRefresh = token.startsWith('svcrt_');
   const looksJwt = token.split('.').length === 3;
   if (looksRefresh && hint !== 'access_token') {

@@ -51,8 +51,8 @@ export function signAccessToken(ctx: TokenContext, app: Application, a: { id: st
   );
 }
 
-/** How the token request is bound and admitted. */
-export interface Grant {
+/** How a token request is bound and admitted. */
+export interface TokenRequestTerms {
   /** The thumbprint of the DPoP key that signed the request's proof, if any. */
   jkt?: string | undefined;
   /**
@@ -146,7 +146,7 @@ export async function revokeAuthorization(ctx: TokenContext, authorizationId: st
   return changed;
 }
 
-export async function exchangeCode(ctx: TokenContext, app: Application, input: { code: string; redirectUri: string; codeVerifier: string }, grant: Grant) {
+export async function exchangeCode(ctx: TokenContext, app: Application, input: { code: string; redirectUri: string; codeVerifier: string }, grant: TokenRequestTerms) {
   const now = ctx.clock.now();
   const row = await ctx.db.authorizationCode.findUnique({ where: { codeHash: sha256Hex(input.code) }, include: { authorization: true } });
   if (!row) throw invalidGrant('The authorization code is invalid');
@@ -175,7 +175,7 @@ export async function exchangeCode(ctx: TokenContext, app: Application, input: {
   return tokenResponse(ctx, app, a, a.grantedScopes, randomUUID(), null, grant.jkt);
 }
 
-export async function refresh(ctx: TokenContext, app: Application, input: { refreshToken: string; scope?: string | undefined }, grant: Grant) {
+export async function refresh(ctx: TokenContext, app: Application, input: { refreshToken: string; scope?: string | undefined }, grant: TokenRequestTerms) {
   const now = ctx.clock.now();
   const row = await ctx.db.refreshToken.findUnique({ where: { tokenHash: sha256Hex(input.refreshToken) }, include: { authorization: true } });
   if (!row) throw invalidGrant('The refresh token is invalid');

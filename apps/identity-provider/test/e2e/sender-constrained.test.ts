@@ -1,29 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { createClient, createOrg, createUser } from '@svc/admin';
-import type { Db } from '@svc/db';
-import { testDb, uniqueEmail } from '@svc/testkit';
+import { uniqueEmail } from '@svc/testkit';
 import { calculateJwkThumbprint, decodeJwt, exportJWK, generateKeyPair } from 'jose';
 import * as oidc from 'openid-client';
-import { startCallbackServer, startIdentityProvider } from './server.js';
+import { useRunningIdp } from './server.js';
 
-let db: Db;
-let idp: Awaited<ReturnType<typeof startIdentityProvider>>;
-let callback: Awaited<ReturnType<typeof startCallbackServer>>;
-beforeAll(async () => {
-  db = testDb();
-  idp = await startIdentityProvider();
-  callback = await startCallbackServer();
-});
-afterAll(async () => {
-  await idp.stop();
-  await callback.close();
-  await db.$disconnect();
-});
+const suite = useRunningIdp();
 
 const SCOPE = 'openid identity:read profile.full';
 
 async function arrangeUser() {
-  const ctx = { db, now: () => new Date() };
+  const ctx = { db: suite.db, now: () => new Date() };
   const user = await createUser(ctx, { email: uniqueEmail('dpop'), password: 'correct horse battery', palmVerified: true });
   const org = await createOrg(ctx, { name: 'DPoP Org', ownerEmail: user.email });
   return { ctx, user, org };
@@ -31,11 +18,11 @@ async function arrangeUser() {
 
 /** The account holder approves through the JSON API; returns where the browser would land. */
 async function approveAs(email: string, config: oidc.Configuration, verifier: string, state: string) {
-  const url = oidc.buildAuthorizationUrl(config, { redirect_uri: callback.url, scope: SCOPE, code_challenge: await oidc.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256', state });
+  const url = oidc.buildAuthorizationUrl(config, { redirect_uri: suite.callback.url, scope: SCOPE, code_challenge: await oidc.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256', state });
   const started = (await (await fetch(url)).json()) as { authorization_id: string };
-  const session = (await (await fetch(`${idp.issuer}/auth/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: 'correct horse battery' }) })).json()) as { session_token: string };
+  const session = (await (await fetch(`${suite.idp.issuer}/auth/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: 'correct horse battery' }) })).json()) as { session_token: string };
   const approved = (await (
-    await fetch(`${idp.issuer}/oauth/authorize/approve`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${session.session_token}` }, body: JSON.stringify({ authorization_id: started.authorization_id }) })
+    await fetch(`${suite.idp.issuer}/oauth/authorize/approve`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${session.session_token}` }, body: JSON.stringify({ authorization_id: started.authorization_id }) })
   ).json()) as { redirect_to: string };
   return new URL(approved.redirect_to);
 }
@@ -43,8 +30,8 @@ async function approveAs(email: string, config: oidc.Configuration, verifier: st
 describe('sender-constrained tokens with openid-client against the running provider', () => {
   it('binds a public client’s tokens to its DPoP key (RFC 9449): bearer use, another key and a missing proof are refused', async () => {
     const { ctx, user, org } = await arrangeUser();
-    const registered = await createClient(ctx, { org: org.id, name: 'DPoP SPA', redirectUris: [callback.url], scopes: SCOPE, public: true, requireDpop: true });
-    const config = await oidc.discovery(new URL(idp.issuer), registered.client_id, undefined, oidc.None(), { execute: [oidc.allowInsecureRequests] });
+    const registered = await createClient(ctx, { org: org.id, name: 'DPoP SPA', redirectUris: [suite.callback.url], scopes: SCOPE, public: true, requireDpop: true });
+    const config = await oidc.discovery(new URL(suite.idp.issuer), registered.client_id, undefined, oidc.None(), { execute: [oidc.allowInsecureRequests] });
     expect(config.serverMetadata().dpop_signing_alg_values_supported).toContain('ES256');
     const keyPair = await oidc.randomDPoPKeyPair('ES256');
     const DPoP = oidc.getDPoPHandle(config, keyPair);
@@ -59,11 +46,11 @@ describe('sender-constrained tokens with openid-client against the running provi
     expect(tokens.token_type).toBe('dpop');
     const claims = decodeJwt(tokens.access_token) as { aud: string; cnf: { jkt: string } };
     expect(claims.cnf.jkt).toBe(await calculateJwkThumbprint(await exportJWK(keyPair.publicKey)));
-    expect(claims.aud).toBe(`${idp.issuer}/v2`);
+    expect(claims.aud).toBe(`${suite.idp.issuer}/v2`);
 
     const sub = tokens.claims()!.sub;
     await expect(oidc.fetchUserInfo(config, tokens.access_token, sub, { DPoP })).resolves.toMatchObject({ sub, email: user.email });
-    const asBearer = await fetch(`${idp.issuer}/v2/userinfo`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
+    const asBearer = await fetch(`${suite.idp.issuer}/v2/userinfo`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
     expect(asBearer.status).toBe(401);
     expect(asBearer.headers.get('www-authenticate')).toMatch(/^DPoP /);
     const thief = oidc.getDPoPHandle(config, await oidc.randomDPoPKeyPair('ES256'));
@@ -79,8 +66,8 @@ describe('sender-constrained tokens with openid-client against the running provi
     const { ctx, user, org } = await arrangeUser();
     const { privateKey, publicKey } = await generateKeyPair('ES256');
     const jwks = JSON.stringify({ keys: [{ ...(await exportJWK(publicKey)), kid: 'rp-1', alg: 'ES256', use: 'sig' }] });
-    const registered = await createClient(ctx, { org: org.id, name: 'Keyed RP', redirectUris: [callback.url], scopes: SCOPE, jwks });
-    const config = await oidc.discovery(new URL(idp.issuer), registered.client_id, undefined, oidc.PrivateKeyJwt({ key: privateKey, kid: 'rp-1' }), { execute: [oidc.allowInsecureRequests] });
+    const registered = await createClient(ctx, { org: org.id, name: 'Keyed RP', redirectUris: [suite.callback.url], scopes: SCOPE, jwks });
+    const config = await oidc.discovery(new URL(suite.idp.issuer), registered.client_id, undefined, oidc.PrivateKeyJwt({ key: privateKey, kid: 'rp-1' }), { execute: [oidc.allowInsecureRequests] });
     expect(config.serverMetadata().token_endpoint_auth_methods_supported).toContain('private_key_jwt');
     const verifier = oidc.randomPKCECodeVerifier();
     const state = oidc.randomState();

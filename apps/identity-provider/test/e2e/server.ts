@@ -1,6 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { freePort, startService, testDatabaseUrl, testRedisUrl } from '@svc/testkit';
+import { afterAll, beforeAll } from '@jest/globals';
+import type { Db } from '@svc/db';
+import { freePort, startService, testDatabaseUrl, testDb, testRedisUrl } from '@svc/testkit';
 import { REDIS_KEY_PREFIX, SECRET } from '../helpers.js';
 
 /** The built identity provider as a real process, as integrators meet it. */
@@ -28,4 +30,20 @@ export async function startCallbackServer(): Promise<{ url: string; hits: URL[];
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   const { port } = server.address() as AddressInfo;
   return { url: `http://127.0.0.1:${port}/callback`, hits, close: () => new Promise((r) => server.close(() => r())) };
+}
+
+/** A Prisma client, the running provider and a callback server for one e2e suite. */
+export function useRunningIdp(): { readonly db: Db; readonly idp: Awaited<ReturnType<typeof startIdentityProvider>>; readonly callback: Awaited<ReturnType<typeof startCallbackServer>> } {
+  const held = {} as { db: Db; idp: Awaited<ReturnType<typeof startIdentityProvider>>; callback: Awaited<ReturnType<typeof startCallbackServer>> };
+  beforeAll(async () => {
+    held.db = testDb();
+    held.idp = await startIdentityProvider();
+    held.callback = await startCallbackServer();
+  });
+  afterAll(async () => {
+    await held.idp.stop();
+    await held.callback.close();
+    await held.db.$disconnect();
+  });
+  return held;
 }
