@@ -1,3 +1,4 @@
+import type { Operator } from '@svc/schemas';
 import { RE2JS } from 're2js';
 import { QueryError } from './errors.js';
 import type { QueryLimits } from './types.js';
@@ -6,8 +7,8 @@ import { asDate, compare, strictEquals } from './values.js';
 /** A check's test with its expected value already validated (and, for regexes, compiled). */
 export type Test = (actual: unknown) => boolean;
 
-export const OPERATORS = ['startsWith', '==', '!=', '>', '>=', '<', '<=', 'in', 'notIn', 'contains', 'isDefined', 'matchRegex'] as const;
-export type Operator = (typeof OPERATORS)[number];
+// The grammar (which operators exist) is the schemas package's; this file gives each its meaning.
+export { OPERATORS, type Operator } from '@svc/schemas';
 
 function requireValue(value: unknown, at: string, hasValue: boolean): void {
   if (!hasValue || value === undefined) throw new QueryError(at, 'is required for this operator');

@@ -1,10 +1,14 @@
-import { OPERATORS } from '@svc/query-engine';
 import { z } from 'zod';
 
 /**
- * The request envelope. The query inside is validated by @svc/query-engine, which reports the JSON
- * path of the offending node; ZQuery below describes the same grammar for documentation.
+ * The query grammar lives here, once: the operators, the lenses and the three query shapes below.
+ * @svc/query-engine imports it and compiles queries against it, reporting the JSON path of an
+ * offending node; the OpenAPI documents are generated from the same schemas.
  */
+export const OPERATORS = ['startsWith', '==', '!=', '>', '>=', '<', '<=', 'in', 'notIn', 'contains', 'isDefined', 'matchRegex'] as const;
+export type Operator = (typeof OPERATORS)[number];
+
+/** The request envelope; the query inside is compiled (and so validated) by @svc/query-engine. */
 export const ZQueryEvaluateRequest = z.object({
   query: z.record(z.string(), z.unknown(), { error: 'must be an object: {check}, {policy} or {projections}' }),
 });
