@@ -15,7 +15,6 @@ export interface AppDeps extends CoreDeps {
   limiter: KeyLimiter;
   issuerKeys: IssuerKeys;
   pool: SigningPool;
-  now: () => Date;
   counters: {
     issued: Counter<'request'>;
     revoked: Counter<never>;
@@ -30,10 +29,11 @@ export function buildDeps(config: Config): AppDeps {
     cacheTtlSeconds: 5,
     lastUsedFlushSeconds: 30,
     onFlushError: (err) => core.logger.warn({ err }, 'could not record API key use'),
+    clock: core.clock,
   });
-  const issuerKeys = new IssuerKeys(core.db, config, new KeyEncryption(config.SIGNING_KEY_KEK, config.SIGNING_KEY_KEK_PREVIOUS));
+  const issuerKeys = new IssuerKeys(core.db, config, new KeyEncryption(config.SIGNING_KEY_KEK, config.SIGNING_KEY_KEK_PREVIOUS), core.clock);
   const pool = new SigningPool(config.SIGNING_WORKERS, config.SIGNING_QUEUE_LIMIT, config.SIGNING_QUEUE_PER_KEY);
-  const limiter = new KeyLimiter({ limiter: core.store.limiter, onRedisFailure: config.RATE_LIMIT_ON_REDIS_FAILURE, replicas: config.RATE_LIMIT_REPLICAS, logger: core.logger });
+  const limiter = new KeyLimiter({ limiter: core.store.limiter, onRedisFailure: config.RATE_LIMIT_ON_REDIS_FAILURE, replicas: config.RATE_LIMIT_REPLICAS, logger: core.logger, clock: core.clock });
   return {
     ...core,
     config,
@@ -42,7 +42,6 @@ export function buildDeps(config: Config): AppDeps {
     limiter,
     issuerKeys,
     pool,
-    now: () => new Date(),
     counters: {
       issued: core.metrics.counter('credentials_issued_total', 'Credentials issued, by request shape (spec or vc_api)', ['request']),
       revoked: core.metrics.counter('credentials_revoked_total', 'Credentials newly revoked', []),

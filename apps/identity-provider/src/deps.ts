@@ -1,8 +1,7 @@
 import { TimestampBatch } from '@svc/db';
 import { dependencyCheck, type Metrics, readPackageVersion, type ReadinessCheck } from '@svc/http';
-import { coreChecks, createCoreDeps, type CoreDeps } from '@svc/runtime';
+import { type Clock, coreChecks, createCoreDeps, type CoreDeps } from '@svc/runtime';
 import { KeyEncryption } from '@svc/signing-keys';
-import { type Clock, systemClock } from './clock.js';
 import type { Config } from './config.js';
 import { SigningKeys } from './services/signing-keys.js';
 import type { TokenContext } from './services/tokens.js';
@@ -20,8 +19,6 @@ export interface AppDeps extends CoreDeps {
   checks: ReadinessCheck[];
   signingKeys: SigningKeys;
   tokens: TokenContext;
-  /** The one clock of the service: routes and services read time only through it. */
-  clock: Clock;
   limits: RequestLimits;
   assertions: ClientAssertions;
   dpop: DpopProofs;
@@ -45,9 +42,10 @@ function idpCounters(metrics: Metrics) {
 
 const HOUSEKEEPING_MS = 60_000;
 
-export function buildDeps(config: Config, clock: Clock = systemClock()): AppDeps {
-  const core = createCoreDeps('identity-provider', 'idp', config);
-  const signingKeys = new SigningKeys(core.db, new KeyEncryption(config.SIGNING_KEY_KEK, config.SIGNING_KEY_KEK_PREVIOUS));
+export function buildDeps(config: Config, testClock?: Clock): AppDeps {
+  const core = createCoreDeps('identity-provider', 'idp', config, testClock);
+  const { clock } = core;
+  const signingKeys = new SigningKeys(core.db, new KeyEncryption(config.SIGNING_KEY_KEK, config.SIGNING_KEY_KEK_PREVIOUS), clock);
   const counters = idpCounters(core.metrics);
   const tokenStamps = new TimestampBatch(core.db, 'Authorization.lastTokenIssuedAt', 1, (err) => core.logger.warn({ err }, 'last_token_issued_at not written'));
   const purgeExpired = () => purgeExpiredRows(core.db, clock.now());
@@ -59,7 +57,6 @@ export function buildDeps(config: Config, clock: Clock = systemClock()): AppDeps
       await tokenStamps.close();
       await core.close();
     },
-    clock,
     purgeExpired,
     limits: new RequestLimits(core.store.limiter, core.store.cache, { perClient: config.RATE_LIMIT_DEFAULT, unit: config.RATE_LIMIT_UNIT, failuresPerSource: config.AUTH_FAILURE_LIMIT, authorizePerSource: config.AUTHORIZE_RATE_LIMIT }, core.logger),
     assertions: new ClientAssertions(config.issuer, core.store.cache, clock),

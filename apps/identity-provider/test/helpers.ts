@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll } from '@jest/globals';
 import { createClient, createOrg, createUser, type AdminContext } from '@svc/admin';
 import type { Db } from '@svc/db';
+import type { Clock } from '@svc/runtime';
 import { testDatabaseUrl, testDb, testSigningKeyKek, testRedisUrl, uniqueEmail, uniqueNamespace } from '@svc/testkit';
 import { contractSuite } from '@svc/testkit/contract-suite';
 import request from 'supertest';
@@ -17,9 +18,10 @@ export const REDIRECT = 'https://app.example/callback';
 /** Every app of this test file answers as its OpenAPI document says. */
 const checked = contractSuite();
 
-export function buildIdp(env: NodeJS.ProcessEnv = {}) {
+/** `clock` (optional): a clock the test moves; rate-limit windows follow it too. */
+export function buildIdp(env: NodeJS.ProcessEnv = {}, clock?: Clock) {
   const config = loadConfig({ DATABASE_URL: testDatabaseUrl(), SIGNING_KEY_KEK: testSigningKeyKek(), REDIS_URL: testRedisUrl(), LOG_LEVEL: 'silent', IDP_SECRET: SECRET, REDIS_KEY_PREFIX, PUBLIC_URL: 'https://id.example.com', ...env });
-  const deps = buildDeps(config);
+  const deps = buildDeps(config, clock);
   return { app: checked(createApp(deps)), deps };
 }
 

@@ -1,7 +1,7 @@
 import { ApiKeyAuthenticator, KeyLimiter } from '@svc/api-keys';
 import { pingDatabase } from '@svc/db';
 import { type Counter, dependencyCheck, readPackageVersion, type ReadinessCheck } from '@svc/http';
-import { createCoreDeps, type CoreDeps } from '@svc/runtime';
+import { type Clock, createCoreDeps, type CoreDeps } from '@svc/runtime';
 import type { Config } from './config.js';
 import { WalletLookup } from './services/wallet-lookup.js';
 
@@ -17,8 +17,8 @@ export interface AppDeps extends CoreDeps {
 }
 
 export interface BuildOptions {
-  /** Tests only: the rate limiter's clock (ms), so windows can be crossed without sleeping. */
-  clock?: () => number;
+  /** Tests only: a clock to move, so rate-limit windows can be crossed without sleeping. */
+  clock?: Clock;
 }
 
 export function buildDeps(config: Config, options: BuildOptions = {}): AppDeps {
@@ -28,13 +28,14 @@ export function buildDeps(config: Config, options: BuildOptions = {}): AppDeps {
     cacheTtlSeconds: config.API_KEY_CACHE_TTL_SECONDS,
     lastUsedFlushSeconds: config.API_KEY_LAST_USED_FLUSH_SECONDS,
     onFlushError: (err) => core.logger.warn({ err }, 'could not record API key use'),
+    clock: core.clock,
   });
   const limiter = new KeyLimiter({
     limiter: core.store.limiter,
     onRedisFailure: config.RATE_LIMIT_ON_REDIS_FAILURE,
     replicas: config.RATE_LIMIT_REPLICAS,
     logger: core.logger,
-    ...(options.clock ? { clock: options.clock } : {}),
+    clock: core.clock,
   });
   const failOpen = config.RATE_LIMIT_ON_REDIS_FAILURE === 'open';
   const redisCheck: ReadinessCheck = {

@@ -12,7 +12,7 @@ const checked = contractSuite();
 
 export function buildService(env: NodeJS.ProcessEnv = {}, clock?: () => number) {
   const config = loadConfig({ DATABASE_URL: testDatabaseUrl(), REDIS_URL: testRedisUrl(), LOG_LEVEL: 'silent', ...env });
-  const deps = buildDeps(config, clock ? { clock } : {});
+  const deps = buildDeps(config, clock ? { clock: { now: () => new Date(clock()) } } : {});
   return { app: checked(createApp(deps)), deps };
 }
 

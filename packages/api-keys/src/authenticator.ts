@@ -26,6 +26,8 @@ export interface ApiKeyAuthenticatorOptions {
   /** last_used_at is written at most this often per key, in one batched statement. */
   lastUsedFlushSeconds: number;
   onFlushError?: (err: unknown) => void;
+  /** The service's clock (last_used_at stamps). */
+  clock: { now(): Date };
 }
 
 /**
@@ -50,7 +52,7 @@ export class ApiKeyAuthenticator {
     const key = await this.cache.getOrLoad(parsed.hash, () => this.load(parsed.hash));
     if (!key || !constantTimeEqual(key.keyHash, parsed.hash)) return { outcome: 'unknown' };
     if (key.status !== 'active') return { outcome: 'disabled', key };
-    this.lastUsed.record(key.id, new Date());
+    this.lastUsed.record(key.id, this.options.clock.now());
     return { outcome: 'active', key };
   }
 

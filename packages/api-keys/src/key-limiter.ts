@@ -11,7 +11,8 @@ export interface KeyLimiterOptions {
   onRedisFailure: 'closed' | 'open';
   replicas: number;
   logger: Logger;
-  clock?: () => number;
+  /** The service's clock (for when Redis went away, and the fallback limiter's windows). */
+  clock: { now(): Date };
 }
 
 /** The X-RateLimit-* headers every answer to a known key carries (areas B and C). */
@@ -33,7 +34,7 @@ export class KeyLimiter {
   private degradedSince: number | undefined;
 
   constructor(private readonly options: KeyLimiterOptions) {
-    this.fallback = new MemoryStore(options.clock);
+    this.fallback = new MemoryStore(() => options.clock.now().getTime());
   }
 
   get degraded(): boolean {
@@ -52,7 +53,7 @@ export class KeyLimiter {
     } catch (err) {
       if (!(err instanceof StoreUnavailableError)) throw err;
       if (this.degradedSince === undefined) {
-        this.degradedSince = (this.options.clock ?? Date.now)();
+        this.degradedSince = this.options.clock.now().getTime();
         this.options.logger.error({ err: err.message, mode: this.options.onRedisFailure }, 'rate limiter: Redis unavailable');
       }
       if (this.options.onRedisFailure === 'closed') {

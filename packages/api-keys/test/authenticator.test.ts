@@ -10,7 +10,7 @@ let org: { id: string };
 const authenticators: ApiKeyAuthenticator[] = [];
 
 function authenticator(cacheTtlSeconds = 0) {
-  const auth = new ApiKeyAuthenticator({ db, cacheTtlSeconds, lastUsedFlushSeconds: 3600 });
+  const auth = new ApiKeyAuthenticator({ db, cacheTtlSeconds, lastUsedFlushSeconds: 3600, clock: { now: () => new Date() } });
   authenticators.push(auth);
   return auth;
 }

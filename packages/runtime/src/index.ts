@@ -2,9 +2,20 @@ import { createPrismaClient, isDatabaseUnavailable, pingDatabase, type Db } from
 import { createLogger, dependencyCheck, Metrics, type Logger, type ReadinessCheck } from '@svc/http';
 import { createStore, StoreUnavailableError, type Store } from '@svc/kv';
 
-/** What every service holds: one logger, one Prisma client, one store (Redis or in-process), its metrics. */
+/**
+ * A service's one clock. Every route and service reads the time through the same object, so a test
+ * moves time for all of them at once by replacing `now`.
+ */
+export interface Clock {
+  now(): Date;
+}
+
+export const systemClock = (): Clock => ({ now: () => new Date() });
+
+/** What every service holds: one logger, one Prisma client, one store (Redis or in-process), its metrics, its clock. */
 export interface CoreDeps {
   logger: Logger;
+  clock: Clock;
   metrics: Metrics;
   db: Db;
   store: Store;
@@ -21,13 +32,17 @@ export interface CoreConfig {
   LOG_LEVEL: string;
 }
 
-export function createCoreDeps(service: string, namespace: string, config: CoreConfig, clock?: () => number): CoreDeps {
+/**
+ * `clock` given (tests): rate-limit windows follow it too. Otherwise the system clock, and the Redis
+ * limiter keeps Redis's own time, so every replica counts the same windows.
+ */
+export function createCoreDeps(service: string, namespace: string, config: CoreConfig, clock?: Clock): CoreDeps {
   const logger = createLogger({ name: service, level: config.LOG_LEVEL });
   const db = createPrismaClient(config.DATABASE_URL);
   const store = createStore({
     redisUrl: config.REDIS_URL,
     namespace: config.REDIS_KEY_PREFIX ?? namespace,
-    ...(clock ? { clock } : {}),
+    ...(clock ? { clock: () => clock.now().getTime() } : {}),
     onError: (err) => logger.warn({ err: err.message }, 'redis connection error'),
   });
   if (store.kind === 'memory') {
@@ -35,6 +50,7 @@ export function createCoreDeps(service: string, namespace: string, config: CoreC
   }
   return {
     logger,
+    clock: clock ?? systemClock(),
     metrics: new Metrics(service),
     db,
     store,

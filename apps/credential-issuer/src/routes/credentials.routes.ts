@@ -12,7 +12,7 @@ import { requireToken } from './require-token.js';
 export function credentialsRouter(deps: AppDeps): Router {
   const router = Router();
   const issuing = requireToken(deps.authenticator, deps.limiter, 'credentials:issue');
-  const ctx: IssueContext = { db: deps.db, config: deps.config, keys: deps.issuerKeys, pool: deps.pool, now: deps.now };
+  const ctx: IssueContext = { db: deps.db, config: deps.config, keys: deps.issuerKeys, pool: deps.pool, clock: deps.clock };
 
   router
     .route('/credentials/issue')
@@ -47,7 +47,7 @@ export function credentialsRouter(deps: AppDeps): Router {
     .post(
       issuing,
       handle({ body: ZVerifyCredentialRequest }, async ({ body }, _req, res) => {
-        const verdict = await verifyCredential(deps.db, deps.pool, body.credential, deps.now(), res.locals.caller!.apiKeyId);
+        const verdict = await verifyCredential(deps.db, deps.pool, body.credential, deps.clock.now(), res.locals.caller!.apiKeyId);
         deps.counters.verified.inc({ verified: String(verdict.verified) });
         res.json(verdict);
       }),
@@ -59,7 +59,7 @@ export function credentialsRouter(deps: AppDeps): Router {
     .post(
       issuing,
       handle({ body: ZRevokeCredentialRequest }, async ({ body }, _req, res) => {
-        const result = await revokeCredential(deps.db, res.locals.caller!.organizationId, credentialIdOf(body.credential_id, 'body.credential_id'), deps.now());
+        const result = await revokeCredential(deps.db, res.locals.caller!.organizationId, credentialIdOf(body.credential_id, 'body.credential_id'), deps.clock.now());
         if (result.newly) deps.counters.revoked.inc();
         res.json({ revoked: result.revoked, credential_id: result.credential_id, revoked_at: result.revoked_at });
       }),

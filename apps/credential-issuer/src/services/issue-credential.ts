@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '@svc/db';
+import type { Clock } from '@svc/runtime';
 import { isUniqueViolation } from '@svc/db';
 import { duplicateCredential, invalidField, notSignable } from '../errors.js';
 import type { Config } from '../config.js';
@@ -14,7 +15,7 @@ export interface IssueContext {
   config: Config;
   keys: IssuerKeys;
   pool: SigningPool;
-  now: () => Date;
+  clock: Clock;
 }
 
 export interface Caller {
@@ -39,7 +40,7 @@ function statusEntry(config: Config, recordId?: string) {
 /** The spec's shape: a credential about `did:ethr:<subject>` carrying every claim as given. */
 export async function issueForSubject(ctx: IssueContext, caller: Caller, input: { subjectAddress: string; claims: Record<string, unknown>; validUntil?: string | undefined }) {
   const key = await ctx.keys.current();
-  const now = ctx.now();
+  const now = ctx.clock.now();
   const recordId = randomUUID();
   const validUntil = input.validUntil ?? (ctx.config.CREDENTIAL_VALIDITY_SECONDS ? iso(new Date(now.getTime() + ctx.config.CREDENTIAL_VALIDITY_SECONDS * 1000)) : '');
   const credential: Credential = {
@@ -73,7 +74,7 @@ export async function issueGiven(ctx: IssueContext, caller: Caller, given: Recor
   const credential = {
     ...given,
     id: (given.id as string | undefined) ?? `urn:uuid:${recordId}`,
-    validFrom: (given.validFrom as string | undefined) ?? iso(ctx.now()),
+    validFrom: (given.validFrom as string | undefined) ?? iso(ctx.clock.now()),
     credentialStatus: statusEntry(ctx.config, recordId),
   } as unknown as Credential;
   const subject = typeof credential.credentialSubject?.id === 'string' ? (credential.credentialSubject.id as string) : '';
@@ -92,7 +93,7 @@ async function sign(ctx: IssueContext, caller: Caller, credential: Credential, s
   const mandatoryPointers = ['/issuer', '/validFrom', ...(credential.validUntil ? ['/validUntil'] : []), ...(credential.credentialStatus ? ['/credentialStatus'] : [])];
   let signed: Credential;
   try {
-    signed = await ctx.pool.run<Credential>('sign', { credential, key, created: new Date(Date.parse(String(credential.validFrom)) || ctx.now().getTime()), mandatoryPointers }, caller.apiKeyId);
+    signed = await ctx.pool.run<Credential>('sign', { credential, key, created: new Date(Date.parse(String(credential.validFrom)) || ctx.clock.now().getTime()), mandatoryPointers }, caller.apiKeyId);
   } catch (err) {
     // The libraries refuse what JSON-LD cannot sign as given (undefined terms, bad dates, …).
     if (err instanceof SigningJobError) throw notSignable(err.message);

@@ -1,4 +1,5 @@
 import type { Db } from '@svc/db';
+import type { Clock } from '@svc/runtime';
 import { type KeyEncryption, rewrapSigningKeys, rotateSigningKey } from '@svc/signing-keys';
 import type { Config } from '../config.js';
 
@@ -29,6 +30,7 @@ export class IssuerKeys {
     private readonly db: Db,
     private readonly config: Config,
     private readonly keys: KeyEncryption,
+    private readonly clock: Clock,
     private readonly refreshMs = 10_000,
   ) {}
 
@@ -36,10 +38,10 @@ export class IssuerKeys {
     if (this.config.ISSUER_PUBLIC_KEY_MULTIBASE && this.config.ISSUER_SECRET_KEY_MULTIBASE) {
       return fromMultibase(this.config.ISSUER_PUBLIC_KEY_MULTIBASE, this.config.ISSUER_SECRET_KEY_MULTIBASE);
     }
-    if (this.cached && Date.now() - this.cached.at < this.refreshMs) return this.cached.key;
+    if (this.cached && this.clock.now().getTime() - this.cached.at < this.refreshMs) return this.cached.key;
     let row = await this.newest();
     if (!row) {
-      await rotateSigningKey({ db: this.db, now: () => new Date(), keys: this.keys }, 'credential-issuer');
+      await rotateSigningKey({ db: this.db, now: () => this.clock.now(), keys: this.keys }, 'credential-issuer');
       row = await this.newest();
     }
     // Keys stored before encryption at rest (or under a previous KEK) are sealed under the current one.
@@ -47,13 +49,13 @@ export class IssuerKeys {
     const pub = (row!.publicKey as { publicKeyMultibase: string }).publicKeyMultibase;
     const secret = this.keys.open<{ secretKeyMultibase: string }>(row!.privateKey, row!.kid).secretKeyMultibase;
     const key = fromMultibase(pub, secret);
-    this.cached = { key, at: Date.now() };
+    this.cached = { key, at: this.clock.now().getTime() };
     return key;
   }
 
   private newest() {
     return this.db.signingKey.findFirst({
-      where: { service: 'credential-issuer', status: 'active', activatesAt: { lte: new Date() } },
+      where: { service: 'credential-issuer', status: 'active', activatesAt: { lte: this.clock.now() } },
       orderBy: { activatesAt: 'desc' },
     });
   }

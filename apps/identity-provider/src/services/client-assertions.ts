@@ -1,5 +1,5 @@
 import type { Cache } from '@svc/kv';
-import type { Clock } from '../clock.js';
+import type { Clock } from '@svc/runtime';
 import { createLocalJWKSet, createRemoteJWKSet, decodeJwt, type JSONWebKeySet, type JWTPayload, jwtVerify, type JWTVerifyGetKey } from 'jose';
 import { invalidClient } from '../errors.js';
 import type { Application } from './clients.js';

@@ -1,6 +1,6 @@
 import { createHash, createHmac } from 'node:crypto';
 import type { Cache } from '@svc/kv';
-import type { Clock } from '../clock.js';
+import type { Clock } from '@svc/runtime';
 import { calculateJwkThumbprint, EmbeddedJWK, type JWK, type JWTPayload, jwtVerify } from 'jose';
 import { invalidDpopProof, useDpopNonce } from '../errors.js';
 

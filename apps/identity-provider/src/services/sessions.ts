@@ -54,7 +54,8 @@ export async function signIn(db: Db, cache: Cache, input: { email: string; passw
       keys.map(async (key, i) => {
         const { free, maxDelaySeconds } = THROTTLES[i]!;
         const delay = delayAfter(await cache.increment(key, FAILURE_MEMORY_SECONDS), free, maxDelaySeconds);
-        if (delay > 0) await cache.set(`${key}:until`, String(now.getTime() + delay * 1000), delay + 1);
+        // Kept as long as the failures are; whether the wait is over is the clock's to say.
+        if (delay > 0) await cache.set(`${key}:until`, String(now.getTime() + delay * 1000), FAILURE_MEMORY_SECONDS);
       }),
     );
     throw wrongPassword();

@@ -1,4 +1,5 @@
 import type { Db } from '@svc/db';
+import type { Clock } from '@svc/runtime';
 import { type KeyEncryption, rewrapSigningKeys, rotateSigningKey } from '@svc/signing-keys';
 import { createLocalJWKSet, importJWK, type JWK } from 'jose';
 
@@ -38,9 +39,11 @@ export class SigningKeys {
   constructor(
     private readonly db: Db,
     private readonly keys: KeyEncryption,
+    private readonly clock: Clock,
     private readonly refreshMs = 10_000,
-    private readonly now: () => Date = () => new Date(),
   ) {}
+
+  private readonly now = () => this.clock.now();
 
   private async load(): Promise<Snapshot> {
     if (this.snapshot && this.now().getTime() - this.snapshot.at < this.refreshMs) return this.snapshot;

@@ -10,7 +10,7 @@ import { forgetPresetData } from './preset-cache.js';
 import type { VerifiedTokens } from './access-tokens.js';
 import type { SigningKeys } from './signing-keys.js';
 import type { Cache } from '@svc/kv';
-import type { Clock } from '../clock.js';
+import type { Clock } from '@svc/runtime';
 
 export const REFRESH_TTL_SECONDS = 30 * 86_400;
 const VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/;
