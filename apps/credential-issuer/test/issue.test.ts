@@ -131,10 +131,10 @@ describe('authentication', () => {
   it('answers 401 without a token or with an unknown one', async () => {
     const missing = await request(issuer.app).post('/credentials/issue').send({ subject_address: SUBJECT, claims });
     expect(missing.status).toBe(401);
-    expect(missing.body).toEqual({ error: 'unauthorized', error_description: 'The X-API-Token header is required' });
+    expect(missing.body).toEqual({ error: 'unauthorized', error_description: 'The X-API-Token header is required', request_id: expect.any(String) });
     const unknown = await issue({ subject_address: SUBJECT, claims }, 'svck_nope');
     expect(unknown.status).toBe(401);
-    expect(unknown.body).toEqual({ error: 'invalid_token', error_description: 'The API token is not valid' });
+    expect(unknown.body).toEqual({ error: 'invalid_token', error_description: 'The API token is not valid', request_id: expect.any(String) });
   });
 
   it('answers 403 for a token without credentials:issue or a disabled one', async () => {

@@ -91,7 +91,8 @@ describe('POST /oauth/client/user-token', () => {
     expect(none.status).toBe(404);
     const ghost = await request(suite.idp.app).post('/oauth/client/user-token').send({ client_id: a.confidential.client_id, client_secret: a.confidential.client_secret, email: 'ghost@test.example' });
     expect(ghost.status).toBe(404);
-    expect(ghost.body).toEqual(none.body);
+    // The same answer either way (only the request id differs).
+    expect({ ...ghost.body, request_id: undefined }).toEqual({ ...none.body, request_id: undefined });
   });
 });
 

@@ -66,7 +66,7 @@ describe('code exchange', () => {
     const { code } = await obtainCode(suite.idp.app, a.confidential.client_id, session);
     const wrong = await exchange(a.confidential, { code, code_verifier: pkce().verifier });
     expect(wrong.status).toBe(400);
-    expect(wrong.body).toEqual({ error: 'invalid_grant', error_description: 'code_verifier does not match the code_challenge' });
+    expect(wrong.body).toEqual({ error: 'invalid_grant', error_description: 'code_verifier does not match the code_challenge', request_id: expect.any(String) });
     const missing = await exchange(a.confidential, { code });
     expect(missing.status).toBe(400);
     expect(missing.body.error).toBe('invalid_request');
@@ -135,7 +135,7 @@ describe('refresh tokens', () => {
     const second = await refreshWith(token.refresh_token);
     expect(second.status).toBe(200);
     const reuse = await refreshWith(token.refresh_token);
-    expect(reuse.body).toEqual({ error: 'invalid_grant', error_description: 'The refresh token was already used; every token of this grant is revoked' });
+    expect(reuse.body).toEqual({ error: 'invalid_grant', error_description: 'The refresh token was already used; every token of this grant is revoked', request_id: expect.any(String) });
     expect((await refreshWith(second.body.refresh_token)).body.error).toBe('invalid_grant');
   });
 
@@ -160,7 +160,7 @@ describe('refresh tokens', () => {
     const wider = await request(suite.idp.app).post('/oauth/token').set('Authorization', basic(a.confidential.client_id, a.confidential.client_secret!)).send({ grant_type: 'refresh_token', refresh_token: token.refresh_token, scope: 'openid kyc:read' });
     expect(wider.body.error).toBe('invalid_scope');
     const stolen = await request(suite.idp.app).post('/oauth/token').set('Authorization', basic(b.confidential.client_id, b.confidential.client_secret!)).send({ grant_type: 'refresh_token', refresh_token: token.refresh_token });
-    expect(stolen.body).toEqual({ error: 'invalid_grant', error_description: 'The refresh token was issued to another client' });
+    expect(stolen.body).toEqual({ error: 'invalid_grant', error_description: 'The refresh token was issued to another client', request_id: expect.any(String) });
   });
 });
 
@@ -260,7 +260,7 @@ describe('sign-in', () => {
     const attempt = () => request(suite.idp.app).post('/auth/session').send({ email: a.user.email, password: 'wrong password' });
     const first = await attempt();
     expect(first.status).toBe(401);
-    expect(first.body).toEqual({ error: 'invalid_credentials', error_description: 'The email or password is wrong' });
+    expect(first.body).toEqual({ error: 'invalid_credentials', error_description: 'The email or password is wrong', request_id: expect.any(String) });
     for (let i = 0; i < 4; i++) await attempt();
     const blocked = await request(suite.idp.app).post('/auth/session').send({ email: a.user.email, password: a.user.password });
     expect(blocked.status).toBe(429);

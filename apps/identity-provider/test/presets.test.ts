@@ -74,6 +74,7 @@ describe('GET /v2/presets/{preset_name}', () => {
       error_code: 'E4003',
       error_description: expect.stringContaining('identity:date_of_birth'),
       context: { preset: 'date_of_birth', required_scope: 'identity:date_of_birth' },
+      request_id: expect.any(String),
     });
   });
 

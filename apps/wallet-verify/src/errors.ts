@@ -7,6 +7,9 @@ export class ApiKeyError extends HttpError {
     super(status, text, text);
   }
 
+  // The spec fixes area B's body to `{error}`; the request id is in the X-Request-Id header.
+  override readonly withRequestId = false;
+
   override toBody(): ErrorBody {
     return { error: this.code };
   }
@@ -17,6 +20,9 @@ export class WalletNotFoundError extends HttpError {
   constructor() {
     super(404, 'Wallet not found', 'Wallet not found');
   }
+
+  // The spec fixes area B's body to `{error}`; the request id is in the X-Request-Id header.
+  override readonly withRequestId = false;
 
   override toBody(): ErrorBody {
     return { error: this.code };
@@ -29,6 +35,9 @@ export class RateLimitExceededError extends HttpError {
   constructor(retryAfterSeconds: number, headers: Record<string, string>) {
     super(429, 'Rate limit exceeded', 'Rate limit exceeded', { ...headers, 'Retry-After': String(retryAfterSeconds) });
   }
+
+  // The spec fixes area B's body to `{error}`; the request id is in the X-Request-Id header.
+  override readonly withRequestId = false;
 
   override toBody(): ErrorBody {
     return { error: this.code };

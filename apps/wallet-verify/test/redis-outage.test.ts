@@ -76,7 +76,7 @@ describe('when Redis goes away and comes back', () => {
     await stopRedis();
     const refused = await hit();
     expect(refused.status).toBe(503);
-    expect(refused.body).toEqual({ error: 'rate_limiter_unavailable', error_description: 'Rate limiting is unavailable; try again shortly' });
+    expect(refused.body).toEqual({ error: 'rate_limiter_unavailable', error_description: 'Rate limiting is unavailable; try again shortly', request_id: expect.any(String) });
     expect(refused.headers['retry-after']).toBe('5');
     const ready = await request(app).get('/ready');
     expect(ready.status).toBe(503);

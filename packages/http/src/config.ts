@@ -28,7 +28,7 @@ export function parseEnv<S extends z.ZodObject>(schema: S, env: NodeJS.ProcessEn
 const PLACEHOLDER = /change[-_ ]?me|changeit|placeholder|example|your[-_ ]?secret|replace[-_ ]?me|^(secret|password)+$|^x+$/i;
 
 /** Bits of Shannon entropy in `value` as written (an upper bound on its real unpredictability). */
-export function entropyBits(value: string): number {
+function entropyBits(value: string): number {
   const counts = new Map<string, number>();
   for (const ch of value) counts.set(ch, (counts.get(ch) ?? 0) + 1);
   let perChar = 0;

@@ -53,13 +53,11 @@ export function createErrorHandler(isOutage: OutageClassifier = () => false): Er
   };
 }
 
-export const errorHandler: ErrorRequestHandler = createErrorHandler();
-
 function answer(err: unknown, req: Parameters<ErrorRequestHandler>[1], res: Parameters<ErrorRequestHandler>[2]): void {
   const known = err instanceof HttpError ? err : fromBodyParser(err as BodyParserError);
   if (known) {
     if (known.status >= 500) req.log?.warn({ err: known }, known.description);
-    res.status(known.status).set(known.headers).json(known.toBody());
+    res.status(known.status).set(known.headers).json(known.withRequestId ? { ...known.toBody(), request_id: String(req.id ?? '') } : known.toBody());
     return;
   }
   req.log?.error({ err }, 'unhandled error');
@@ -71,5 +69,5 @@ function answer(err: unknown, req: Parameters<ErrorRequestHandler>[1], res: Para
 }
 
 export const notFoundHandler: RequestHandler = (req, res) => {
-  res.status(404).json({ error: 'not_found', error_description: `No route for ${req.method} ${req.path}` });
+  res.status(404).json({ error: 'not_found', error_description: `No route for ${req.method} ${req.path}`, request_id: String(req.id ?? '') });
 };

@@ -12,6 +12,8 @@ export type ErrorBody = Record<string, unknown>;
  */
 export class HttpError extends Error {
   override name = 'HttpError';
+  /** Whether the answer carries `request_id` (the id to quote to support); false where a spec fixes the body. */
+  readonly withRequestId: boolean = true;
   constructor(
     readonly status: number,
     readonly code: string,

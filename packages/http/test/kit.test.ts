@@ -51,13 +51,13 @@ describe('the HTTP kit', () => {
   it('answers 400 invalid_json for a malformed JSON body, never 500', async () => {
     const res = await request(app).post('/things').set('content-type', 'application/json').send('{"name": ');
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ error: 'invalid_json', error_description: 'The request body is not valid JSON' });
+    expect(res.body).toEqual({ error: 'invalid_json', error_description: 'The request body is not valid JSON', request_id: expect.any(String) });
   });
 
   it.each(['gzip', 'deflate', 'br'])('answers 400, not 500, for a plain body labelled Content-Encoding: %s', async (encoding) => {
     const res = await request(app).post('/things').set('content-type', 'application/json').set('content-encoding', encoding).send('{"name":"x","count":1}');
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ error: 'invalid_body', error_description: expect.stringMatching(/Content-Encoding/) });
+    expect(res.body).toEqual({ error: 'invalid_body', error_description: expect.stringMatching(/Content-Encoding/), request_id: expect.any(String) });
   });
 
   it('answers 413 for a body over the size limit', async () => {
@@ -90,10 +90,10 @@ describe('the HTTP kit', () => {
     const res = await request(app).get('/typed');
     expect(res.status).toBe(429);
     expect(res.headers['retry-after']).toBe('7');
-    expect(res.body).toEqual({ error: 'rate_limited', error_description: 'slow down' });
+    expect(res.body).toEqual({ error: 'rate_limited', error_description: 'slow down', request_id: expect.any(String) });
     const teapot = await request(app).get('/teapot');
     expect(teapot.status).toBe(418);
-    expect(teapot.body).toEqual({ error: 'teapot', error_description: 'short and stout' });
+    expect(teapot.body).toEqual({ error: 'teapot', error_description: 'short and stout', request_id: expect.any(String) });
   });
 
   it('answers unexpected failures with 500 server_error and the request id, without internals', async () => {
@@ -134,6 +134,13 @@ describe('the HTTP kit', () => {
     expect((await request(app).get('/nope').set('X-Request-Id', 'abc-1')).headers['x-request-id']).toBe('abc-1');
     const forged = await request(app).get('/nope').set('X-Request-Id', 'a b\tc');
     expect(forged.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('puts the request id in every error body, so a user can quote it to support', async () => {
+    const res = await request(app).post('/things').set('X-Request-Id', 'support-42').set('content-type', 'application/json').send('{"name": ');
+    expect(res.status).toBe(400);
+    expect(res.body.request_id).toBe('support-42');
+    expect((await request(app).get('/nope').set('X-Request-Id', 'support-43')).body.request_id).toBe('support-43');
   });
 });
 

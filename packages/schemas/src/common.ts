@@ -23,7 +23,7 @@ export const ZErrorBody = z
     error_description: z.string().optional(),
     /** Validation failures: each offending field and why. */
     details: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
-    /** Unexpected failures (500): the id to quote to the operator; nothing else is revealed. */
+    /** The id of the request, to quote to the operator (also in X-Request-Id); a 500 reveals nothing else. */
     request_id: z.string().optional(),
   })
   .meta({ id: 'Error' });

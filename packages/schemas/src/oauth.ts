@@ -6,7 +6,7 @@ const AUTHORIZATION_STATUSES = ['pending_admin', 'approved', 'denied', 'revoked'
 
 /** RFC 6749 §5.2 / RFC 6750 §3.1 error bodies of the OAuth endpoints; a body that fails validation also names each field. */
 export const ZOAuthError = z
-  .object({ error: z.string(), error_description: z.string().optional(), details: z.array(z.object({ field: z.string(), message: z.string() })).optional() })
+  .object({ error: z.string(), error_description: z.string().optional(), details: z.array(z.object({ field: z.string(), message: z.string() })).optional(), request_id: z.string().optional() })
   .meta({ id: 'OAuthError' });
 
 export const ZAuthorizeQuery = z.object({

@@ -25,6 +25,8 @@ export const ZPresetError = z
     error_description: z.string(),
     error_subcode: z.string().optional(),
     context: z.record(z.string(), z.union([z.null(), z.string(), z.number(), z.boolean(), z.array(z.string())])).optional(),
+    /** On an error answer (not on a batch item): the id to quote to the operator. */
+    request_id: z.string().optional(),
   })
   .meta({ id: 'PresetError' });
 

@@ -6,16 +6,23 @@ import { DataIntegrityProof } from '@digitalbazaar/data-integrity';
 import * as vc from '@digitalbazaar/vc';
 import { documentLoader } from './document-loader.js';
 
+/** @typedef {Record<string, any>} Credential A JSON-LD credential, as the libraries take and give it. */
+/** @typedef {{ id: string, controller: string, publicKeyMultibase: string, secretKeyMultibase?: string }} IssuerKey */
+/** @typedef {import('@digitalbazaar/bbs-2023-cryptosuite').Cryptosuite} Cryptosuite */
+/** @typedef {import('@digitalbazaar/vc').VerifyError} VerifyError */
+
 /**
  * bbs-2023-cryptosuite 2.0.1 deletes `proof.created` before hashing the proof configuration.
  * The spec's credential carries `created`, so the proof handed to that step cannot lose it: the
  * value is then hashed with the rest of the configuration, and derivation and verification with
  * the unmodified library accept it (proved in test/bbs.test.ts).
+ * @param {Cryptosuite} cryptosuite
+ * @returns {Cryptosuite}
  */
 export function keepCreated(cryptosuite) {
   return {
     ...cryptosuite,
-    createVerifyData: (args) =>
+    createVerifyData: (/** @type {Parameters<Cryptosuite['createVerifyData']>[0]} */ args) =>
       cryptosuite.createVerifyData({
         ...args,
         proof: new Proxy(args.proof, { deleteProperty: (target, key) => (key === 'created' ? true : Reflect.deleteProperty(target, key)) }),
@@ -23,7 +30,9 @@ export function keepCreated(cryptosuite) {
   };
 }
 
+/** @type {Map<string, import('@digitalbazaar/bls12-381-multikey').BlsKeyPair>} */
 const keyPairs = new Map();
+/** @param {IssuerKey} key */
 async function keyPairOf(key) {
   let pair = keyPairs.get(key.id);
   if (!pair) {
@@ -33,6 +42,7 @@ async function keyPairOf(key) {
   return pair;
 }
 
+/** @param {{ credential: Credential, key: IssuerKey, created: Date, mandatoryPointers: string[] }} job */
 export async function signCredential({ credential, key, created, mandatoryPointers }) {
   const pair = await keyPairOf(key);
   const suite = new DataIntegrityProof({
@@ -43,12 +53,16 @@ export async function signCredential({ credential, key, created, mandatoryPointe
   return vc.issue({ credential, suite, documentLoader });
 }
 
+/** @param {{ credential: Credential, selectivePointers: string[] }} job */
 export async function deriveCredential({ credential, selectivePointers }) {
   const suite = new DataIntegrityProof({ cryptosuite: createDiscloseCryptosuite({ selectivePointers }) });
   return vc.derive({ verifiableCredential: credential, suite, documentLoader });
 }
 
-/** bbs-2023 proof values start with a header: 0xd95d02 for a base proof, 0xd95d03 for a derived one. */
+/**
+ * bbs-2023 proof values start with a header: 0xd95d02 for a base proof, 0xd95d03 for a derived one.
+ * @param {Credential} credential
+ */
 export function isBaseProof(credential) {
   const value = credential?.proof?.proofValue;
   if (typeof value !== 'string' || !value.startsWith('u')) return false;
@@ -59,6 +73,7 @@ export function isBaseProof(credential) {
 /**
  * Verifies a derived (selectively disclosed) credential as a verifier would; a base credential
  * is first derived disclosing its whole subject, since bbs-2023 verifies derived proofs only.
+ * @param {{ credential: Credential }} job
  */
 export async function verifyCredential({ credential }) {
   const presented = isBaseProof(credential) ? await deriveCredential({ credential, selectivePointers: ['/credentialSubject'] }) : credential;
@@ -67,7 +82,9 @@ export async function verifyCredential({ credential }) {
   // (services/verify-credential.ts); here only the proof and the credential's shape are judged.
   const checkStatus = async () => ({ verified: true });
   const result = await vc.verifyCredential({ credential: presented, suite, documentLoader, checkStatus });
+  /** @type {string[]} */
   const errors = [];
+  /** @param {VerifyError | undefined} err */
   const collect = (err) => {
     if (!err) return;
     if (Array.isArray(err.errors)) err.errors.forEach(collect);

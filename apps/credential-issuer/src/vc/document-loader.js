@@ -18,6 +18,7 @@ const didKey = didKeyDriver();
 for (const header of ['zUC7', 'zUC6']) didKey.use({ multibaseMultikeyHeader: header, fromMultibase: Bls.from });
 
 export class DocumentNotBundledError extends Error {
+  /** @param {string} url */
   constructor(url) {
     super(`JSON-LD document ${url} is not bundled with the issuer and is never fetched`);
     this.name = 'DocumentNotBundledError';
@@ -25,6 +26,7 @@ export class DocumentNotBundledError extends Error {
   }
 }
 
+/** @param {string} url */
 export async function documentLoader(url) {
   const document = statics.get(url);
   if (document) return { contextUrl: null, documentUrl: url, document };
@@ -36,7 +38,9 @@ export async function documentLoader(url) {
 
 /** Every term the credentials v2 context defines, at any depth: claims may not redefine them. */
 export function contextTerms() {
+  /** @type {Set<string>} */
   const terms = new Set();
+  /** @param {unknown} node */
   const walk = (node) => {
     if (node === null || typeof node !== 'object') return;
     for (const [key, value] of Object.entries(node)) {
@@ -44,6 +48,6 @@ export function contextTerms() {
       walk(value);
     }
   };
-  walk(statics.get(CREDENTIALS_V2)['@context']);
+  walk(/** @type {{ '@context': unknown }} */ (statics.get(CREDENTIALS_V2))['@context']);
   return terms;
 }

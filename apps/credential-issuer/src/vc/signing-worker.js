@@ -2,12 +2,16 @@
 import { parentPort } from 'node:worker_threads';
 import { signCredential, verifyCredential } from './bbs.js';
 
+/** @type {Record<string, (payload: any) => Promise<unknown>>} */
 const jobs = { sign: signCredential, verify: verifyCredential };
+// This file only ever runs as a worker thread.
+const port = /** @type {import('node:worker_threads').MessagePort} */ (parentPort);
 
-parentPort.on('message', async ({ id, kind, payload }) => {
+port.on('message', async (/** @type {{ id: number, kind: string, payload: unknown }} */ { id, kind, payload }) => {
   try {
-    parentPort.postMessage({ id, ok: true, result: await jobs[kind](payload) });
+    port.postMessage({ id, ok: true, result: await /** @type {(payload: unknown) => Promise<unknown>} */ (jobs[kind])(payload) });
   } catch (err) {
-    parentPort.postMessage({ id, ok: false, error: { name: err?.name ?? 'Error', message: err?.message ?? String(err) } });
+    const e = /** @type {{ name?: string, message?: string } | undefined} */ (err);
+    port.postMessage({ id, ok: false, error: { name: e?.name ?? 'Error', message: e?.message ?? String(err) } });
   }
 });

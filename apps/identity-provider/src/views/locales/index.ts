@@ -7,7 +7,6 @@ export type { Messages } from './messages.js';
 
 const LOCALES = { en, de, fr } as const;
 export type Locale = keyof typeof LOCALES;
-export const SUPPORTED_LOCALES = Object.keys(LOCALES) as Locale[];
 
 const supported = (tag: string): Locale | undefined => {
   const primary = tag.trim().toLowerCase().split('-')[0]!;

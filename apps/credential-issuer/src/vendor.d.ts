@@ -1,0 +1,59 @@
+// Types for Digital Bazaar's libraries, which ship none: only what ./vc uses, as it uses it.
+
+declare module '@digitalbazaar/bls12-381-multikey' {
+  export interface BlsKeyPair {
+    signer(): unknown;
+    export(options: { publicKey?: boolean; secretKey?: boolean; includeContext?: boolean }): Promise<{ publicKeyMultibase: string; secretKeyMultibase?: string }>;
+  }
+  export const ALGORITHMS: { BBS_BLS12381_SHA256: string };
+  export function generateBbsKeyPair(options: { algorithm: string }): Promise<BlsKeyPair>;
+  export function from(key: { type?: string; id?: string; controller?: string; publicKeyMultibase: string; secretKeyMultibase?: string }): Promise<BlsKeyPair>;
+}
+
+declare module '@digitalbazaar/bbs-2023-cryptosuite' {
+  export interface Cryptosuite {
+    createVerifyData(args: { proof: Record<string, unknown> } & Record<string, unknown>): Promise<unknown>;
+    [member: string]: unknown;
+  }
+  export function createSignCryptosuite(options?: { mandatoryPointers?: string[] }): Cryptosuite;
+  export function createDiscloseCryptosuite(options: { selectivePointers: string[] }): Cryptosuite;
+  export function createVerifyCryptosuite(): Cryptosuite;
+}
+
+declare module '@digitalbazaar/data-integrity' {
+  export class DataIntegrityProof {
+    constructor(options: { signer?: unknown; date?: Date; cryptosuite: unknown });
+  }
+}
+
+declare module '@digitalbazaar/vc' {
+  type Loader = (url: string) => Promise<unknown>;
+  export interface VerifyError {
+    message?: string;
+    errors?: VerifyError[];
+  }
+  export interface VerifyResult {
+    verified: boolean;
+    error?: VerifyError;
+    results?: { verified: boolean; error?: VerifyError }[];
+  }
+  export function issue(options: { credential: object; suite: unknown; documentLoader: Loader }): Promise<Record<string, any>>;
+  export function derive(options: { verifiableCredential: object; suite: unknown; documentLoader: Loader }): Promise<Record<string, any>>;
+  export function verifyCredential(options: { credential: object; suite: unknown; documentLoader: Loader; checkStatus: () => Promise<{ verified: boolean }> }): Promise<VerifyResult>;
+}
+
+declare module '@digitalbazaar/credentials-context' {
+  export const contexts: Map<string, unknown>;
+}
+declare module '@digitalbazaar/data-integrity-context' {
+  export const contexts: Map<string, unknown>;
+}
+declare module '@digitalbazaar/multikey-context' {
+  export const contexts: Map<string, unknown>;
+}
+declare module '@digitalbazaar/did-method-key' {
+  export function driver(): {
+    use(options: { multibaseMultikeyHeader: string; fromMultibase: (key: { publicKeyMultibase: string }) => Promise<unknown> }): void;
+    get(options: { url: string }): Promise<unknown>;
+  };
+}
