@@ -16,7 +16,8 @@ const connections = Number(values.connections);
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
 const { signCredential } = await import(here('../apps/credential-issuer/dist/vc/bbs.js'));
 
-const claimsOf = (n) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`claim_${i}`, i % 3 === 0 ? `value ${i}` : i % 3 === 1 ? i * 1.5 : i % 2 === 0]));
+const claimsOf = (n) =>
+  Object.fromEntries(Array.from({ length: n }, (_, i) => [`claim_${i}`, i % 3 === 0 ? `value ${i}` : i % 3 === 1 ? i * 1.5 : i % 2 === 0]));
 const SUBJECT = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
 
 async function rawPerSecond(claimCount) {
@@ -26,7 +27,11 @@ async function rawPerSecond(claimCount) {
   const key = { ...exported, controller, id: `${controller}#${exported.publicKeyMultibase}` };
   const credential = {
     '@context': ['https://www.w3.org/ns/credentials/v2', 'https://www.w3.org/ns/credentials/undefined-terms/v2'],
-    id: 'urn:uuid:7d0b3f0e-4b1a-4c55-9f4c-0e6f5d8a1b2c', type: ['VerifiableCredential'], issuer: controller, validFrom: '2026-11-22T10:00:00Z', validUntil: '',
+    id: 'urn:uuid:7d0b3f0e-4b1a-4c55-9f4c-0e6f5d8a1b2c',
+    type: ['VerifiableCredential'],
+    issuer: controller,
+    validFrom: '2026-11-22T10:00:00Z',
+    validUntil: '',
     credentialSubject: { id: `did:ethr:${SUBJECT}`, ...claimsOf(claimCount) },
   };
   const sign = () => signCredential({ credential, key, created: new Date(), mandatoryPointers: ['/issuer', '/validFrom'] });
@@ -71,4 +76,7 @@ for (const claimCount of [5, 50]) {
 await database.close();
 console.log(`\ncredential-issuer: bbs-2023 issuance, ${connections} connections, ${seconds} s each (${new Date().toISOString()})`);
 console.log(`${'claims'.padEnd(8)}${'raw library, 1 thread /s'.padStart(26)}${'endpoint /s'.padStart(14)}${'p99 ms'.padStart(9)}${'× raw'.padStart(8)}`);
-for (const r of rows) console.log(`${String(r.claimCount).padEnd(8)}${r.raw.toFixed(1).padStart(26)}${r.endpoint.toFixed(1).padStart(14)}${String(r.p99).padStart(9)}${(r.endpoint / r.raw).toFixed(2).padStart(8)}`);
+for (const r of rows)
+  console.log(
+    `${String(r.claimCount).padEnd(8)}${r.raw.toFixed(1).padStart(26)}${r.endpoint.toFixed(1).padStart(14)}${String(r.p99).padStart(9)}${(r.endpoint / r.raw).toFixed(2).padStart(8)}`,
+  );

@@ -28,14 +28,28 @@ const rows = [];
 const stage = (s) => process.stderr.write(`[bench] ${s}\n`);
 {
   const target = await startTarget(here('./targets/express-form.mjs'));
-  rows.push({ name: 'express: parse form, answer JSON', ...(await load(`${target.url}/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=client_credentials' })) });
+  rows.push({
+    name: 'express: parse form, answer JSON',
+    ...(await load(`${target.url}/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'grant_type=client_credentials',
+    })),
+  });
   await target.stop();
 }
 {
   const target = await startTarget(here('./targets/oidc-provider.mjs'));
   rows.push({
     name: 'oidc-provider: client_credentials JWT',
-    ...(await load(`${target.url}/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from('bench:bench-secret-bench-secret-bench-secret').toString('base64')}` }, body: 'grant_type=client_credentials&scope=api' })),
+    ...(await load(`${target.url}/token`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        authorization: `Basic ${Buffer.from('bench:bench-secret-bench-secret-bench-secret').toString('base64')}`,
+      },
+      body: 'grant_type=client_credentials&scope=api',
+    })),
   });
   await target.stop();
 }
@@ -64,7 +78,11 @@ const stage = (s) => process.stderr.write(`[bench] ${s}\n`);
   });
   rows.push({
     name: 'identity-provider: client user-token',
-    ...(await load(`${issuer}/oauth/client/user-token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client_id: client.client_id, client_secret: client.client_secret, email: user.email }) })),
+    ...(await load(`${issuer}/oauth/client/user-token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ client_id: client.client_id, client_secret: client.client_secret, email: user.email }),
+    })),
   });
   const access = (await issueTokens(issuer, fixture, 1))[0].access_token;
   rows.push({ name: 'identity-provider: GET /v2/userinfo', ...(await load(`${issuer}/v2/userinfo`, { headers: { authorization: `Bearer ${access}` } })) });
@@ -75,4 +93,7 @@ const base = rows[0].rps;
 const oidcRps = rows[1].rps;
 console.log(`\nidentity-provider: ${connections} connections, ${seconds} s each (${new Date().toISOString()})`);
 console.log(`${'target'.padEnd(40)}${'req/s'.padStart(8)}${'p99 ms'.padStart(8)}${'× express'.padStart(11)}${'× oidc-provider'.padStart(17)}`);
-for (const r of rows) console.log(`${r.name.padEnd(40)}${r.rps.toFixed(0).padStart(8)}${String(r.p99).padStart(8)}${(r.rps / base).toFixed(2).padStart(11)}${(r.rps / oidcRps).toFixed(2).padStart(17)}${r.bad ? `  (${r.bad} non-2xx)` : ''}`);
+for (const r of rows)
+  console.log(
+    `${r.name.padEnd(40)}${r.rps.toFixed(0).padStart(8)}${String(r.p99).padStart(8)}${(r.rps / base).toFixed(2).padStart(11)}${(r.rps / oidcRps).toFixed(2).padStart(17)}${r.bad ? `  (${r.bad} non-2xx)` : ''}`,
+  );

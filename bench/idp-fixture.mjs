@@ -28,9 +28,20 @@ export async function createFixture(databaseUrl) {
   await addCredential(ctx, {
     email: user.email,
     source: 'kyc_provider',
-    claims: JSON.stringify({ date_of_birth: '1990-04-12', nationality: 'DE', country_of_residence: 'DE', kyc_passed: true, document_country: 'DE', kyc_last_updated_at: '2026-01-01T00:00:00Z' }),
+    claims: JSON.stringify({
+      date_of_birth: '1990-04-12',
+      nationality: 'DE',
+      country_of_residence: 'DE',
+      kyc_passed: true,
+      document_country: 'DE',
+      kyc_last_updated_at: '2026-01-01T00:00:00Z',
+    }),
   });
-  await addCredential(ctx, { email: user.email, source: 'links', claims: JSON.stringify({ email: 'bench@example.org', phone: '+4930123456', social_accounts: [{ provider: 'github', handle: 'bench', verified: true }] }) });
+  await addCredential(ctx, {
+    email: user.email,
+    source: 'links',
+    claims: JSON.stringify({ email: 'bench@example.org', phone: '+4930123456', social_accounts: [{ provider: 'github', handle: 'bench', verified: true }] }),
+  });
   const org = await createOrg(ctx, { name: 'Bench', ownerEmail: user.email });
   const client = await createClient(ctx, { org: org.id, name: 'Bench', redirectUris: [REDIRECT], scopes: SCOPE });
   await db.$disconnect();
@@ -39,5 +50,11 @@ export async function createFixture(databaseUrl) {
 
 /** `count` token responses, each from its own authorization. */
 export function issueTokens(issuer, fixture, count, scope = SCOPE) {
-  return authorizeThroughApi(issuer, { email: fixture.user.email, password: fixture.password }, { clientId: fixture.client.client_id, clientSecret: fixture.client.client_secret, redirectUri: REDIRECT }, scope, count);
+  return authorizeThroughApi(
+    issuer,
+    { email: fixture.user.email, password: fixture.password },
+    { clientId: fixture.client.client_id, clientSecret: fixture.client.client_secret, redirectUri: REDIRECT },
+    scope,
+    count,
+  );
 }

@@ -25,7 +25,10 @@ export async function startTarget(script, env = {}) {
   const child = fork(script, [], { env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
-    const ok = await fetch(`http://127.0.0.1:${port}/health`).then(() => true, () => false);
+    const ok = await fetch(`http://127.0.0.1:${port}/health`).then(
+      () => true,
+      () => false,
+    );
     if (ok) break;
     await new Promise((r) => setTimeout(r, 100));
   }

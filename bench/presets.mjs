@@ -14,13 +14,30 @@ const seconds = Number(values.seconds);
 const connections = 50;
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
 
-const PRESETS = ['age', 'age_over_18', 'age_over_21', 'nationality', 'country_of_residence', 'kyc_passed', 'document_country', 'kyc_last_updated_at', 'email', 'social_accounts'];
+const PRESETS = [
+  'age',
+  'age_over_18',
+  'age_over_21',
+  'nationality',
+  'country_of_residence',
+  'kyc_passed',
+  'document_country',
+  'kyc_last_updated_at',
+  'email',
+  'social_accounts',
+];
 const batchBody = JSON.stringify({ presets: PRESETS });
 const queryBody = JSON.stringify({
   query: {
     policy: {
-      allOf: [{ claim: 'age', operator: '>=', value: 18 }, { claim: 'kyc_passed', operator: '==', value: true }],
-      anyOf: [{ claim: 'nationality', operator: 'in', value: ['DE', 'FR', 'IT'] }, { claim: 'country_of_residence', operator: '==', value: 'DE' }],
+      allOf: [
+        { claim: 'age', operator: '>=', value: 18 },
+        { claim: 'kyc_passed', operator: '==', value: true },
+      ],
+      anyOf: [
+        { claim: 'nationality', operator: 'in', value: ['DE', 'FR', 'IT'] },
+        { claim: 'country_of_residence', operator: '==', value: 'DE' },
+      ],
       not: { claim: 'social_accounts[0].provider', operator: '==', value: 'myspace' },
     },
   },
@@ -36,7 +53,13 @@ const fixture = await createFixture(database.url);
 const rows = [];
 {
   const target = await startTarget(here('./targets/express-json.mjs'));
-  rows.push(await measure('express: parse JSON, answer JSON', `${target.url}/echo`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: batchBody }));
+  rows.push(
+    await measure('express: parse JSON, answer JSON', `${target.url}/echo`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: batchBody,
+    }),
+  );
   await target.stop();
 }
 {
@@ -52,7 +75,12 @@ const rows = [];
 await database.close();
 
 const base = rows[0].rps;
-console.log(`\ndata endpoints: ${connections} connections, ${seconds} s each, Redis: ${process.env.REDIS_URL ? 'yes' : 'no (in-process store)'} (${new Date().toISOString()})`);
+console.log(
+  `\ndata endpoints: ${connections} connections, ${seconds} s each, Redis: ${process.env.REDIS_URL ? 'yes' : 'no (in-process store)'} (${new Date().toISOString()})`,
+);
 console.log(`${'target'.padEnd(40)}${'req/s'.padStart(8)}${'p99 ms'.padStart(8)}${'× express'.padStart(11)}`);
-for (const r of rows) console.log(`${r.name.padEnd(40)}${r.rps.toFixed(0).padStart(8)}${String(r.p99).padStart(8)}${(r.rps / base).toFixed(2).padStart(11)}${r.bad ? `  (${r.bad} non-2xx or errors)` : ''}`);
+for (const r of rows)
+  console.log(
+    `${r.name.padEnd(40)}${r.rps.toFixed(0).padStart(8)}${String(r.p99).padStart(8)}${(r.rps / base).toFixed(2).padStart(11)}${r.bad ? `  (${r.bad} non-2xx or errors)` : ''}`,
+  );
 if (rows.some((r) => r.bad)) process.exitCode = 1;

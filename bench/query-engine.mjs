@@ -9,8 +9,14 @@ const lookup = (preset) => (preset in claims ? { value: claims[preset], credenti
 
 const policy = {
   policy: {
-    allOf: [{ claim: 'age', operator: '>=', value: 18 }, { claim: 'kyc_passed', operator: '==', value: true }],
-    anyOf: [{ claim: 'nationality', operator: 'in', value: ['DE', 'FR', 'IT'] }, { claim: 'net_worth_total', operator: '>', value: 100000 }],
+    allOf: [
+      { claim: 'age', operator: '>=', value: 18 },
+      { claim: 'kyc_passed', operator: '==', value: true },
+    ],
+    anyOf: [
+      { claim: 'nationality', operator: 'in', value: ['DE', 'FR', 'IT'] },
+      { claim: 'net_worth_total', operator: '>', value: 100000 },
+    ],
     not: { claim: 'address_full.country', operator: '==', value: 'US' },
   },
 };
@@ -44,4 +50,7 @@ const rows = [
 ];
 const base = rows[0].perSecond;
 console.log(`\nnested policy (5 checks, allOf/anyOf/not), evaluations per second (${new Date().toISOString()})`);
-for (const r of rows) console.log(`${r.name.padEnd(32)}${Math.round(r.perSecond).toLocaleString('en').padStart(14)}${`${(r.perSecond / base).toFixed(2)}× json-logic-js`.padStart(24)}`);
+for (const r of rows)
+  console.log(
+    `${r.name.padEnd(32)}${Math.round(r.perSecond).toLocaleString('en').padStart(14)}${`${(r.perSecond / base).toFixed(2)}× json-logic-js`.padStart(24)}`,
+  );

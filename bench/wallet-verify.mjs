@@ -19,7 +19,12 @@ const db = createPrismaClient(database.url);
 const ctx = { db, now: () => new Date() };
 const wallet = '0x52908400098527886E0F7030069857D2E4169EE7';
 await db.wallet.deleteMany({ where: { address: wallet } });
-const user = await createUser(ctx, { email: `bench-${randomBytes(4).toString('hex')}@bench.example`, password: 'bench password', wallets: [wallet], palmVerified: true });
+const user = await createUser(ctx, {
+  email: `bench-${randomBytes(4).toString('hex')}@bench.example`,
+  password: 'bench password',
+  wallets: [wallet],
+  palmVerified: true,
+});
 const org = await createOrg(ctx, { name: 'Bench', ownerEmail: user.email });
 const key = await createApiKey(ctx, { org: org.id, permissions: 'wallet:verify', hourlyLimit: 10_000_000, burstLimit: 100_000 });
 await db.$disconnect();

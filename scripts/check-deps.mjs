@@ -16,7 +16,8 @@ const root = rootArg > 0 ? process.argv[rootArg + 1] : new URL('..', import.meta
 const rootPkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const builtins = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`)]);
 const SOURCE = /\.(ts|mts|js|mjs|cjs)$/;
-const STATIC_IMPORT = /(?:^|[^\w.])(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|(?:^|[^\w.])import\s+['"]([^'"]+)['"]|\brequire\(\s*['"]([^'"]+)['"]|\bresolve\(\s*['"]([^'"]+)['"]|createRequire\([^)]*\)\(\s*['"]([^'"]+)['"]/gm;
+const STATIC_IMPORT =
+  /(?:^|[^\w.])(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|(?:^|[^\w.])import\s+['"]([^'"]+)['"]|\brequire\(\s*['"]([^'"]+)['"]|\bresolve\(\s*['"]([^'"]+)['"]|createRequire\([^)]*\)\(\s*['"]([^'"]+)['"]/gm;
 const LAZY_IMPORT = /\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/gm;
 
 function files(dir) {
@@ -78,26 +79,44 @@ for (const ws of workspaces) {
   const isSource = (p) => relative(dir, p).startsWith('src/') && !/\.test\.[mc]?[jt]s$/.test(p);
   const sourceImports = importsOf(all.filter(isSource));
   const lazyImports = importsOf(all.filter(isSource), LAZY_IMPORT);
-  const otherImports = new Set([...importsOf(all.filter((p) => !isSource(p))), ...importsOf(all.filter((p) => !isSource(p)), LAZY_IMPORT)]);
+  const otherImports = new Set([
+    ...importsOf(all.filter((p) => !isSource(p))),
+    ...importsOf(
+      all.filter((p) => !isSource(p)),
+      LAZY_IMPORT,
+    ),
+  ]);
   const text = all.map((p) => readFileSync(p, 'utf8')).join('\n');
   const namesFolder = (name) => name.startsWith('@svc/') && workspaces.some((w) => w.endsWith(`/${name.slice(5)}`) && text.includes(name.slice(5)));
   // Packages a workspace runs as a command or through its configuration count as used.
-  const scripts = JSON.stringify(pkg.scripts ?? {}) + files(dir).filter((p) => /config|scripts\//.test(relative(dir, p))).map((p) => readFileSync(p, 'utf8')).join('\n');
+  const scripts =
+    JSON.stringify(pkg.scripts ?? {}) +
+    files(dir)
+      .filter((p) => /config|scripts\//.test(relative(dir, p)))
+      .map((p) => readFileSync(p, 'utf8'))
+      .join('\n');
   for (const name of sourceImports) {
     if (name === pkg.name) continue;
     if (!deps.has(name)) problems.push(`${ws}: src imports ${name}, which is not in dependencies`);
   }
   for (const name of lazyImports) {
-    if (name === pkg.name || deps.has(name) || devDeps.has(name) || (pkg.optionalDependencies ?? {})[name]) continue;
+    if (name === pkg.name || deps.has(name) || devDeps.has(name) || pkg.optionalDependencies?.[name]) continue;
     problems.push(`${ws}: src loads ${name}, which is declared nowhere`);
   }
   for (const name of otherImports) {
-    if (name === pkg.name || deps.has(name) || devDeps.has(name) || name in (rootPkg.devDependencies ?? {}) || (UNDECLARABLE[ws] ?? []).includes(name)) continue;
+    if (name === pkg.name || deps.has(name) || devDeps.has(name) || name in (rootPkg.devDependencies ?? {}) || (UNDECLARABLE[ws] ?? []).includes(name))
+      continue;
     problems.push(`${ws}: tests or tooling import ${name}, which is declared nowhere`);
   }
   for (const name of [...deps, ...devDeps]) {
     if (name.startsWith('@types/')) continue;
-    const used = sourceImports.has(name) || lazyImports.has(name) || otherImports.has(name) || scripts.includes(name) || namesFolder(name) || (RUNS[ws] ?? []).includes(name);
+    const used =
+      sourceImports.has(name) ||
+      lazyImports.has(name) ||
+      otherImports.has(name) ||
+      scripts.includes(name) ||
+      namesFolder(name) ||
+      (RUNS[ws] ?? []).includes(name);
     if (!used) problems.push(`${ws}: declares ${name} but never uses it`);
   }
   for (const name of deps) if (devDeps.has(name)) problems.push(`${ws}: lists ${name} in both dependencies and devDependencies`);

@@ -185,26 +185,32 @@ function printBanner(demo) {
     const user = demo.users.palm_verified;
     // Demo secrets are shown once, when they are made, in a marked block; later starts point to the file.
     if (!demo.fresh) {
-      lines.push('', `Demo data: client_id=${client.client_id}; its secret, the users' passwords and the API keys are in ${join(dataDir(env), 'demo.json')} (mode 0600).`, `  open ${authorize}`, `  PKCE code_verifier for that URL: ${verifier}`);
-    } else lines.push(
-      '',
-      '=== DEMO SECRETS (embedded demo data, local development only; shown once, kept in .data/demo.json) ===',
-      `  OAuth client (confidential)  client_id=${client.client_id}`,
-      `                               client_secret=${client.client_secret}`,
-      `  OAuth client (public, PKCE)  client_id=${demo.clients.public.client_id}`,
-      `  redirect URI                 ${client.redirect_uri}`,
-      `  user (palm-verified)         ${user.email} / ${user.password}   wallet ${user.wallets[0]}`,
-      `  user (not palm-verified)     ${demo.users.not_palm_verified.email} / ${demo.users.not_palm_verified.password}`,
-      `  developer (org owner)        ${demo.users.developer.email} / ${demo.users.developer.password}`,
-      `  wallet-verify API key        ${demo.api_keys.wallet_verify.key}`,
-      `  credential-issuer API token  ${demo.api_keys.credential_issuer.key}`,
-      '',
-      'Try:',
-      `  curl -H 'X-SVC-API-Key: ${demo.api_keys.wallet_verify.key}' '${wallet}/v1/human/verify?wallet_address=${user.wallets[0]}'`,
-      `  open ${authorize}`,
-      `  PKCE code_verifier for that URL: ${verifier}`,
-      '=== END OF DEMO SECRETS ===',
-    );
+      lines.push(
+        '',
+        `Demo data: client_id=${client.client_id}; its secret, the users' passwords and the API keys are in ${join(dataDir(env), 'demo.json')} (mode 0600).`,
+        `  open ${authorize}`,
+        `  PKCE code_verifier for that URL: ${verifier}`,
+      );
+    } else
+      lines.push(
+        '',
+        '=== DEMO SECRETS (embedded demo data, local development only; shown once, kept in .data/demo.json) ===',
+        `  OAuth client (confidential)  client_id=${client.client_id}`,
+        `                               client_secret=${client.client_secret}`,
+        `  OAuth client (public, PKCE)  client_id=${demo.clients.public.client_id}`,
+        `  redirect URI                 ${client.redirect_uri}`,
+        `  user (palm-verified)         ${user.email} / ${user.password}   wallet ${user.wallets[0]}`,
+        `  user (not palm-verified)     ${demo.users.not_palm_verified.email} / ${demo.users.not_palm_verified.password}`,
+        `  developer (org owner)        ${demo.users.developer.email} / ${demo.users.developer.password}`,
+        `  wallet-verify API key        ${demo.api_keys.wallet_verify.key}`,
+        `  credential-issuer API token  ${demo.api_keys.credential_issuer.key}`,
+        '',
+        'Try:',
+        `  curl -H 'X-SVC-API-Key: ${demo.api_keys.wallet_verify.key}' '${wallet}/v1/human/verify?wallet_address=${user.wallets[0]}'`,
+        `  open ${authorize}`,
+        `  PKCE code_verifier for that URL: ${verifier}`,
+        '=== END OF DEMO SECRETS ===',
+      );
   }
   lines.push('', 'Ctrl-C stops everything.', '');
   process.stdout.write(lines.join('\n'));

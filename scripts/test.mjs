@@ -19,9 +19,14 @@ if (!env.DATABASE_URL) {
   env.DATABASE_URL = embedded.url;
   process.stdout.write(`[test] embedded PostgreSQL at ${new URL(embedded.url).host}\n`);
 }
-process.stdout.write(`[test] Redis: ${env.REDIS_URL ? env.REDIS_URL.replace(/\/\/[^@]*@/, '//') : 'none (in-process store; set REDIS_URL for the Redis contract runs)'}\n`);
+process.stdout.write(
+  `[test] Redis: ${env.REDIS_URL ? env.REDIS_URL.replace(/\/\/[^@]*@/, '//') : 'none (in-process store; set REDIS_URL for the Redis contract runs)'}\n`,
+);
 
-const turbo = spawn('npx', ['turbo', 'run', 'test', '--concurrency=2', '--output-logs=new-only', ...process.argv.slice(2)], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+const turbo = spawn('npx', ['turbo', 'run', 'test', '--concurrency=2', '--output-logs=new-only', ...process.argv.slice(2)], {
+  env,
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
 // Jest prints a summary per workspace; add them up into one closing line for the whole run.
 const totals = { passed: 0, failed: 0, skipped: 0, suites: 0 };
 let pending = '';
@@ -40,5 +45,7 @@ turbo.stdout.on('data', (chunk) => {
 });
 const code = await new Promise((resolve) => turbo.on('exit', (c, signal) => resolve(c ?? (signal ? 1 : 0))));
 await embedded?.stop();
-process.stdout.write(`\ntests: ${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}${totals.suites ? ` (${totals.suites} suites failed)` : ''}\n`);
+process.stdout.write(
+  `\ntests: ${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}${totals.suites ? ` (${totals.suites} suites failed)` : ''}\n`,
+);
 process.exit(code);

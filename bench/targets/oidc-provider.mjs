@@ -6,7 +6,9 @@ const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
 const jwk = { ...privateKey.export({ format: 'jwk' }), kid: 'bench', alg: 'RS256', use: 'sig' };
 const port = Number(process.env.PORT);
 const provider = new Provider(`http://127.0.0.1:${port}`, {
-  clients: [{ client_id: 'bench', client_secret: 'bench-secret-bench-secret-bench-secret', grant_types: ['client_credentials'], redirect_uris: [], response_types: [] }],
+  clients: [
+    { client_id: 'bench', client_secret: 'bench-secret-bench-secret-bench-secret', grant_types: ['client_credentials'], redirect_uris: [], response_types: [] },
+  ],
   jwks: { keys: [jwk] },
   ttl: { ClientCredentials: 600 },
   features: {

@@ -52,7 +52,15 @@ export async function startEnvironment(log) {
   const issuer = `http://127.0.0.1:${idpPort}`;
   const shared = { DATABASE_URL: postgres.url, REDIS_URL: `redis://127.0.0.1:${redisPort}`, LOG_LEVEL: 'error' };
   const [idp, verify, issuerService] = await Promise.all([
-    startService('identity-provider', { ...shared, PORT: String(idpPort), PUBLIC_URL: issuer, IDP_SECRET, RATE_LIMIT_DEFAULT: '100000000', AUTHORIZE_RATE_LIMIT: '100000000', AUTH_FAILURE_LIMIT: '100000000' }),
+    startService('identity-provider', {
+      ...shared,
+      PORT: String(idpPort),
+      PUBLIC_URL: issuer,
+      IDP_SECRET,
+      RATE_LIMIT_DEFAULT: '100000000',
+      AUTHORIZE_RATE_LIMIT: '100000000',
+      AUTH_FAILURE_LIMIT: '100000000',
+    }),
     startService('wallet-verify', shared),
     startService('credential-issuer', { ...shared, SIGNING_WORKERS: '1' }),
   ]);

@@ -8,7 +8,12 @@ export async function loadTargets(env) {
   const idp = services['identity-provider'].url;
   const user = demo.users.palm_verified;
   const client = demo.clients.confidential;
-  const [token] = await authorizeThroughApi(idp, { email: user.email, password: user.password }, { clientId: client.client_id, clientSecret: client.client_secret, redirectUri: client.redirect_uri }, client.scopes);
+  const [token] = await authorizeThroughApi(
+    idp,
+    { email: user.email, password: user.password },
+    { clientId: client.client_id, clientSecret: client.client_secret, redirectUri: client.redirect_uri },
+    client.scopes,
+  );
   const bearer = { authorization: `Bearer ${token.access_token}`, 'content-type': 'application/json' };
   const json = { 'content-type': 'application/json' };
   return [
@@ -18,9 +23,33 @@ export async function loadTargets(env) {
       connections: 8,
       requests: [
         { method: 'GET', path: '/v2/userinfo', headers: bearer },
-        { method: 'POST', path: '/v2/presets/batch', headers: bearer, body: JSON.stringify({ presets: ['age_over_18', 'nationality', 'kyc_passed', 'is_human', 'email', 'net_worth_above_10k'] }) },
-        { method: 'POST', path: '/v2/queries/evaluate', headers: bearer, body: JSON.stringify({ query: { policy: { allOf: [{ claim: 'age', operator: '>=', value: 18 }, { claim: 'kyc_passed', operator: '==', value: true }] } } }) },
-        { method: 'POST', path: '/oauth/client/user-token', headers: json, body: JSON.stringify({ client_id: client.client_id, client_secret: client.client_secret, email: user.email }) },
+        {
+          method: 'POST',
+          path: '/v2/presets/batch',
+          headers: bearer,
+          body: JSON.stringify({ presets: ['age_over_18', 'nationality', 'kyc_passed', 'is_human', 'email', 'net_worth_above_10k'] }),
+        },
+        {
+          method: 'POST',
+          path: '/v2/queries/evaluate',
+          headers: bearer,
+          body: JSON.stringify({
+            query: {
+              policy: {
+                allOf: [
+                  { claim: 'age', operator: '>=', value: 18 },
+                  { claim: 'kyc_passed', operator: '==', value: true },
+                ],
+              },
+            },
+          }),
+        },
+        {
+          method: 'POST',
+          path: '/oauth/client/user-token',
+          headers: json,
+          body: JSON.stringify({ client_id: client.client_id, client_secret: client.client_secret, email: user.email }),
+        },
       ],
     },
     {
@@ -34,7 +63,14 @@ export async function loadTargets(env) {
       url: services['credential-issuer'].url,
       // BBS signing takes a few hundred ms on one thread: a trickle, not a flood.
       connections: 2,
-      requests: [{ method: 'POST', path: '/credentials/issue', headers: { ...json, 'x-api-token': demo.api_keys.credential_issuer.key }, body: JSON.stringify({ subject_address: user.wallets[0], claims: { kyc_passed: true, tier: 2 } }) }],
+      requests: [
+        {
+          method: 'POST',
+          path: '/credentials/issue',
+          headers: { ...json, 'x-api-token': demo.api_keys.credential_issuer.key },
+          body: JSON.stringify({ subject_address: user.wallets[0], claims: { kyc_passed: true, tier: 2 } }),
+        },
+      ],
     },
   ];
 }
@@ -52,4 +88,7 @@ export async function loadAll(targets, seconds) {
 
 export const count = (statuses, predicate) => Object.entries(statuses).reduce((n, [code, c]) => n + (predicate(Number(code)) ? c : 0), 0);
 
-export const describeStatuses = (statuses) => Object.entries(statuses).map(([code, c]) => `${code}×${c}`).join(' ');
+export const describeStatuses = (statuses) =>
+  Object.entries(statuses)
+    .map(([code, c]) => `${code}×${c}`)
+    .join(' ');

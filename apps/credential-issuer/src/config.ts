@@ -19,13 +19,49 @@ const ZConfig = z.object({
   RATE_LIMIT_REPLICAS: env.int(1, 1),
   /** Default lifetime of a credential; unset: validUntil is "" (no expiry), as the spec allows. */
   CREDENTIAL_VALIDITY_SECONDS: z.preprocess(blank, z.coerce.number().int().min(60).optional()),
-  CREDENTIAL_STATUS_TYPE: z.preprocess(blank, z.string().regex(/^[A-Za-z][A-Za-z0-9]{0,63}$/).default('SvcRevocationRegistry')),
-  CHAIN_ID: z.preprocess(blank, z.string().regex(/^\d{1,20}$/, 'must be a decimal chain id').default('1')),
-  REVOCATION_REGISTRY_ADDRESS: z.preprocess(blank, z.string().regex(/^0x[0-9a-fA-F]{40}$/).default('0x0000000000000000000000000000000000000000')),
-  DID_REGISTRY_ADDRESS: z.preprocess(blank, z.string().regex(/^0x[0-9a-fA-F]{40}$/).default('0x0000000000000000000000000000000000000000')),
+  CREDENTIAL_STATUS_TYPE: z.preprocess(
+    blank,
+    z
+      .string()
+      .regex(/^[A-Za-z][A-Za-z0-9]{0,63}$/)
+      .default('SvcRevocationRegistry'),
+  ),
+  CHAIN_ID: z.preprocess(
+    blank,
+    z
+      .string()
+      .regex(/^\d{1,20}$/, 'must be a decimal chain id')
+      .default('1'),
+  ),
+  REVOCATION_REGISTRY_ADDRESS: z.preprocess(
+    blank,
+    z
+      .string()
+      .regex(/^0x[0-9a-fA-F]{40}$/)
+      .default('0x0000000000000000000000000000000000000000'),
+  ),
+  DID_REGISTRY_ADDRESS: z.preprocess(
+    blank,
+    z
+      .string()
+      .regex(/^0x[0-9a-fA-F]{40}$/)
+      .default('0x0000000000000000000000000000000000000000'),
+  ),
   /** An issuer key from configuration instead of the database: both multibase halves. */
-  ISSUER_PUBLIC_KEY_MULTIBASE: z.preprocess(blank, z.string().regex(/^zUC[1-9A-HJ-NP-Za-km-z]{100,200}$/).optional()),
-  ISSUER_SECRET_KEY_MULTIBASE: z.preprocess(blank, z.string().regex(/^z[1-9A-HJ-NP-Za-km-z]{20,100}$/).optional()),
+  ISSUER_PUBLIC_KEY_MULTIBASE: z.preprocess(
+    blank,
+    z
+      .string()
+      .regex(/^zUC[1-9A-HJ-NP-Za-km-z]{100,200}$/)
+      .optional(),
+  ),
+  ISSUER_SECRET_KEY_MULTIBASE: z.preprocess(
+    blank,
+    z
+      .string()
+      .regex(/^z[1-9A-HJ-NP-Za-km-z]{20,100}$/)
+      .optional(),
+  ),
 });
 
 export type Config = z.output<typeof ZConfig>;

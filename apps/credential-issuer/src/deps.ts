@@ -33,7 +33,13 @@ export function buildDeps(config: Config): AppDeps {
   });
   const issuerKeys = new IssuerKeys(core.db, config, new KeyEncryption(config.SIGNING_KEY_KEK, config.SIGNING_KEY_KEK_PREVIOUS), core.clock);
   const pool = new SigningPool(config.SIGNING_WORKERS, config.SIGNING_QUEUE_LIMIT, config.SIGNING_QUEUE_PER_KEY);
-  const limiter = new KeyLimiter({ limiter: core.store.limiter, onRedisFailure: config.RATE_LIMIT_ON_REDIS_FAILURE, replicas: config.RATE_LIMIT_REPLICAS, logger: core.logger, clock: core.clock });
+  const limiter = new KeyLimiter({
+    limiter: core.store.limiter,
+    onRedisFailure: config.RATE_LIMIT_ON_REDIS_FAILURE,
+    replicas: config.RATE_LIMIT_REPLICAS,
+    logger: core.logger,
+    clock: core.clock,
+  });
   return {
     ...core,
     config,
@@ -47,10 +53,7 @@ export function buildDeps(config: Config): AppDeps {
       revoked: core.metrics.counter('credentials_revoked_total', 'Credentials newly revoked', []),
       verified: core.metrics.counter('credentials_verified_total', 'Verifications, by verdict', ['verified']),
     },
-    checks: [
-      ...coreChecks(core),
-      dependencyCheck('issuer_key', () => issuerKeys.current(), { workers: pool.size }),
-    ],
+    checks: [...coreChecks(core), dependencyCheck('issuer_key', () => issuerKeys.current(), { workers: pool.size })],
     close: async () => {
       await pool.close();
       await limiter.close();

@@ -5,9 +5,11 @@ export const tokenMissing = () => new UnauthorizedError('The X-API-Token header 
 export const tokenUnknown = () => new UnauthorizedError('The API token is not valid', 'invalid_token');
 export const tokenDisabled = () => new ForbiddenError('The API token is disabled', 'forbidden');
 export const permissionMissing = (permission: string) => new ForbiddenError(`The API token lacks the ${permission} permission`, 'insufficient_permission');
-export const overLimit = (retryAfterSeconds: number, description: string, headers: Record<string, string>) => new RateLimitedError(retryAfterSeconds, description, headers);
+export const overLimit = (retryAfterSeconds: number, description: string, headers: Record<string, string>) =>
+  new RateLimitedError(retryAfterSeconds, description, headers);
 
 export const credentialNotFound = () => new NotFoundError('No such credential', 'credential_not_found');
-export const duplicateCredential = (id: string) => new HttpError(409, 'credential_exists', `This organization already issued a credential with id ${id}; choose another id or leave it out`);
+export const duplicateCredential = (id: string) =>
+  new HttpError(409, 'credential_exists', `This organization already issued a credential with id ${id}; choose another id or leave it out`);
 export const notSignable = (reason: string) => new HttpError(400, 'invalid_credential', `The credential cannot be signed: ${reason}`);
 export const invalidField = (field: string, message: string) => new ValidationError([{ field, message }]);

@@ -38,7 +38,11 @@ export const CREDENTIAL_ISSUER_API: ApiSpec = {
         200: { description: 'Issued (spec request)', schema: ZIssueResponse },
         201: { description: 'Issued (VC API request)', schema: ZVcApiIssueResponse },
         ...refused,
-        ...errorResponses({ 400: 'Invalid request: each offending field and why', 409: 'This organization already issued a credential with that id', 503: 'Signing queue full, in all or for this key (Retry-After)' }),
+        ...errorResponses({
+          400: 'Invalid request: each offending field and why',
+          409: 'This organization already issued a credential with that id',
+          503: 'Signing queue full, in all or for this key (Retry-After)',
+        }),
       },
     },
     {
@@ -48,7 +52,11 @@ export const CREDENTIAL_ISSUER_API: ApiSpec = {
       summary: 'Verify a credential: proof, validity window, revocation',
       security: token,
       body: ZVerifyCredentialRequest,
-      responses: { 200: { description: 'The verdict (a failing credential is verified: false)', schema: ZVerifyCredentialResponse }, ...refused, ...errorResponses({ 400: 'Invalid request', 503: 'Signing queue full (Retry-After)' }) },
+      responses: {
+        200: { description: 'The verdict (a failing credential is verified: false)', schema: ZVerifyCredentialResponse },
+        ...refused,
+        ...errorResponses({ 400: 'Invalid request', 503: 'Signing queue full (Retry-After)' }),
+      },
     },
     {
       method: 'post',
@@ -57,7 +65,11 @@ export const CREDENTIAL_ISSUER_API: ApiSpec = {
       summary: 'Revoke one of the caller’s credentials (idempotent)',
       security: token,
       body: ZRevokeCredentialRequest,
-      responses: { 200: { description: 'Revoked', schema: ZRevokeCredentialResponse }, ...refused, ...errorResponses({ 400: 'Not urn:uuid:<uuid>, a UUID, or a URL', 404: 'No such credential of this organization' }) },
+      responses: {
+        200: { description: 'Revoked', schema: ZRevokeCredentialResponse },
+        ...refused,
+        ...errorResponses({ 400: 'Not urn:uuid:<uuid>, a UUID, or a URL', 404: 'No such credential of this organization' }),
+      },
     },
     {
       method: 'get',
@@ -75,7 +87,11 @@ export const CREDENTIAL_ISSUER_API: ApiSpec = {
       summary: 'Revocation status of one of the caller’s credentials',
       security: token,
       params: ZCredentialIdParams,
-      responses: { 200: { description: 'The status', schema: ZCredentialStatus }, ...refused, ...errorResponses({ 400: 'Not urn:uuid:<uuid>, a UUID, or a URL', 404: 'No such credential of this organization' }) },
+      responses: {
+        200: { description: 'The status', schema: ZCredentialStatus },
+        ...refused,
+        ...errorResponses({ 400: 'Not urn:uuid:<uuid>, a UUID, or a URL', 404: 'No such credential of this organization' }),
+      },
     },
   ],
 };

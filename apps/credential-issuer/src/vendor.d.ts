@@ -3,7 +3,11 @@
 declare module '@digitalbazaar/bls12-381-multikey' {
   export interface BlsKeyPair {
     signer(): unknown;
-    export(options: { publicKey?: boolean; secretKey?: boolean; includeContext?: boolean }): Promise<{ publicKeyMultibase: string; secretKeyMultibase?: string }>;
+    export(options: {
+      publicKey?: boolean;
+      secretKey?: boolean;
+      includeContext?: boolean;
+    }): Promise<{ publicKeyMultibase: string; secretKeyMultibase?: string }>;
   }
   export const ALGORITHMS: { BBS_BLS12381_SHA256: string };
   export function generateBbsKeyPair(options: { algorithm: string }): Promise<BlsKeyPair>;
@@ -39,7 +43,12 @@ declare module '@digitalbazaar/vc' {
   }
   export function issue(options: { credential: object; suite: unknown; documentLoader: Loader }): Promise<Record<string, any>>;
   export function derive(options: { verifiableCredential: object; suite: unknown; documentLoader: Loader }): Promise<Record<string, any>>;
-  export function verifyCredential(options: { credential: object; suite: unknown; documentLoader: Loader; checkStatus: () => Promise<{ verified: boolean }> }): Promise<VerifyResult>;
+  export function verifyCredential(options: {
+    credential: object;
+    suite: unknown;
+    documentLoader: Loader;
+    checkStatus: () => Promise<{ verified: boolean }>;
+  }): Promise<VerifyResult>;
 }
 
 declare module '@digitalbazaar/credentials-context' {

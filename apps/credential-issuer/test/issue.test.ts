@@ -24,7 +24,11 @@ afterAll(async () => {
 });
 
 const claims = { age_over_18: true, kyc_level: 2, residence: { country: 'DE', region: 'EU' }, languages: ['de', 'en'] };
-const issue = (body: unknown, key = token) => request(issuer.app).post('/credentials/issue').set('X-API-Token', key).send(body as object);
+const issue = (body: unknown, key = token) =>
+  request(issuer.app)
+    .post('/credentials/issue')
+    .set('X-API-Token', key)
+    .send(body as object);
 
 describe('POST /credentials/issue (the spec’s shape)', () => {
   it('issues a W3C VC 2.0 credential with a bbs-2023 base proof', async () => {
@@ -89,7 +93,9 @@ describe('POST /credentials/issue (the spec’s shape)', () => {
     expect(revoked.body).toEqual({ revoked: true, credential_id: credential.id, revoked_at: expect.any(String) });
     const again = await request(issuer.app).post('/credentials/revoke').set('X-API-Token', token).send({ credential_id: credential.id });
     expect(again.body.revoked_at).toBe(revoked.body.revoked_at);
-    const status = await request(issuer.app).get(`/credentials/${encodeURIComponent(credential.id)}/status`).set('X-API-Token', token);
+    const status = await request(issuer.app)
+      .get(`/credentials/${encodeURIComponent(credential.id)}/status`)
+      .set('X-API-Token', token);
     expect(status.body).toEqual({ credential_id: credential.id, revoked: true, revoked_at: revoked.body.revoked_at });
     const verified = await request(issuer.app).post('/credentials/verify').set('X-API-Token', token).send({ credential });
     expect(verified.body).toMatchObject({ verified: false, errors: ['the credential has been revoked'] });

@@ -22,7 +22,11 @@ afterAll(async () => {
   await db.$disconnect();
 });
 
-const post = (path: string, body: unknown, key = token) => request(issuer.app).post(path).set('X-API-Token', key).send(body as object);
+const post = (path: string, body: unknown, key = token) =>
+  request(issuer.app)
+    .post(path)
+    .set('X-API-Token', key)
+    .send(body as object);
 
 describe('malformed issue requests answer 400 naming the field, never 500', () => {
   it.each([
@@ -50,7 +54,12 @@ describe('malformed issue requests answer 400 naming the field, never 500', () =
     expect(res.body.details).toContainEqual({ field, message: expect.stringMatching(message) });
   });
 
-  const vcBase = { '@context': ['https://www.w3.org/ns/credentials/v2'], type: ['VerifiableCredential'], issuer: 'did:key:zUC7xyz', credentialSubject: { member: true } };
+  const vcBase = {
+    '@context': ['https://www.w3.org/ns/credentials/v2'],
+    type: ['VerifiableCredential'],
+    issuer: 'did:key:zUC7xyz',
+    credentialSubject: { member: true },
+  };
   it.each([
     [{ ...vcBase, '@context': ['https://www.w3.org/2018/credentials/v1'] }, 'body.credential.@context', /must start with/],
     [{ ...vcBase, type: ['Other'] }, 'body.credential.type', /VerifiableCredential/],
@@ -66,7 +75,12 @@ describe('malformed issue requests answer 400 naming the field, never 500', () =
 
   it('refuses a credential whose context is not bundled, without fetching it', async () => {
     const did = (await post('/credentials/issue', { subject_address: SUBJECT, claims: { a: 1 } })).body.credential.issuer;
-    const credential = { '@context': ['https://www.w3.org/ns/credentials/v2', 'https://example.com/private-context'], type: ['VerifiableCredential'], issuer: did, credentialSubject: { a: 1 } };
+    const credential = {
+      '@context': ['https://www.w3.org/ns/credentials/v2', 'https://example.com/private-context'],
+      type: ['VerifiableCredential'],
+      issuer: did,
+      credentialSubject: { a: 1 },
+    };
     const res = await post('/credentials/issue', { credential });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ error: 'invalid_credential', error_description: expect.stringContaining('https://example.com/private-context') });
@@ -86,7 +100,8 @@ describe('records', () => {
     const other = (await arrangeOrg(db)).token.key;
     const second = '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359';
     const mine = [];
-    for (const address of [SUBJECT, SUBJECT, second]) mine.push((await post('/credentials/issue', { subject_address: address, claims: { n: mine.length } }, other)).body.credential.id);
+    for (const address of [SUBJECT, SUBJECT, second])
+      mine.push((await post('/credentials/issue', { subject_address: address, claims: { n: mine.length } }, other)).body.credential.id);
     const page1 = await request(issuer.app).get('/credentials').query({ limit: 2 }).set('X-API-Token', other);
     expect(page1.body.items.map((i: { id: string }) => i.id)).toEqual([mine[2], mine[1]]);
     expect(page1.body.items[0]).toMatchObject({ subject_address: second, claim_names: ['n'], status: 'active', revoked_at: null });
@@ -98,8 +113,20 @@ describe('records', () => {
     const theirs = await request(issuer.app).get('/credentials').set('X-API-Token', token);
     expect(theirs.body.items.map((i: { id: string }) => i.id)).not.toContain(mine[0]);
     expect((await post('/credentials/revoke', { credential_id: mine[0] })).status).toBe(404);
-    expect((await request(issuer.app).get(`/credentials/${mine[0].slice(9)}/status`).set('X-API-Token', token)).status).toBe(404);
-    expect((await request(issuer.app).get(`/credentials/${mine[0].slice(9)}/status`).set('X-API-Token', other)).body).toEqual({ credential_id: mine[0], revoked: false, revoked_at: null });
+    expect(
+      (
+        await request(issuer.app)
+          .get(`/credentials/${mine[0].slice(9)}/status`)
+          .set('X-API-Token', token)
+      ).status,
+    ).toBe(404);
+    expect(
+      (
+        await request(issuer.app)
+          .get(`/credentials/${mine[0].slice(9)}/status`)
+          .set('X-API-Token', other)
+      ).body,
+    ).toEqual({ credential_id: mine[0], revoked: false, revoked_at: null });
   });
 
   it('answers 400 for malformed ids, cursors and limits', async () => {
@@ -114,7 +141,11 @@ describe('GET /metrics', () => {
   it('counts credentials issued, newly revoked and verified', async () => {
     const own = buildIssuer();
     try {
-      const send = (path: string, body: unknown) => request(own.app).post(path).set('X-API-Token', token).send(body as object);
+      const send = (path: string, body: unknown) =>
+        request(own.app)
+          .post(path)
+          .set('X-API-Token', token)
+          .send(body as object);
       const { credential } = (await send('/credentials/issue', { subject_address: SUBJECT, claims: { tier: 1 } })).body;
       await send('/credentials/revoke', { credential_id: credential.id });
       await send('/credentials/revoke', { credential_id: credential.id });
@@ -132,10 +163,12 @@ describe('GET /metrics', () => {
 describe('JSON-LD documents', () => {
   it('are never fetched: signing, deriving and verifying work with the network calls trapped', async () => {
     const attempts: string[] = [];
-    const trap = (name: string) => (..._args: unknown[]) => {
-      attempts.push(name);
-      throw new Error(`network use: ${name}`);
-    };
+    const trap =
+      (name: string) =>
+      (..._args: unknown[]) => {
+        attempts.push(name);
+        throw new Error(`network use: ${name}`);
+      };
     const saved = { fetch: globalThis.fetch, httpGet: http.get, httpRequest: http.request, httpsGet: https.get, httpsRequest: https.request };
     Object.assign(globalThis, { fetch: trap('fetch') });
     Object.assign(http, { get: trap('http.get'), request: trap('http.request') });
@@ -178,7 +211,12 @@ describe('JSON-LD documents', () => {
     expect(resolved.id).toBe(did);
     const fresh = buildIssuer({ ISSUER_PUBLIC_KEY_MULTIBASE: found!.publicKeyMultibase, ISSUER_SECRET_KEY_MULTIBASE: found!.secretKeyMultibase! });
     try {
-      const { credential } = (await request(fresh.app).post('/credentials/issue').set('X-API-Token', token).send({ subject_address: SUBJECT, claims: { a: 1 } })).body;
+      const { credential } = (
+        await request(fresh.app)
+          .post('/credentials/issue')
+          .set('X-API-Token', token)
+          .send({ subject_address: SUBJECT, claims: { a: 1 } })
+      ).body;
       expect(credential.issuer).toBe(did);
       expect((await request(fresh.app).post('/credentials/verify').set('X-API-Token', token).send({ credential })).body.verified).toBe(true);
     } finally {
@@ -207,7 +245,12 @@ describe('the signing pool', () => {
     const small = buildIssuer({ SIGNING_WORKERS: '1', SIGNING_QUEUE_LIMIT: '1' });
     try {
       const results = await Promise.all(
-        Array.from({ length: 4 }, () => request(small.app).post('/credentials/issue').set('X-API-Token', token).send({ subject_address: SUBJECT, claims: { a: 1 } })),
+        Array.from({ length: 4 }, () =>
+          request(small.app)
+            .post('/credentials/issue')
+            .set('X-API-Token', token)
+            .send({ subject_address: SUBJECT, claims: { a: 1 } }),
+        ),
       );
       const statuses = results.map((r) => r.status).sort();
       expect(statuses.filter((s) => s === 200).length).toBeGreaterThanOrEqual(2);

@@ -13,14 +13,20 @@ beforeAll(async () => {
   db = testDb();
   issuer = buildIssuer();
   const { token } = await arrangeOrg(db);
-  did = (await request(issuer.app).post('/credentials/issue').set('X-API-Token', token.key).send({ subject_address: SUBJECT, claims: { a: 1 } })).body.credential.issuer;
+  did = (
+    await request(issuer.app)
+      .post('/credentials/issue')
+      .set('X-API-Token', token.key)
+      .send({ subject_address: SUBJECT, claims: { a: 1 } })
+  ).body.credential.issuer;
 });
 afterAll(async () => {
   await issuer.deps.close();
   await db.$disconnect();
 });
 
-const issue = (key: string, credential: Record<string, unknown>) => request(issuer.app).post('/credentials/issue').set('X-API-Token', key).send({ credential, options: {} });
+const issue = (key: string, credential: Record<string, unknown>) =>
+  request(issuer.app).post('/credentials/issue').set('X-API-Token', key).send({ credential, options: {} });
 const vc = (extra: Record<string, unknown> = {}) => ({
   '@context': ['https://www.w3.org/ns/credentials/v2', 'https://www.w3.org/ns/credentials/undefined-terms/v2'],
   type: ['VerifiableCredential'],
@@ -40,7 +46,13 @@ describe('finding 8: every credential the issuer signs is recorded and revocable
     expect(listed.body.items.map((i: { id: string }) => i.id)).toContain(id);
     const revoked = await request(issuer.app).post('/credentials/revoke').set('X-API-Token', token.key).send({ credential_id: id });
     expect(revoked.body).toMatchObject({ revoked: true, credential_id: id });
-    expect((await request(issuer.app).get(`/credentials/${encodeURIComponent(id)}/status`).set('X-API-Token', token.key)).body).toMatchObject({ credential_id: id, revoked: true });
+    expect(
+      (
+        await request(issuer.app)
+          .get(`/credentials/${encodeURIComponent(id)}/status`)
+          .set('X-API-Token', token.key)
+      ).body,
+    ).toMatchObject({ credential_id: id, revoked: true });
     const verdict = await request(issuer.app).post('/credentials/verify').set('X-API-Token', token.key).send({ credential: issued.body.verifiableCredential });
     expect(verdict.body.verified).toBe(false);
     expect(verdict.body.errors).toContain('the credential has been revoked');
@@ -68,7 +80,11 @@ describe('finding 8: every credential the issuer signs is recorded and revocable
     expect(other.status).toBe(201);
     // Revoking one organization's credential leaves the other's valid.
     await request(issuer.app).post('/credentials/revoke').set('X-API-Token', b.token.key).send({ credential_id: id });
-    const first = (await request(issuer.app).get(`/credentials/${encodeURIComponent(id)}/status`).set('X-API-Token', a.token.key)).body;
+    const first = (
+      await request(issuer.app)
+        .get(`/credentials/${encodeURIComponent(id)}/status`)
+        .set('X-API-Token', a.token.key)
+    ).body;
     expect(first.revoked).toBe(false);
   });
 
@@ -89,7 +105,10 @@ describe('finding 9: one key cannot block another organization’s issuance', ()
     const statuses = [];
     let last: request.Response | undefined;
     for (let i = 0; i < 4; i++) {
-      last = await request(issuer.app).post('/credentials/issue').set('X-API-Token', key.key).send({ subject_address: SUBJECT, claims: { n: i } });
+      last = await request(issuer.app)
+        .post('/credentials/issue')
+        .set('X-API-Token', key.key)
+        .send({ subject_address: SUBJECT, claims: { n: i } });
       statuses.push(last.status);
     }
     expect(statuses).toEqual([200, 200, 200, 429]);
@@ -104,8 +123,16 @@ describe('finding 9: one key cannot block another organization’s issuance', ()
       const a = await arrangeOrg(db);
       const flooder = await createApiKey(a.ctx, { org: a.org.id, permissions: 'credentials:issue', hourlyLimit: 100_000, burstLimit: 1000 });
       const b = await arrangeOrg(db);
-      const flood = Array.from({ length: 40 }, (_, i) => request(small.app).post('/credentials/issue').set('X-API-Token', flooder.key).send({ subject_address: SUBJECT, claims: { n: i } }));
-      const other = request(small.app).post('/credentials/issue').set('X-API-Token', b.token.key).send({ subject_address: SUBJECT, claims: { n: 'b' } });
+      const flood = Array.from({ length: 40 }, (_, i) =>
+        request(small.app)
+          .post('/credentials/issue')
+          .set('X-API-Token', flooder.key)
+          .send({ subject_address: SUBJECT, claims: { n: i } }),
+      );
+      const other = request(small.app)
+        .post('/credentials/issue')
+        .set('X-API-Token', b.token.key)
+        .send({ subject_address: SUBJECT, claims: { n: 'b' } });
       const [otherRes, ...floodRes] = await Promise.all([other, ...flood]);
       expect(otherRes.status).toBe(200);
       expect(floodRes.map((r) => r.status)).toContain(503);

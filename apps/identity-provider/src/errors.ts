@@ -18,7 +18,8 @@ export const invalidRequest = (d: string) => new OAuthError('invalid_request', d
 export const invalidScope = (d: string) => new OAuthError('invalid_scope', d);
 export const invalidDpopProof = (d: string) => new OAuthError('invalid_dpop_proof', d);
 /** RFC 9449 §8: the proof needs the server's current nonce, sent in DPoP-Nonce. */
-export const useDpopNonce = (nonce: string) => new OAuthError('use_dpop_nonce', 'Sign the DPoP proof with the nonce in the DPoP-Nonce header', 400, { 'DPoP-Nonce': nonce });
+export const useDpopNonce = (nonce: string) =>
+  new OAuthError('use_dpop_nonce', 'Sign the DPoP proof with the nonce in the DPoP-Nonce header', 400, { 'DPoP-Nonce': nonce });
 /**
  * A DPoP failure at a protected resource: 401 with a DPoP challenge (RFC 9449 §7.1), the OAuth
  * error kept (invalid_token, invalid_dpop_proof or use_dpop_nonce).
@@ -104,10 +105,13 @@ export const palmVerificationRequired = (appName: string) =>
   new HttpError(403, 'palm_verification_required', `${appName} requires palm verification, which this account has not completed`);
 
 export const sessionRequired = () =>
-  new UnauthorizedError('Sign in first: a session cookie or Authorization: Bearer <session_token> is required', 'login_required', { 'WWW-Authenticate': 'Bearer realm="svc"' });
+  new UnauthorizedError('Sign in first: a session cookie or Authorization: Bearer <session_token> is required', 'login_required', {
+    'WWW-Authenticate': 'Bearer realm="svc"',
+  });
 export const csrfFailed = (d = 'The CSRF token is missing or wrong; reload the page and try again') => new ForbiddenError(d, 'csrf_failed');
 export const wrongPassword = () => new UnauthorizedError('The email or password is wrong', 'invalid_credentials');
-export const signInSlowedDown = (retryAfterSeconds: number) => new RateLimitedError(retryAfterSeconds, 'Too many failed sign-ins from here; wait and try again');
+export const signInSlowedDown = (retryAfterSeconds: number) =>
+  new RateLimitedError(retryAfterSeconds, 'Too many failed sign-ins from here; wait and try again');
 
 export const notAMember = () => new NotFoundError('You are not a member of any organization', 'organization_not_found');
 export const ownerOnly = () => new ForbiddenError('Only the organization owner may rename it', 'forbidden');
@@ -115,5 +119,5 @@ export const developerAuthRequired = () =>
   new UnauthorizedError('Client credentials (HTTP Basic) or a developer session are required', 'unauthorized', { 'WWW-Authenticate': 'Basic realm="svc"' });
 export const noActiveAuthorization = () => new NotFoundError('No active authorization of this client for that user', 'authorization_not_found');
 
-export const rateLimited = (retryAfterSeconds: number, description: string, headers: Record<string, string> = {}) => new RateLimitedError(retryAfterSeconds, description, headers);
-
+export const rateLimited = (retryAfterSeconds: number, description: string, headers: Record<string, string> = {}) =>
+  new RateLimitedError(retryAfterSeconds, description, headers);

@@ -59,12 +59,17 @@ export const IDENTITY_PROVIDER_API: ApiSpec = {
       path: '/oauth/authorize',
       tag: 'OAuth',
       summary: 'Start an authorization (PKCE S256 only)',
-      description: 'API callers get JSON; browsers (Accept prefers text/html) are sent to the hosted pages. An unknown client or a redirect_uri that does not match exactly is shown an error, never redirected; other errors are redirected to the client with error, error_description, state and iss.',
+      description:
+        'API callers get JSON; browsers (Accept prefers text/html) are sent to the hosted pages. An unknown client or a redirect_uri that does not match exactly is shown an error, never redirected; other errors are redirected to the client with error, error_description, state and iss.',
       query: ZAuthorizeQuery,
       responses: {
         200: { description: 'The pending authorization', schema: ZAuthorizeResponse },
         303: redirect('To the consent page (browsers), or back to the client with an error'),
-        400: { description: 'Unknown client, redirect_uri mismatch, or a malformed request (JSON, or a page for browsers)', schema: ZOAuthError, alternatives: [{ contentType: 'text/html', schema: z.string() }] },
+        400: {
+          description: 'Unknown client, redirect_uri mismatch, or a malformed request (JSON, or a page for browsers)',
+          schema: ZOAuthError,
+          alternatives: [{ contentType: 'text/html', schema: z.string() }],
+        },
         ...errorResponses({ 429: 'Too many authorization requests for this client from this address (AUTHORIZE_RATE_LIMIT per minute)' }),
       },
     },
@@ -83,7 +88,13 @@ export const IDENTITY_PROVIDER_API: ApiSpec = {
       summary: 'The sign-in form',
       body: ZConsentSignInForm,
       bodyTypes: ['application/x-www-form-urlencoded'],
-      responses: { 303: redirect('To the consent page'), 401: html('Wrong email or password'), 403: html('The form expired (CSRF)'), 404: html('Expired or answered request'), 429: html('Too many failed sign-ins') },
+      responses: {
+        303: redirect('To the consent page'),
+        401: html('Wrong email or password'),
+        403: html('The form expired (CSRF)'),
+        404: html('Expired or answered request'),
+        429: html('Too many failed sign-ins'),
+      },
     },
     {
       method: 'post',
@@ -96,7 +107,12 @@ export const IDENTITY_PROVIDER_API: ApiSpec = {
       bodyTypes: FORM,
       responses: {
         200: { description: 'Signed in', schema: ZSessionResponse },
-        ...errorResponses({ 400: 'Invalid request', 401: 'Wrong email or password (invalid_credentials)', 403: 'A form post from another site (csrf_failed)', 429: 'Too soon after failed sign-ins (Retry-After)' }),
+        ...errorResponses({
+          400: 'Invalid request',
+          401: 'Wrong email or password (invalid_credentials)',
+          403: 'A form post from another site (csrf_failed)',
+          429: 'Too soon after failed sign-ins (Retry-After)',
+        }),
       },
     },
     {
@@ -114,7 +130,10 @@ export const IDENTITY_PROVIDER_API: ApiSpec = {
       summary: 'The authorization context, for its own user',
       security: session,
       query: ZAuthorizationIdQuery,
-      responses: { 200: { description: 'The context', schema: ZAuthorizationContext }, ...errorResponses({ 400: 'Invalid request', 401: 'No session', 404: 'No such authorization (or another user’s)' }) },
+      responses: {
+        200: { description: 'The context', schema: ZAuthorizationContext },
+        ...errorResponses({ 400: 'Invalid request', 401: 'No session', 404: 'No such authorization (or another user’s)' }),
+      },
     },
     {
       method: 'post',
@@ -129,7 +148,13 @@ export const IDENTITY_PROVIDER_API: ApiSpec = {
       responses: {
         200: { description: 'Approved', schema: ZApproveResponse },
         303: redirect('To the client with code, state and iss'),
-        ...errorResponses({ 400: 'Invalid request or scopes not requested', 401: 'No session', 403: 'CSRF token missing, or palm verification required', 404: 'No such authorization (or another user’s)', 409: 'Already decided, revoked or expired' }),
+        ...errorResponses({
+          400: 'Invalid request or scopes not requested',
+          401: 'No session',
+          403: 'CSRF token missing, or palm verification required',
+          404: 'No such authorization (or another user’s)',
+          409: 'Already decided, revoked or expired',
+        }),
       },
     },
     {
@@ -143,7 +168,13 @@ export const IDENTITY_PROVIDER_API: ApiSpec = {
       responses: {
         200: { description: 'Denied', schema: ZDenyResponse },
         303: redirect('To the client with error=access_denied, state and iss'),
-        ...errorResponses({ 400: 'Invalid request', 401: 'No session', 403: 'CSRF token missing', 404: 'No such authorization (or another user’s)', 409: 'Already decided or expired' }),
+        ...errorResponses({
+          400: 'Invalid request',
+          401: 'No session',
+          403: 'CSRF token missing',
+          404: 'No such authorization (or another user’s)',
+          409: 'Already decided or expired',
+        }),
       },
     },
     {
@@ -155,7 +186,12 @@ export const IDENTITY_PROVIDER_API: ApiSpec = {
         'Anyone holding the id learns the status, state and redirect_uri. The `code` (and a `redirect_to` carrying it) is answered only to the confidential client that owns the authorization, authenticated with HTTP Basic here or, as a form post, with client_secret_post or private_key_jwt. A public client gets its code only through the redirect to its registered redirect_uri.',
       security: [[], ['clientBasic']],
       query: ZAuthorizationIdQuery,
-      responses: { 200: { description: 'The outcome', schema: ZAuthorizationResult }, ...oauthErrors({ 400: 'Invalid request', 401: 'invalid_client' }), ...errorResponses({ 404: 'No such authorization, or another client’s' }), ...rateLimited },
+      responses: {
+        200: { description: 'The outcome', schema: ZAuthorizationResult },
+        ...oauthErrors({ 400: 'Invalid request', 401: 'invalid_client' }),
+        ...errorResponses({ 404: 'No such authorization, or another client’s' }),
+        ...rateLimited,
+      },
     },
     {
       method: 'post',
@@ -165,7 +201,12 @@ export const IDENTITY_PROVIDER_API: ApiSpec = {
       security: [[], ['clientBasic']],
       body: ZAuthorizationResultRequest,
       bodyTypes: FORM,
-      responses: { 200: { description: 'The outcome', schema: ZAuthorizationResult }, ...oauthErrors({ 400: 'Invalid request', 401: 'invalid_client' }), ...errorResponses({ 404: 'No such authorization, or another client’s' }), ...rateLimited },
+      responses: {
+        200: { description: 'The outcome', schema: ZAuthorizationResult },
+        ...oauthErrors({ 400: 'Invalid request', 401: 'invalid_client' }),
+        ...errorResponses({ 404: 'No such authorization, or another client’s' }),
+        ...rateLimited,
+      },
     },
     {
       method: 'post',
@@ -179,7 +220,10 @@ export const IDENTITY_PROVIDER_API: ApiSpec = {
       bodyTypes: FORM,
       responses: {
         200: { description: 'Tokens', schema: ZTokenResponse },
-        ...oauthErrors({ 400: 'invalid_request, invalid_grant, invalid_scope, unsupported_grant_type, invalid_dpop_proof, use_dpop_nonce', 401: 'invalid_client' }),
+        ...oauthErrors({
+          400: 'invalid_request, invalid_grant, invalid_scope, unsupported_grant_type, invalid_dpop_proof, use_dpop_nonce',
+          401: 'invalid_client',
+        }),
         ...rateLimited,
       },
     },
@@ -205,18 +249,27 @@ export const IDENTITY_PROVIDER_API: ApiSpec = {
       security: [['clientBasic'], [], ...session!],
       body: ZRevokeRequest,
       bodyTypes: FORM,
-      responses: { 200: { description: 'What was revoked, per subject', schema: ZRevokeResponse }, ...oauthErrors({ 400: 'Nothing to revoke', 401: 'invalid_client or no session' }), ...errorResponses({ 403: 'CSRF token missing' }), ...rateLimited },
+      responses: {
+        200: { description: 'What was revoked, per subject', schema: ZRevokeResponse },
+        ...oauthErrors({ 400: 'Nothing to revoke', 401: 'invalid_client or no session' }),
+        ...errorResponses({ 403: 'CSRF token missing' }),
+        ...rateLimited,
+      },
     },
     {
       method: 'get',
       path: '/v2/userinfo',
       tag: 'OAuth',
       summary: 'The token’s user, as far as its scopes allow',
-      description: 'service_id needs openid; email and wallet_address need profile.full. Answers only inside the authorization’s data window (E4010 after it). DPoP-bound tokens come as `Authorization: DPoP` with a proof.',
+      description:
+        'service_id needs openid; email and wallet_address need profile.full. Answers only inside the authorization’s data window (E4010 after it). DPoP-bound tokens come as `Authorization: DPoP` with a proof.',
       security: [['bearer']],
       responses: {
         200: { description: 'User info', schema: ZUserInfo },
-        401: { description: 'invalid_token, invalid_dpop_proof (RFC 6750 / RFC 9449), or E4010: the data window is over', schema: ZOAuthError.or(ZPresetError) },
+        401: {
+          description: 'invalid_token, invalid_dpop_proof (RFC 6750 / RFC 9449), or E4010: the data window is over',
+          schema: ZOAuthError.or(ZPresetError),
+        },
         ...rateLimited,
       },
     },
@@ -226,7 +279,10 @@ export const IDENTITY_PROVIDER_API: ApiSpec = {
       tag: 'Developers',
       summary: 'The signed-in developer’s organization',
       security: session,
-      responses: { 200: { description: 'The organization', schema: ZOrganizationView }, ...errorResponses({ 401: 'No session', 404: 'Not a member of any organization' }) },
+      responses: {
+        200: { description: 'The organization', schema: ZOrganizationView },
+        ...errorResponses({ 401: 'No session', 404: 'Not a member of any organization' }),
+      },
     },
     {
       method: 'put',
@@ -235,7 +291,15 @@ export const IDENTITY_PROVIDER_API: ApiSpec = {
       summary: 'Rename the organization (owner only)',
       security: session,
       body: ZRenameOrganizationRequest,
-      responses: { 200: { description: 'Renamed', schema: ZOrganizationView }, ...errorResponses({ 400: 'Empty or over-long name', 401: 'No session', 403: 'Not the owner, or CSRF token missing', 404: 'Not a member of any organization' }) },
+      responses: {
+        200: { description: 'Renamed', schema: ZOrganizationView },
+        ...errorResponses({
+          400: 'Empty or over-long name',
+          401: 'No session',
+          403: 'Not the owner, or CSRF token missing',
+          404: 'Not a member of any organization',
+        }),
+      },
     },
     {
       method: 'get',
@@ -244,9 +308,18 @@ export const IDENTITY_PROVIDER_API: ApiSpec = {
       summary: 'The organization’s authorization changes, oldest first',
       security: [['clientBasic'], ...session!],
       query: ZAuthorizationListQuery,
-      responses: { 200: { description: 'A page of changes', schema: ZAuthorizationList }, ...errorResponses({ 400: 'Invalid request', 401: 'No client credentials or session', 404: 'Not a member of any organization' }) },
+      responses: {
+        200: { description: 'A page of changes', schema: ZAuthorizationList },
+        ...errorResponses({ 400: 'Invalid request', 401: 'No client credentials or session', 404: 'Not a member of any organization' }),
+      },
     },
-    { method: 'get', path: '/v2/presets', tag: 'Data', summary: 'The 42 presets: scope, type, format and texts', responses: { 200: { description: 'The listing', schema: ZPresetList } } },
+    {
+      method: 'get',
+      path: '/v2/presets',
+      tag: 'Data',
+      summary: 'The 42 presets: scope, type, format and texts',
+      responses: { 200: { description: 'The listing', schema: ZPresetList } },
+    },
     {
       method: 'get',
       path: '/v2/presets/{preset_name}',
@@ -269,14 +342,20 @@ export const IDENTITY_PROVIDER_API: ApiSpec = {
       summary: 'Up to 50 presets: results and errors side by side',
       security: [['bearer']],
       body: ZPresetBatchRequest,
-      responses: { 200: { description: 'Results and per-item errors', schema: ZPresetBatchResponse }, ...dataErrors, ...errorResponses({ 400: 'Not 1 to 50 names' }), ...rateLimited },
+      responses: {
+        200: { description: 'Results and per-item errors', schema: ZPresetBatchResponse },
+        ...dataErrors,
+        ...errorResponses({ 400: 'Not 1 to 50 names' }),
+        ...rateLimited,
+      },
     },
     {
       method: 'post',
       path: '/v2/queries/evaluate',
       tag: 'Data',
       summary: 'Evaluate a predicate or projection over the user’s data',
-      description: 'Every claim the query names must be covered by the token’s scopes, short-circuited branches included. A malformed query is a 400 whose details name the JSON path of the offending node.',
+      description:
+        'Every claim the query names must be covered by the token’s scopes, short-circuited branches included. A malformed query is a 400 whose details name the JSON path of the offending node.',
       security: [['bearer']],
       body: z.object({ query: ZQuery }),
       responses: {
@@ -287,8 +366,20 @@ export const IDENTITY_PROVIDER_API: ApiSpec = {
         ...rateLimited,
       },
     },
-    { method: 'get', path: '/.well-known/openid-configuration', tag: 'Discovery', summary: 'OpenID Provider metadata', responses: { 200: { description: 'Metadata', schema: ZOpenIdConfiguration } } },
-    { method: 'get', path: '/.well-known/svc-configuration', tag: 'Discovery', summary: 'Service configuration: endpoints, scopes, presets, rate limit', responses: { 200: { description: 'Configuration', schema: ZServiceConfiguration } } },
+    {
+      method: 'get',
+      path: '/.well-known/openid-configuration',
+      tag: 'Discovery',
+      summary: 'OpenID Provider metadata',
+      responses: { 200: { description: 'Metadata', schema: ZOpenIdConfiguration } },
+    },
+    {
+      method: 'get',
+      path: '/.well-known/svc-configuration',
+      tag: 'Discovery',
+      summary: 'Service configuration: endpoints, scopes, presets, rate limit',
+      responses: { 200: { description: 'Configuration', schema: ZServiceConfiguration } },
+    },
     {
       method: 'get',
       path: '/.well-known/oauth-protected-resource/v2',
@@ -296,6 +387,12 @@ export const IDENTITY_PROVIDER_API: ApiSpec = {
       summary: 'Protected resource metadata of the data API (RFC 9728): its identifier is every access token’s aud',
       responses: { 200: { description: 'Metadata', schema: ZProtectedResourceMetadata } },
     },
-    { method: 'get', path: '/.well-known/jwks.json', tag: 'Discovery', summary: 'The published signing keys', responses: { 200: { description: 'Key set', schema: ZJwks } } },
+    {
+      method: 'get',
+      path: '/.well-known/jwks.json',
+      tag: 'Discovery',
+      summary: 'The published signing keys',
+      responses: { 200: { description: 'Key set', schema: ZJwks } },
+    },
   ],
 };

@@ -14,7 +14,15 @@ let deps: AppDeps;
 let app: ReturnType<typeof createApp>;
 beforeAll(() => {
   db = testDb();
-  deps = buildDeps(loadConfig({ DATABASE_URL: testDatabaseUrl(), SIGNING_KEY_KEK: testSigningKeyKek(), LOG_LEVEL: 'silent', IDP_SECRET: 'discovery-test-secret-9f8e7d6c5b4a3210ZYXWVU', PUBLIC_URL: 'https://id.example.com/' }));
+  deps = buildDeps(
+    loadConfig({
+      DATABASE_URL: testDatabaseUrl(),
+      SIGNING_KEY_KEK: testSigningKeyKek(),
+      LOG_LEVEL: 'silent',
+      IDP_SECRET: 'discovery-test-secret-9f8e7d6c5b4a3210ZYXWVU',
+      PUBLIC_URL: 'https://id.example.com/',
+    }),
+  );
   app = createApp(deps);
 });
 afterAll(async () => {
@@ -48,13 +56,34 @@ describe('GET /.well-known/svc-configuration', () => {
   it('carries every required member, all 14 scopes described and all 42 presets', async () => {
     const res = await request(app).get('/.well-known/svc-configuration');
     expect(res.status).toBe(200);
-    for (const member of ['issuer', 'authorization_endpoint', 'token_endpoint', 'revoke_endpoint', 'userinfo_endpoint', 'jwks_uri', 'presets_endpoint', 'presets_batch_endpoint', 'credentials_endpoint', 'authorizations_endpoint', 'svc_configuration_endpoint']) {
+    for (const member of [
+      'issuer',
+      'authorization_endpoint',
+      'token_endpoint',
+      'revoke_endpoint',
+      'userinfo_endpoint',
+      'jwks_uri',
+      'presets_endpoint',
+      'presets_batch_endpoint',
+      'credentials_endpoint',
+      'authorizations_endpoint',
+      'svc_configuration_endpoint',
+    ]) {
       expect(typeof res.body[member]).toBe('string');
     }
     expect(res.body.scopes_catalog).toHaveLength(14);
-    for (const scope of res.body.scopes_catalog) expect(scope).toEqual(expect.objectContaining({ id: expect.any(String), display_name: expect.any(String), description: expect.any(String), category: expect.any(String) }));
+    for (const scope of res.body.scopes_catalog)
+      expect(scope).toEqual(
+        expect.objectContaining({ id: expect.any(String), display_name: expect.any(String), description: expect.any(String), category: expect.any(String) }),
+      );
     expect(res.body.presets_available.map((p: { name: string }) => p.name)).toEqual([...PRESET_NAMES]);
-    expect(res.body.presets_available[0]).toEqual({ name: 'service_uuid', scope: 'openid', type: 'string', description: expect.any(String), consent_text: expect.any(String) });
+    expect(res.body.presets_available[0]).toEqual({
+      name: 'service_uuid',
+      scope: 'openid',
+      type: 'string',
+      description: expect.any(String),
+      consent_text: expect.any(String),
+    });
     expect(res.body).toMatchObject({ rate_limit_default: 600, rate_limit_unit: 'minute' });
   });
 });

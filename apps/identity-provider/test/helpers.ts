@@ -20,7 +20,16 @@ const checked = contractSuite();
 
 /** `clock` (optional): a clock the test moves; rate-limit windows follow it too. */
 export function buildIdp(env: NodeJS.ProcessEnv = {}, clock?: Clock) {
-  const config = loadConfig({ DATABASE_URL: testDatabaseUrl(), SIGNING_KEY_KEK: testSigningKeyKek(), REDIS_URL: testRedisUrl(), LOG_LEVEL: 'silent', IDP_SECRET: SECRET, REDIS_KEY_PREFIX, PUBLIC_URL: 'https://id.example.com', ...env });
+  const config = loadConfig({
+    DATABASE_URL: testDatabaseUrl(),
+    SIGNING_KEY_KEK: testSigningKeyKek(),
+    REDIS_URL: testRedisUrl(),
+    LOG_LEVEL: 'silent',
+    IDP_SECRET: SECRET,
+    REDIS_KEY_PREFIX,
+    PUBLIC_URL: 'https://id.example.com',
+    ...env,
+  });
   const deps = buildDeps(config, clock);
   return { app: checked(createApp(deps)), deps };
 }
@@ -44,14 +53,25 @@ export function pkce() {
   return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
 }
 
-export async function arrange(db: Db, options: { palmVerified?: boolean; requiresPalm?: boolean; scopes?: string; presetCacheTtl?: number; accessTokenTtl?: number } = {}) {
+export async function arrange(
+  db: Db,
+  options: { palmVerified?: boolean; requiresPalm?: boolean; scopes?: string; presetCacheTtl?: number; accessTokenTtl?: number } = {},
+) {
   const ctx: AdminContext = { db, now: () => new Date() };
   const password = 'correct horse battery';
   const user = await createUser(ctx, { email: uniqueEmail('alice'), password, palmVerified: options.palmVerified ?? true, wallets: [] });
   const other = await createUser(ctx, { email: uniqueEmail('mallory'), password, palmVerified: true });
   const org = await createOrg(ctx, { name: 'Client Org', ownerEmail: user.email });
   const scopes = options.scopes ?? 'openid identity:read profile.full kyc:read financial:read financial:net_worth';
-  const confidential = await createClient(ctx, { org: org.id, name: 'Confidential App', redirectUris: [REDIRECT], scopes, requiresPalmVerification: options.requiresPalm, presetCacheTtl: options.presetCacheTtl, accessTokenTtl: options.accessTokenTtl });
+  const confidential = await createClient(ctx, {
+    org: org.id,
+    name: 'Confidential App',
+    redirectUris: [REDIRECT],
+    scopes,
+    requiresPalmVerification: options.requiresPalm,
+    presetCacheTtl: options.presetCacheTtl,
+    accessTokenTtl: options.accessTokenTtl,
+  });
   const publicClient = await createClient(ctx, { org: org.id, name: 'Public App', redirectUris: [REDIRECT], scopes, public: true });
   return { ctx, user: { ...user, password }, other: { ...other, password }, org, confidential, publicClient: { client_id: publicClient.client_id } };
 }
@@ -73,9 +93,21 @@ export async function obtainCode(app: App, clientId: string, session: string, op
   const { verifier, challenge } = pkce();
   const authorize = await request(app)
     .get('/oauth/authorize')
-    .query({ client_id: clientId, redirect_uri: REDIRECT, response_type: 'code', scope: options.scope ?? 'openid identity:read profile.full', state: options.state ?? 'st-1', code_challenge: challenge, code_challenge_method: 'S256', nonce: options.nonce ?? 'n-1' });
+    .query({
+      client_id: clientId,
+      redirect_uri: REDIRECT,
+      response_type: 'code',
+      scope: options.scope ?? 'openid identity:read profile.full',
+      state: options.state ?? 'st-1',
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+      nonce: options.nonce ?? 'n-1',
+    });
   if (authorize.status !== 200) throw new Error(`authorize: ${authorize.status} ${JSON.stringify(authorize.body)}`);
-  const approve = await request(app).post('/oauth/authorize/approve').set('Authorization', `Bearer ${session}`).send({ authorization_id: authorize.body.authorization_id });
+  const approve = await request(app)
+    .post('/oauth/authorize/approve')
+    .set('Authorization', `Bearer ${session}`)
+    .send({ authorization_id: authorize.body.authorization_id });
   if (approve.status !== 200) throw new Error(`approve: ${approve.status} ${JSON.stringify(approve.body)}`);
   return { code: approve.body.code as string, verifier, authorizationId: authorize.body.authorization_id as string, approve: approve.body };
 }

@@ -9,7 +9,10 @@ const suite = useIdp();
 async function tokens(a: Awaited<ReturnType<typeof arrange>>) {
   const session = await signIn(suite.idp.app, a.user.email, a.user.password);
   const { code, verifier, authorizationId } = await obtainCode(suite.idp.app, a.confidential.client_id, session);
-  const res = await request(suite.idp.app).post('/oauth/token').set('Authorization', basic(a.confidential.client_id, a.confidential.client_secret!)).send({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: verifier });
+  const res = await request(suite.idp.app)
+    .post('/oauth/token')
+    .set('Authorization', basic(a.confidential.client_id, a.confidential.client_secret!))
+    .send({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: verifier });
   return { session, authorizationId, ...res.body };
 }
 
@@ -35,14 +38,23 @@ describe('POST /oauth/revoke', () => {
     });
     expect((await userinfo(t.access_token)).status).toBe(401);
     // The refresh token survives without cascade.
-    const refreshed = await request(suite.idp.app).post('/oauth/token').set('Authorization', basic(a.confidential.client_id, a.confidential.client_secret!)).send({ grant_type: 'refresh_token', refresh_token: t.refresh_token });
+    const refreshed = await request(suite.idp.app)
+      .post('/oauth/token')
+      .set('Authorization', basic(a.confidential.client_id, a.confidential.client_secret!))
+      .send({ grant_type: 'refresh_token', refresh_token: t.refresh_token });
     expect(refreshed.status).toBe(200);
   });
 
   it('cascades from a refresh token to its authorization and every token under it', async () => {
     const a = await arrange(suite.db);
     const t = await tokens(a);
-    const res = await request(suite.idp.app).post('/oauth/revoke').type('form').send({ token: t.refresh_token, token_type_hint: 'refresh_token', cascade: '1', client_id: a.confidential.client_id, client_secret: a.confidential.client_secret });
+    const res = await request(suite.idp.app).post('/oauth/revoke').type('form').send({
+      token: t.refresh_token,
+      token_type_hint: 'refresh_token',
+      cascade: '1',
+      client_id: a.confidential.client_id,
+      client_secret: a.confidential.client_secret,
+    });
     expect(res.body.revoked_count).toBe(1);
     expect((await userinfo(t.access_token)).status).toBe(401);
     expect((await suite.db.authorization.findUniqueOrThrow({ where: { id: t.authorizationId } })).status).toBe('revoked');
@@ -52,12 +64,26 @@ describe('POST /oauth/revoke', () => {
     const a = await arrange(suite.db);
     const b = await arrange(suite.db);
     const t = await tokens(a);
-    const foreign = await request(suite.idp.app).post('/oauth/revoke').set('Authorization', basic(b.confidential.client_id, b.confidential.client_secret!)).send({ authorization_id: t.authorizationId });
-    expect(foreign.body).toEqual({ revoked: false, revoked_count: 0, details: [{ subject: 'authorization', authorization_id: t.authorizationId, status: 'not_found' }] });
+    const foreign = await request(suite.idp.app)
+      .post('/oauth/revoke')
+      .set('Authorization', basic(b.confidential.client_id, b.confidential.client_secret!))
+      .send({ authorization_id: t.authorizationId });
+    expect(foreign.body).toEqual({
+      revoked: false,
+      revoked_count: 0,
+      details: [{ subject: 'authorization', authorization_id: t.authorizationId, status: 'not_found' }],
+    });
     const byUser = await request(suite.idp.app).post('/oauth/revoke').set('Authorization', `Bearer ${t.session}`).send({ authorization_id: t.authorizationId });
-    expect(byUser.body).toMatchObject({ revoked: true, revoked_count: 1, details: [{ subject: 'authorization', authorization_id: t.authorizationId, status: 'revoked' }] });
+    expect(byUser.body).toMatchObject({
+      revoked: true,
+      revoked_count: 1,
+      details: [{ subject: 'authorization', authorization_id: t.authorizationId, status: 'revoked' }],
+    });
     expect((await userinfo(t.access_token)).status).toBe(401);
-    const missing = await request(suite.idp.app).post('/oauth/revoke').set('Authorization', basic(a.confidential.client_id, a.confidential.client_secret!)).send({});
+    const missing = await request(suite.idp.app)
+      .post('/oauth/revoke')
+      .set('Authorization', basic(a.confidential.client_id, a.confidential.client_secret!))
+      .send({});
     expect(missing.status).toBe(400);
   });
 });
@@ -68,7 +94,9 @@ describe('POST /oauth/client/user-token', () => {
     await registerWallet(a.ctx, { email: a.user.email, wallet: '0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB' });
     const t = await tokens(a);
     for (const named of [{ email: a.user.email }, { evm_address: '0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB' }, { identifier: a.user.id }]) {
-      const res = await request(suite.idp.app).post('/oauth/client/user-token').send({ client_id: a.confidential.client_id, client_secret: a.confidential.client_secret, ...named });
+      const res = await request(suite.idp.app)
+        .post('/oauth/client/user-token')
+        .send({ client_id: a.confidential.client_id, client_secret: a.confidential.client_secret, ...named });
       expect(res.status).toBe(200);
       expect(res.body).toEqual({
         access_token: expect.any(String),
@@ -86,10 +114,20 @@ describe('POST /oauth/client/user-token', () => {
 
   it('refuses a wrong secret, and hides users without an authorization', async () => {
     const a = await arrange(suite.db);
-    expect((await request(suite.idp.app).post('/oauth/client/user-token').send({ client_id: a.confidential.client_id, client_secret: 'svcs_nope', email: a.user.email })).status).toBe(401);
-    const none = await request(suite.idp.app).post('/oauth/client/user-token').send({ client_id: a.confidential.client_id, client_secret: a.confidential.client_secret, email: a.other.email });
+    expect(
+      (
+        await request(suite.idp.app)
+          .post('/oauth/client/user-token')
+          .send({ client_id: a.confidential.client_id, client_secret: 'svcs_nope', email: a.user.email })
+      ).status,
+    ).toBe(401);
+    const none = await request(suite.idp.app)
+      .post('/oauth/client/user-token')
+      .send({ client_id: a.confidential.client_id, client_secret: a.confidential.client_secret, email: a.other.email });
     expect(none.status).toBe(404);
-    const ghost = await request(suite.idp.app).post('/oauth/client/user-token').send({ client_id: a.confidential.client_id, client_secret: a.confidential.client_secret, email: 'ghost@test.example' });
+    const ghost = await request(suite.idp.app)
+      .post('/oauth/client/user-token')
+      .send({ client_id: a.confidential.client_id, client_secret: a.confidential.client_secret, email: 'ghost@test.example' });
     expect(ghost.status).toBe(404);
     // The same answer either way (only the request id differs).
     expect({ ...ghost.body, request_id: undefined }).toEqual({ ...none.body, request_id: undefined });
@@ -122,7 +160,10 @@ describe('developer endpoints', () => {
     const a = await arrange(suite.db);
     const first = await tokens(a);
     const second = await tokens(a);
-    await request(suite.idp.app).post('/oauth/revoke').set('Authorization', basic(a.confidential.client_id, a.confidential.client_secret!)).send({ authorization_id: first.authorizationId });
+    await request(suite.idp.app)
+      .post('/oauth/revoke')
+      .set('Authorization', basic(a.confidential.client_id, a.confidential.client_secret!))
+      .send({ authorization_id: first.authorizationId });
     const auth = basic(a.confidential.client_id, a.confidential.client_secret!);
     const all = await request(suite.idp.app).get('/v2/authorizations').set('Authorization', auth);
     expect(all.body.items.map((i: { authorization_id: string; status: string }) => [i.authorization_id, i.status])).toEqual([
@@ -149,7 +190,10 @@ describe('the per-client rate limit', () => {
       const a = await arrange(suite.db);
       const b = await arrange(suite.db);
       const ask = (c: { client_id: string; client_secret: string | null }) =>
-        request(limited.app).post('/oauth/token').set('Authorization', basic(c.client_id, c.client_secret!)).send({ grant_type: 'refresh_token', refresh_token: 'svcrt_none' });
+        request(limited.app)
+          .post('/oauth/token')
+          .set('Authorization', basic(c.client_id, c.client_secret!))
+          .send({ grant_type: 'refresh_token', refresh_token: 'svcrt_none' });
       const statuses = [];
       for (let i = 0; i < 4; i++) statuses.push((await ask(a.confidential)).status);
       expect(statuses).toEqual([400, 400, 400, 429]);

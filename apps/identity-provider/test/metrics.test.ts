@@ -16,10 +16,17 @@ describe('GET /metrics', () => {
     const idp = buildIdp();
     try {
       const d = await arrangeData(suite.db, idp.app, { scope: 'openid identity:read' });
-      const read = () => request(idp.app).post('/v2/presets/batch').set('Authorization', `Bearer ${d.accessToken}`).send({ presets: ['age_over_18'] });
+      const read = () =>
+        request(idp.app)
+          .post('/v2/presets/batch')
+          .set('Authorization', `Bearer ${d.accessToken}`)
+          .send({ presets: ['age_over_18'] });
       await read();
       await read();
-      await request(idp.app).post('/oauth/revoke').set('Authorization', basic(d.confidential.client_id, d.confidential.client_secret!)).send({ token: d.accessToken });
+      await request(idp.app)
+        .post('/oauth/revoke')
+        .set('Authorization', basic(d.confidential.client_id, d.confidential.client_secret!))
+        .send({ token: d.accessToken });
       const text = (await request(idp.app).get('/metrics')).text;
       expect(sample(text, 'tokens_issued_total', 'grant="authorization_code"')).toBe(1);
       expect(sample(text, 'tokens_revoked_total', 'subject="access_token"')).toBe(1);

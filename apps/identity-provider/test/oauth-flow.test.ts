@@ -10,7 +10,13 @@ describe('the authorization code flow (JSON API)', () => {
     const { user, confidential } = await arrange(suite.db);
     const session = await signIn(suite.idp.app, user.email, user.password);
     const { code, verifier, authorizationId, approve } = await obtainCode(suite.idp.app, confidential.client_id, session, { nonce: 'nonce-42' });
-    expect(approve).toMatchObject({ status: 'approved', state: 'st-1', redirect_uri: REDIRECT, client_id: confidential.client_id, granted_scopes: ['identity:read', 'openid', 'profile.full'] });
+    expect(approve).toMatchObject({
+      status: 'approved',
+      state: 'st-1',
+      redirect_uri: REDIRECT,
+      client_id: confidential.client_id,
+      granted_scopes: ['identity:read', 'openid', 'profile.full'],
+    });
     expect(approve.redirect_to).toBe(`${REDIRECT}?code=${code}&state=st-1&iss=${encodeURIComponent('https://id.example.com')}`);
 
     const token = await request(suite.idp.app)
@@ -33,17 +39,39 @@ describe('the authorization code flow (JSON API)', () => {
 
     const jwks = createLocalJWKSet((await request(suite.idp.app).get('/.well-known/jwks.json')).body);
     const id = await jwtVerify(token.body.id_token, jwks, { issuer: 'https://id.example.com', audience: confidential.client_id, algorithms: ['RS256'] });
-    expect(id.payload).toMatchObject({ sub: token.body.app_scoped_user_id, nonce: 'nonce-42', authorization_id: authorizationId, auth_time: expect.any(Number) });
+    expect(id.payload).toMatchObject({
+      sub: token.body.app_scoped_user_id,
+      nonce: 'nonce-42',
+      authorization_id: authorizationId,
+      auth_time: expect.any(Number),
+    });
     const at = await jwtVerify(token.body.access_token, jwks, { issuer: 'https://id.example.com', typ: 'at+jwt' });
-    expect(at.payload).toMatchObject({ sub: token.body.app_scoped_user_id, client_id: confidential.client_id, scope: 'identity:read openid profile.full', jti: expect.any(String) });
+    expect(at.payload).toMatchObject({
+      sub: token.body.app_scoped_user_id,
+      client_id: confidential.client_id,
+      scope: 'identity:read openid profile.full',
+      jti: expect.any(String),
+    });
 
     const info = await request(suite.idp.app).get('/v2/userinfo').set('Authorization', `Bearer ${token.body.access_token}`);
     expect(info.status).toBe(200);
-    expect(info.body).toMatchObject({ sub: token.body.app_scoped_user_id, iss: 'https://id.example.com', aud: 'https://id.example.com/v2', authorization_id: authorizationId, email: user.email, service_id: user.service_id, wallet_address: null });
+    expect(info.body).toMatchObject({
+      sub: token.body.app_scoped_user_id,
+      iss: 'https://id.example.com',
+      aud: 'https://id.example.com/v2',
+      authorization_id: authorizationId,
+      email: user.email,
+      service_id: user.service_id,
+      wallet_address: null,
+    });
 
-    const refreshed = await request(suite.idp.app)
-      .post('/oauth/token')
-      .send({ grant_type: 'refresh_token', refresh_token: token.body.refresh_token, client_id: confidential.client_id, client_secret: confidential.client_secret, scope: 'openid identity:read' });
+    const refreshed = await request(suite.idp.app).post('/oauth/token').send({
+      grant_type: 'refresh_token',
+      refresh_token: token.body.refresh_token,
+      client_id: confidential.client_id,
+      client_secret: confidential.client_secret,
+      scope: 'openid identity:read',
+    });
     expect(refreshed.status).toBe(200);
     expect(refreshed.body.granted_scopes).toEqual(['identity:read', 'openid']);
     expect(refreshed.body.refresh_token).not.toBe(token.body.refresh_token);
@@ -53,7 +81,10 @@ describe('the authorization code flow (JSON API)', () => {
     const { user, confidential } = await arrange(suite.db);
     const session = await signIn(suite.idp.app, user.email, user.password);
     const { code, verifier } = await obtainCode(suite.idp.app, confidential.client_id, session, { scope: 'openid identity:read' });
-    const token = await request(suite.idp.app).post('/oauth/token').set('Authorization', basic(confidential.client_id, confidential.client_secret!)).send({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: verifier });
+    const token = await request(suite.idp.app)
+      .post('/oauth/token')
+      .set('Authorization', basic(confidential.client_id, confidential.client_secret!))
+      .send({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: verifier });
     const info = await request(suite.idp.app).get('/v2/userinfo').set('Authorization', `Bearer ${token.body.access_token}`);
     expect(info.body.email).toBeUndefined();
     expect(info.body.wallet_address).toBeUndefined();
@@ -64,7 +95,10 @@ describe('the authorization code flow (JSON API)', () => {
     const session = await signIn(suite.idp.app, user.email, user.password);
     const { code, verifier, approve } = await obtainCode(suite.idp.app, publicClient.client_id, session, { scope: 'financial:net_worth' });
     expect(approve.granted_scopes).toEqual(['financial:read', 'financial:net_worth']);
-    const token = await request(suite.idp.app).post('/oauth/token').type('form').send({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: verifier, client_id: publicClient.client_id });
+    const token = await request(suite.idp.app)
+      .post('/oauth/token')
+      .type('form')
+      .send({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: verifier, client_id: publicClient.client_id });
     expect(token.status).toBe(200);
     expect(token.body.id_token).toBeUndefined();
   });
@@ -74,7 +108,14 @@ describe('the authorization code flow (JSON API)', () => {
     const res = await request(suite.idp.app)
       .get('/oauth/authorize')
       .set('Accept', 'text/html,application/xhtml+xml')
-      .query({ client_id: confidential.client_id, redirect_uri: REDIRECT, response_type: 'code', scope: 'openid', code_challenge: 'a'.repeat(43), code_challenge_method: 'S256' });
+      .query({
+        client_id: confidential.client_id,
+        redirect_uri: REDIRECT,
+        response_type: 'code',
+        scope: 'openid',
+        code_challenge: 'a'.repeat(43),
+        code_challenge_method: 'S256',
+      });
     expect(res.status).toBe(303);
     expect(res.headers.location).toMatch(/^https:\/\/id\.example\.com\/consent\?authorization_id=[0-9a-f-]{36}$/);
     expect(res.headers['access-control-allow-origin']).toBeUndefined();
@@ -84,7 +125,17 @@ describe('the authorization code flow (JSON API)', () => {
     const { user, confidential } = await arrange(suite.db);
     const session = await signIn(suite.idp.app, user.email, user.password);
     const { code, authorizationId } = await obtainCode(suite.idp.app, confidential.client_id, session);
-    const res = await request(suite.idp.app).get('/oauth/authorize/result').set('Authorization', basic(confidential.client_id, confidential.client_secret!)).query({ authorization_id: authorizationId });
-    expect(res.body).toEqual({ authorization_id: authorizationId, status: 'approved', redirect_uri: REDIRECT, state: 'st-1', code, redirect_to: expect.stringContaining(`code=${code}`) });
+    const res = await request(suite.idp.app)
+      .get('/oauth/authorize/result')
+      .set('Authorization', basic(confidential.client_id, confidential.client_secret!))
+      .query({ authorization_id: authorizationId });
+    expect(res.body).toEqual({
+      authorization_id: authorizationId,
+      status: 'approved',
+      redirect_uri: REDIRECT,
+      state: 'st-1',
+      code,
+      redirect_to: expect.stringContaining(`code=${code}`),
+    });
   });
 });

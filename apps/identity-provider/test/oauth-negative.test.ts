@@ -9,7 +9,10 @@ const suite = useIdp();
 
 const authorize = (query: Record<string, string>) => request(suite.idp.app).get('/oauth/authorize').query(query);
 const exchange = (client: { client_id: string; client_secret: string | null }, body: Record<string, string>) =>
-  request(suite.idp.app).post('/oauth/token').set('Authorization', basic(client.client_id, client.client_secret!)).send({ grant_type: 'authorization_code', redirect_uri: REDIRECT, ...body });
+  request(suite.idp.app)
+    .post('/oauth/token')
+    .set('Authorization', basic(client.client_id, client.client_secret!))
+    .send({ grant_type: 'authorization_code', redirect_uri: REDIRECT, ...body });
 
 async function tokensFor(arranged: Awaited<ReturnType<typeof arrange>>) {
   const session = await signIn(suite.idp.app, arranged.user.email, arranged.user.password);
@@ -47,7 +50,16 @@ describe('authorization requests', () => {
   ])('redirects %j back with error, state and iss', async (change, error, description) => {
     const { confidential } = await arrange(suite.db);
     const { challenge } = pkce();
-    const query: Record<string, string | undefined> = { client_id: confidential.client_id, redirect_uri: REDIRECT, response_type: 'code', scope: 'openid', state: 'xyz', code_challenge: challenge, code_challenge_method: 'S256', ...change };
+    const query: Record<string, string | undefined> = {
+      client_id: confidential.client_id,
+      redirect_uri: REDIRECT,
+      response_type: 'code',
+      scope: 'openid',
+      state: 'xyz',
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+      ...change,
+    };
     const res = await authorize(Object.fromEntries(Object.entries(query).filter(([, v]) => v !== undefined)) as Record<string, string>);
     expect(res.status).toBe(303);
     const location = new URL(res.headers.location!);
@@ -66,7 +78,11 @@ describe('code exchange', () => {
     const { code } = await obtainCode(suite.idp.app, a.confidential.client_id, session);
     const wrong = await exchange(a.confidential, { code, code_verifier: pkce().verifier });
     expect(wrong.status).toBe(400);
-    expect(wrong.body).toEqual({ error: 'invalid_grant', error_description: 'code_verifier does not match the code_challenge', request_id: expect.any(String) });
+    expect(wrong.body).toEqual({
+      error: 'invalid_grant',
+      error_description: 'code_verifier does not match the code_challenge',
+      request_id: expect.any(String),
+    });
     const missing = await exchange(a.confidential, { code });
     expect(missing.status).toBe(400);
     expect(missing.body.error).toBe('invalid_request');
@@ -82,7 +98,10 @@ describe('code exchange', () => {
     const refused = await request(suite.idp.app).get('/v2/userinfo').set('Authorization', `Bearer ${token.access_token}`);
     expect(refused.status).toBe(401);
     expect(refused.headers['www-authenticate']).toMatch(/^Bearer error="invalid_token"/);
-    const refresh = await request(suite.idp.app).post('/oauth/token').set('Authorization', basic(a.confidential.client_id, a.confidential.client_secret!)).send({ grant_type: 'refresh_token', refresh_token: token.refresh_token });
+    const refresh = await request(suite.idp.app)
+      .post('/oauth/token')
+      .set('Authorization', basic(a.confidential.client_id, a.confidential.client_secret!))
+      .send({ grant_type: 'refresh_token', refresh_token: token.refresh_token });
     expect(refresh.body.error).toBe('invalid_grant');
   });
 
@@ -90,7 +109,10 @@ describe('code exchange', () => {
     const a = await arrange(suite.db);
     const session = await signIn(suite.idp.app, a.user.email, a.user.password);
     const { code, verifier } = await obtainCode(suite.idp.app, a.confidential.client_id, session);
-    const results = await Promise.all([exchange(a.confidential, { code, code_verifier: verifier }), exchange(a.confidential, { code, code_verifier: verifier })]);
+    const results = await Promise.all([
+      exchange(a.confidential, { code, code_verifier: verifier }),
+      exchange(a.confidential, { code, code_verifier: verifier }),
+    ]);
     expect(results.map((r) => r.status).sort()).toEqual([200, 400]);
   });
 
@@ -100,23 +122,42 @@ describe('code exchange', () => {
     const session = await signIn(suite.idp.app, a.user.email, a.user.password);
     const first = await obtainCode(suite.idp.app, a.confidential.client_id, session);
     await suite.db.authorizationCode.update({ where: { codeHash: sha256Hex(first.code) }, data: { expiresAt: new Date(Date.now() - 1000) } });
-    expect((await exchange(a.confidential, { code: first.code, code_verifier: first.verifier })).body.error_description).toBe('The authorization code has expired');
+    expect((await exchange(a.confidential, { code: first.code, code_verifier: first.verifier })).body.error_description).toBe(
+      'The authorization code has expired',
+    );
     const second = await obtainCode(suite.idp.app, a.confidential.client_id, session);
-    expect((await exchange(b.confidential, { code: second.code, code_verifier: second.verifier })).body.error_description).toBe('The authorization code was issued to another client');
-    expect((await exchange(a.confidential, { code: second.code, code_verifier: second.verifier, redirect_uri: `${REDIRECT}?x` })).body.error_description).toBe('redirect_uri differs from the authorization request');
+    expect((await exchange(b.confidential, { code: second.code, code_verifier: second.verifier })).body.error_description).toBe(
+      'The authorization code was issued to another client',
+    );
+    expect((await exchange(a.confidential, { code: second.code, code_verifier: second.verifier, redirect_uri: `${REDIRECT}?x` })).body.error_description).toBe(
+      'redirect_uri differs from the authorization request',
+    );
   });
 
   it('authenticates confidential clients and refuses one that sends no secret', async () => {
     const a = await arrange(suite.db);
     const session = await signIn(suite.idp.app, a.user.email, a.user.password);
     const { code, verifier } = await obtainCode(suite.idp.app, a.confidential.client_id, session);
-    const noSecret = await request(suite.idp.app).post('/oauth/token').type('form').send({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: verifier, client_id: a.confidential.client_id });
+    const noSecret = await request(suite.idp.app)
+      .post('/oauth/token')
+      .type('form')
+      .send({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: verifier, client_id: a.confidential.client_id });
     expect(noSecret.status).toBe(401);
     expect(noSecret.body.error).toBe('invalid_client');
-    const wrong = await request(suite.idp.app).post('/oauth/token').set('Authorization', basic(a.confidential.client_id, 'svcs_wrong')).send({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: verifier });
+    const wrong = await request(suite.idp.app)
+      .post('/oauth/token')
+      .set('Authorization', basic(a.confidential.client_id, 'svcs_wrong'))
+      .send({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: verifier });
     expect(wrong.status).toBe(401);
     expect(wrong.headers['www-authenticate']).toMatch(/^Basic/);
-    const post = await request(suite.idp.app).post('/oauth/token').type('form').send({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: verifier, client_id: a.confidential.client_id, client_secret: a.confidential.client_secret });
+    const post = await request(suite.idp.app).post('/oauth/token').type('form').send({
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: REDIRECT,
+      code_verifier: verifier,
+      client_id: a.confidential.client_id,
+      client_secret: a.confidential.client_secret,
+    });
     expect(post.status).toBe(200);
   });
 
@@ -131,11 +172,19 @@ describe('refresh tokens', () => {
   it('rotate; reusing a rotated one revokes the family', async () => {
     const a = await arrange(suite.db);
     const { token } = await tokensFor(a);
-    const refreshWith = (rt: string) => request(suite.idp.app).post('/oauth/token').set('Authorization', basic(a.confidential.client_id, a.confidential.client_secret!)).send({ grant_type: 'refresh_token', refresh_token: rt });
+    const refreshWith = (rt: string) =>
+      request(suite.idp.app)
+        .post('/oauth/token')
+        .set('Authorization', basic(a.confidential.client_id, a.confidential.client_secret!))
+        .send({ grant_type: 'refresh_token', refresh_token: rt });
     const second = await refreshWith(token.refresh_token);
     expect(second.status).toBe(200);
     const reuse = await refreshWith(token.refresh_token);
-    expect(reuse.body).toEqual({ error: 'invalid_grant', error_description: 'The refresh token was already used; every token of this grant is revoked', request_id: expect.any(String) });
+    expect(reuse.body).toEqual({
+      error: 'invalid_grant',
+      error_description: 'The refresh token was already used; every token of this grant is revoked',
+      request_id: expect.any(String),
+    });
     expect((await refreshWith(second.body.refresh_token)).body.error).toBe('invalid_grant');
   });
 
@@ -143,13 +192,21 @@ describe('refresh tokens', () => {
     const a = await arrange(suite.db);
     const { token } = await tokensFor(a);
     const results = await Promise.all(
-      Array.from({ length: 5 }, () => request(suite.idp.app).post('/oauth/token').set('Authorization', basic(a.confidential.client_id, a.confidential.client_secret!)).send({ grant_type: 'refresh_token', refresh_token: token.refresh_token })),
+      Array.from({ length: 5 }, () =>
+        request(suite.idp.app)
+          .post('/oauth/token')
+          .set('Authorization', basic(a.confidential.client_id, a.confidential.client_secret!))
+          .send({ grant_type: 'refresh_token', refresh_token: token.refresh_token }),
+      ),
     );
     const winners = results.filter((r) => r.status === 200);
     expect(winners).toHaveLength(1);
     expect(results.filter((r) => r.status === 400).map((r) => r.body.error)).toEqual(Array(4).fill('invalid_grant'));
     // The losers saw a reuse: the winner's new token belongs to the revoked family too.
-    const next = await request(suite.idp.app).post('/oauth/token').set('Authorization', basic(a.confidential.client_id, a.confidential.client_secret!)).send({ grant_type: 'refresh_token', refresh_token: winners[0]!.body.refresh_token });
+    const next = await request(suite.idp.app)
+      .post('/oauth/token')
+      .set('Authorization', basic(a.confidential.client_id, a.confidential.client_secret!))
+      .send({ grant_type: 'refresh_token', refresh_token: winners[0]!.body.refresh_token });
     expect(next.body.error).toBe('invalid_grant');
   });
 
@@ -157,10 +214,20 @@ describe('refresh tokens', () => {
     const a = await arrange(suite.db);
     const b = await arrange(suite.db);
     const { token } = await tokensFor(a);
-    const wider = await request(suite.idp.app).post('/oauth/token').set('Authorization', basic(a.confidential.client_id, a.confidential.client_secret!)).send({ grant_type: 'refresh_token', refresh_token: token.refresh_token, scope: 'openid kyc:read' });
+    const wider = await request(suite.idp.app)
+      .post('/oauth/token')
+      .set('Authorization', basic(a.confidential.client_id, a.confidential.client_secret!))
+      .send({ grant_type: 'refresh_token', refresh_token: token.refresh_token, scope: 'openid kyc:read' });
     expect(wider.body.error).toBe('invalid_scope');
-    const stolen = await request(suite.idp.app).post('/oauth/token').set('Authorization', basic(b.confidential.client_id, b.confidential.client_secret!)).send({ grant_type: 'refresh_token', refresh_token: token.refresh_token });
-    expect(stolen.body).toEqual({ error: 'invalid_grant', error_description: 'The refresh token was issued to another client', request_id: expect.any(String) });
+    const stolen = await request(suite.idp.app)
+      .post('/oauth/token')
+      .set('Authorization', basic(b.confidential.client_id, b.confidential.client_secret!))
+      .send({ grant_type: 'refresh_token', refresh_token: token.refresh_token });
+    expect(stolen.body).toEqual({
+      error: 'invalid_grant',
+      error_description: 'The refresh token was issued to another client',
+      request_id: expect.any(String),
+    });
   });
 });
 
@@ -174,7 +241,9 @@ describe('access tokens', () => {
     const none = `${b64({ alg: 'none', typ: 'at+jwt' })}.${payload}.`;
     const tampered = `${header}.${b64({ ...claims, scope: 'openid kyc:read financial:net_worth' })}.${signature}`;
     const jwks = (await request(suite.idp.app).get('/.well-known/jwks.json')).body.keys[0];
-    const hs = await new SignJWT(claims).setProtectedHeader({ alg: 'HS256', typ: 'at+jwt', kid: jwks.kid }).sign(new TextEncoder().encode(JSON.stringify(jwks)));
+    const hs = await new SignJWT(claims)
+      .setProtectedHeader({ alg: 'HS256', typ: 'at+jwt', kid: jwks.kid })
+      .sign(new TextEncoder().encode(JSON.stringify(jwks)));
     const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
     const foreign = await new SignJWT({ ...claims, iss: 'https://evil.example' })
       .setProtectedHeader({ alg: 'RS256', typ: 'at+jwt', kid: jwks.kid })
@@ -192,7 +261,13 @@ describe('decisions', () => {
   it('answers 404 for an authorization id that is not a UUID, whatever its shape', async () => {
     const uuidShaped = '-'.repeat(36);
     expect((await request(suite.idp.app).get('/oauth/authorize/result').query({ authorization_id: uuidShaped })).status).toBe(404);
-    expect((await request(suite.idp.app).get('/consent').query({ authorization_id: 'a'.repeat(36) })).status).toBe(404);
+    expect(
+      (
+        await request(suite.idp.app)
+          .get('/consent')
+          .query({ authorization_id: 'a'.repeat(36) })
+      ).status,
+    ).toBe(404);
   });
 
   it('treats a session cookie that is not our encoding as no session, not as a failure', async () => {
@@ -208,8 +283,19 @@ describe('decisions', () => {
     expect(signin.headers['set-cookie']![0]).toMatch(/SameSite=Lax/);
     expect(signin.headers['set-cookie']![0]).toMatch(/Secure/);
     const { challenge } = pkce();
-    const started = await authorize({ client_id: a.confidential.client_id, redirect_uri: REDIRECT, response_type: 'code', scope: 'openid', code_challenge: challenge, code_challenge_method: 'S256' });
-    const res = await request(suite.idp.app).post('/oauth/authorize/approve').set('Cookie', cookie).type('form').send({ authorization_id: started.body.authorization_id });
+    const started = await authorize({
+      client_id: a.confidential.client_id,
+      redirect_uri: REDIRECT,
+      response_type: 'code',
+      scope: 'openid',
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+    });
+    const res = await request(suite.idp.app)
+      .post('/oauth/authorize/approve')
+      .set('Cookie', cookie)
+      .type('form')
+      .send({ authorization_id: started.body.authorization_id });
     expect(res.status).toBe(403);
     expect(res.body.error).toBe('csrf_failed');
     expect((await suite.db.authorization.findUniqueOrThrow({ where: { id: started.body.authorization_id } })).status).toBe('pending_admin');
@@ -220,9 +306,18 @@ describe('decisions', () => {
     const owner = await signIn(suite.idp.app, a.user.email, a.user.password);
     const intruder = await signIn(suite.idp.app, a.other.email, a.other.password);
     const { challenge } = pkce();
-    const started = await authorize({ client_id: a.confidential.client_id, redirect_uri: REDIRECT, response_type: 'code', scope: 'openid', code_challenge: challenge, code_challenge_method: 'S256' });
+    const started = await authorize({
+      client_id: a.confidential.client_id,
+      redirect_uri: REDIRECT,
+      response_type: 'code',
+      scope: 'openid',
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+    });
     const id = started.body.authorization_id;
-    expect((await request(suite.idp.app).get('/oauth/authorize/context').query({ authorization_id: id }).set('Authorization', `Bearer ${owner}`)).status).toBe(200);
+    expect((await request(suite.idp.app).get('/oauth/authorize/context').query({ authorization_id: id }).set('Authorization', `Bearer ${owner}`)).status).toBe(
+      200,
+    );
     for (const attempt of [
       request(suite.idp.app).get('/oauth/authorize/context').query({ authorization_id: id }).set('Authorization', `Bearer ${intruder}`),
       request(suite.idp.app).post('/oauth/authorize/approve').set('Authorization', `Bearer ${intruder}`).send({ authorization_id: id }),
@@ -236,8 +331,18 @@ describe('decisions', () => {
     const a = await arrange(suite.db, { palmVerified: false, requiresPalm: true });
     const session = await signIn(suite.idp.app, a.user.email, a.user.password);
     const { challenge } = pkce();
-    const started = await authorize({ client_id: a.confidential.client_id, redirect_uri: REDIRECT, response_type: 'code', scope: 'openid', code_challenge: challenge, code_challenge_method: 'S256' });
-    const res = await request(suite.idp.app).post('/oauth/authorize/approve').set('Authorization', `Bearer ${session}`).send({ authorization_id: started.body.authorization_id });
+    const started = await authorize({
+      client_id: a.confidential.client_id,
+      redirect_uri: REDIRECT,
+      response_type: 'code',
+      scope: 'openid',
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+    });
+    const res = await request(suite.idp.app)
+      .post('/oauth/authorize/approve')
+      .set('Authorization', `Bearer ${session}`)
+      .send({ authorization_id: started.body.authorization_id });
     expect(res.status).toBe(403);
     expect(res.body.error).toBe('palm_verification_required');
   });
@@ -246,8 +351,19 @@ describe('decisions', () => {
     const a = await arrange(suite.db);
     const session = await signIn(suite.idp.app, a.user.email, a.user.password);
     const { challenge } = pkce();
-    const started = await authorize({ client_id: a.confidential.client_id, redirect_uri: REDIRECT, response_type: 'code', scope: 'openid', state: 's9', code_challenge: challenge, code_challenge_method: 'S256' });
-    const res = await request(suite.idp.app).post('/oauth/authorize/deny').set('Authorization', `Bearer ${session}`).send({ authorization_id: started.body.authorization_id });
+    const started = await authorize({
+      client_id: a.confidential.client_id,
+      redirect_uri: REDIRECT,
+      response_type: 'code',
+      scope: 'openid',
+      state: 's9',
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+    });
+    const res = await request(suite.idp.app)
+      .post('/oauth/authorize/deny')
+      .set('Authorization', `Bearer ${session}`)
+      .send({ authorization_id: started.body.authorization_id });
     expect(res.body.status).toBe('denied');
     const to = new URL(res.body.redirect_to);
     expect([to.searchParams.get('error'), to.searchParams.get('state'), to.searchParams.get('iss')]).toEqual(['access_denied', 's9', 'https://id.example.com']);

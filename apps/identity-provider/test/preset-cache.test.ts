@@ -27,7 +27,8 @@ afterAll(async () => {
   await b.deps.close();
 });
 
-const read = (r: ReturnType<typeof replica>, token: string, presets: string[]) => request(r.app).post('/v2/presets/batch').set('Authorization', `Bearer ${token}`).send({ presets });
+const read = (r: ReturnType<typeof replica>, token: string, presets: string[]) =>
+  request(r.app).post('/v2/presets/batch').set('Authorization', `Bearer ${token}`).send({ presets });
 
 describe('the preset cache', () => {
   it('is filled once and then served to every replica sharing Redis', async () => {
@@ -67,7 +68,10 @@ describe('the preset cache', () => {
     const d = await arrangeData(suite.db, a.app, { scope: SCOPE });
     await read(a, d.accessToken, ['nationality']);
     await read(b, d.accessToken, ['nationality']);
-    const revoked = await request(a.app).post('/oauth/revoke').set('Authorization', basic(d.confidential.client_id, d.confidential.client_secret!)).send({ authorization_id: d.authorizationId });
+    const revoked = await request(a.app)
+      .post('/oauth/revoke')
+      .set('Authorization', basic(d.confidential.client_id, d.confidential.client_secret!))
+      .send({ authorization_id: d.authorizationId });
     expect(revoked.body.revoked_count).toBe(1);
     for (const r of [a, b]) expect((await read(r, d.accessToken, ['nationality'])).body.error_code).toBe('E4042');
     expect(await a.deps.store.cache.get(`presets:${d.authorizationId}`)).toBeNull();

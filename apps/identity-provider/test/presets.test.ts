@@ -9,8 +9,15 @@ const suite = useIdp();
 const app = () => suite.idp.app;
 const BASIC = 'openid identity:read profile.full kyc:read financial:read data.read';
 
-const preset = (token: string, name: string) => request(app()).get(`/v2/presets/${encodeURIComponent(name)}`).set('Authorization', `Bearer ${token}`);
-const batch = (token: string, body: unknown) => request(app()).post('/v2/presets/batch').set('Authorization', `Bearer ${token}`).send(body as object);
+const preset = (token: string, name: string) =>
+  request(app())
+    .get(`/v2/presets/${encodeURIComponent(name)}`)
+    .set('Authorization', `Bearer ${token}`);
+const batch = (token: string, body: unknown) =>
+  request(app())
+    .post('/v2/presets/batch')
+    .set('Authorization', `Bearer ${token}`)
+    .send(body as object);
 
 function expectPresetError(res: request.Response, status: number, code: string) {
   expect(res.status).toBe(status);
@@ -91,7 +98,12 @@ describe('GET /v2/presets/{preset_name}', () => {
 
   it('reports an expired credential and a malformed stored value as statuses, not errors', async () => {
     const d = await arrangeData(suite.db, app(), { scope: BASIC });
-    expect((await preset(d.accessToken, 'residency_region')).body).toMatchObject({ preset: 'residency_region', value: null, status: 'expired', evidence: { source: 'old_check' } });
+    expect((await preset(d.accessToken, 'residency_region')).body).toMatchObject({
+      preset: 'residency_region',
+      value: null,
+      status: 'expired',
+      evidence: { source: 'old_check' },
+    });
     expect((await preset(d.accessToken, 'service_score')).body).toMatchObject({ preset: 'service_score', value: null, status: 'unavailable' });
   });
 
@@ -128,7 +140,10 @@ describe('GET /v2/presets/{preset_name}', () => {
   it('refuses a revoked token at once with E4042', async () => {
     const d = await arrangeData(suite.db, app(), { scope: BASIC });
     expect((await preset(d.accessToken, 'nationality')).status).toBe(200);
-    const revoked = await request(app()).post('/oauth/revoke').set('Authorization', basic(d.confidential.client_id, d.confidential.client_secret!)).send({ token: d.accessToken });
+    const revoked = await request(app())
+      .post('/oauth/revoke')
+      .set('Authorization', basic(d.confidential.client_id, d.confidential.client_secret!))
+      .send({ token: d.accessToken });
     expect(revoked.body.revoked_count).toBe(1);
     const res = await preset(d.accessToken, 'nationality');
     expectPresetError(res, 401, 'E4042');
@@ -155,7 +170,13 @@ describe('POST /v2/presets/batch', () => {
     const body = ZPresetBatchResponse.parse(res.body);
     expect(body.results.map((r) => [r.preset, r.value])).toEqual([
       ['age_over_18', true],
-      ['social_accounts', [{ provider: 'github', handle: 'alice', verified: true }, { provider: 'x', handle: 'ax', verified: false }]],
+      [
+        'social_accounts',
+        [
+          { provider: 'github', handle: 'alice', verified: true },
+          { provider: 'x', handle: 'ax', verified: false },
+        ],
+      ],
       ['kyc_passed', true],
     ]);
     expect(body.errors.map((e) => [e.preset, e.error.error_code])).toEqual([
@@ -184,7 +205,9 @@ describe('POST /v2/presets/batch', () => {
 
   it('shows a change to the user’s credentials at once', async () => {
     const d = await arrangeData(suite.db, app(), { scope: BASIC });
-    expect((await batch(d.accessToken, { presets: ['nationality', 'phone'] })).body.results).toEqual([expect.objectContaining({ preset: 'nationality', value: 'DE' })]);
+    expect((await batch(d.accessToken, { presets: ['nationality', 'phone'] })).body.results).toEqual([
+      expect.objectContaining({ preset: 'nationality', value: 'DE' }),
+    ]);
     await addCredential(d.ctx, { email: d.user.email, source: 'passport', claims: JSON.stringify({ nationality: 'FR', phone: '+33123456789' }) });
     const after = await batch(d.accessToken, { presets: ['nationality', 'phone'] });
     expect(after.body.results.map((r: { preset: string; value: unknown }) => [r.preset, r.value])).toEqual([

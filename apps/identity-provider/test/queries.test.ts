@@ -17,7 +17,12 @@ describe('POST /v2/queries/evaluate', () => {
       policy: {
         allOf: [
           { claim: 'age', operator: '>=', value: 18 },
-          { anyOf: [{ claim: 'nationality', operator: 'in', value: ['FR', 'DE'] }, { claim: 'kyc_passed', operator: '==', value: true }] },
+          {
+            anyOf: [
+              { claim: 'nationality', operator: 'in', value: ['FR', 'DE'] },
+              { claim: 'kyc_passed', operator: '==', value: true },
+            ],
+          },
         ],
         not: { claim: 'social_accounts[0].provider', operator: '==', value: 'myspace' },
       },
@@ -70,22 +75,55 @@ describe('POST /v2/queries/evaluate', () => {
 
   describe('scope enforcement covers every claim the query names', () => {
     it.each([
-      ['a short-circuited anyOf branch', { policy: { anyOf: [{ claim: 'age_over_18', operator: '==', value: true }, { claim: 'date_of_birth', operator: '<', value: '2000-01-01' }] } }],
+      [
+        'a short-circuited anyOf branch',
+        {
+          policy: {
+            anyOf: [
+              { claim: 'age_over_18', operator: '==', value: true },
+              { claim: 'date_of_birth', operator: '<', value: '2000-01-01' },
+            ],
+          },
+        },
+      ],
       ['a not', { policy: { not: { claim: 'date_of_birth', operator: 'isDefined' } } }],
-      ['an allOf after a failing check', { policy: { allOf: [{ claim: 'age', operator: '<', value: 0 }, { claim: 'date_of_birth', operator: '==', value: '1990-04-12' }] } }],
+      [
+        'an allOf after a failing check',
+        {
+          policy: {
+            allOf: [
+              { claim: 'age', operator: '<', value: 0 },
+              { claim: 'date_of_birth', operator: '==', value: '1990-04-12' },
+            ],
+          },
+        },
+      ],
       ['a projection', { projections: [{ claim: 'date_of_birth', lens: 'at' }] }],
       ['a path into the value', { check: { claim: 'date_of_birth.year', operator: 'isDefined' } }],
     ])('refuses a claim out of scope in %s with E4003, revealing nothing', async (_where, query) => {
       const d = await arrangeData(suite.db, suite.idp.app, { scope: BASIC });
       const res = await evaluate(d.accessToken, query);
       expect(res.status).toBe(403);
-      expect(ZPresetError.parse(res.body)).toMatchObject({ error_code: 'E4003', context: { presets: ['date_of_birth'], required_scopes: ['identity:date_of_birth'] } });
+      expect(ZPresetError.parse(res.body)).toMatchObject({
+        error_code: 'E4003',
+        context: { presets: ['date_of_birth'], required_scopes: ['identity:date_of_birth'] },
+      });
       expect(JSON.stringify(res.body)).not.toContain('1990');
     });
   });
 
   it.each([
-    [{ policy: { allOf: [{ claim: 'age', operator: '>=', value: 18 }, { claim: 'age', operator: '=~', value: 1 }] } }, 'body.query.policy.allOf[1].operator'],
+    [
+      {
+        policy: {
+          allOf: [
+            { claim: 'age', operator: '>=', value: 18 },
+            { claim: 'age', operator: '=~', value: 1 },
+          ],
+        },
+      },
+      'body.query.policy.allOf[1].operator',
+    ],
     [{ check: { claim: 'age', operator: '>', value: '18' } }, 'body.query.check.value'],
     [{ check: { claim: 'nationality', operator: 'matchRegex', value: '(?=DE)' } }, 'body.query.check.value'],
     [{ check: {}, policy: {} }, 'body.query'],
@@ -109,13 +147,23 @@ describe('POST /v2/queries/evaluate', () => {
     const unknown = await evaluate(d.accessToken, { check: { claim: 'shoe_size', operator: '>', value: 40 } });
     expect(unknown.status).toBe(404);
     expect(unknown.body).toMatchObject({ error_code: 'E4044', context: { presets: ['shoe_size'] } });
-    expect((await request(suite.idp.app).post('/v2/queries/evaluate').send({ query: { check: { claim: 'age', operator: 'isDefined' } } })).body.error_code).toBe('E4042');
+    expect(
+      (
+        await request(suite.idp.app)
+          .post('/v2/queries/evaluate')
+          .send({ query: { check: { claim: 'age', operator: 'isDefined' } } })
+      ).body.error_code,
+    ).toBe('E4042');
   });
 
   it('answers a catastrophic-backtracking pattern over a long value (RE2: linear time)', async () => {
     const d = await arrangeData(suite.db, suite.idp.app, { scope: BASIC });
     // JavaScript's RegExp would backtrack for longer than the universe has existed on this one.
-    await addCredential(d.ctx, { email: d.user.email, source: 'social_link', claims: JSON.stringify({ social_accounts: [{ provider: 'x', handle: `${'a'.repeat(5000)}!`, verified: true }] }) });
+    await addCredential(d.ctx, {
+      email: d.user.email,
+      source: 'social_link',
+      claims: JSON.stringify({ social_accounts: [{ provider: 'x', handle: `${'a'.repeat(5000)}!`, verified: true }] }),
+    });
     const res = await evaluate(d.accessToken, { check: { claim: 'social_accounts[0].handle', operator: 'matchRegex', value: '^(a+)+$' } });
     expect(res.body).toMatchObject({ type: 'predicate', passed: false });
   });

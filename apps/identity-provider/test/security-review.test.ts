@@ -28,13 +28,30 @@ describe('finding 1: an authorization id alone does not reveal its code', () => 
     const a = await arrange(suite.db);
     // The attacker starts the flow with a PKCE pair of their own and sends the consent URL to the victim.
     const attacker = pkce();
-    const started = await request(app()).get('/oauth/authorize').query({ client_id: a.publicClient.client_id, redirect_uri: REDIRECT, response_type: 'code', scope: 'openid identity:read', state: 's', code_challenge: attacker.challenge, code_challenge_method: 'S256' });
+    const started = await request(app()).get('/oauth/authorize').query({
+      client_id: a.publicClient.client_id,
+      redirect_uri: REDIRECT,
+      response_type: 'code',
+      scope: 'openid identity:read',
+      state: 's',
+      code_challenge: attacker.challenge,
+      code_challenge_method: 'S256',
+    });
     const victim = await signIn(app(), a.user.email, a.user.password);
-    const approved = await request(app()).post('/oauth/authorize/approve').set('Authorization', `Bearer ${victim}`).send({ authorization_id: started.body.authorization_id });
+    const approved = await request(app())
+      .post('/oauth/authorize/approve')
+      .set('Authorization', `Bearer ${victim}`)
+      .send({ authorization_id: started.body.authorization_id });
     expect(approved.status).toBe(200);
     const polled = await request(app()).get('/oauth/authorize/result').query({ authorization_id: started.body.authorization_id });
     expect(polled.status).toBe(200);
-    expect(polled.body).toMatchObject({ authorization_id: started.body.authorization_id, status: 'approved', redirect_uri: REDIRECT, state: 's', redirect_to: null });
+    expect(polled.body).toMatchObject({
+      authorization_id: started.body.authorization_id,
+      status: 'approved',
+      redirect_uri: REDIRECT,
+      state: 's',
+      redirect_to: null,
+    });
     expect(polled.body.code).toBeUndefined();
     expect(JSON.stringify(polled.body)).not.toContain(approved.body.code);
     // The code stays good for its real destination.
@@ -48,11 +65,20 @@ describe('finding 1: an authorization id alone does not reveal its code', () => 
     const { code, authorizationId } = await obtainCode(app(), a.confidential.client_id, session);
     const anonymous = await request(app()).get('/oauth/authorize/result').query({ authorization_id: authorizationId });
     expect(anonymous.body.code).toBeUndefined();
-    const stranger = await request(app()).get('/oauth/authorize/result').set('Authorization', basic(b.confidential.client_id, b.confidential.client_secret!)).query({ authorization_id: authorizationId });
+    const stranger = await request(app())
+      .get('/oauth/authorize/result')
+      .set('Authorization', basic(b.confidential.client_id, b.confidential.client_secret!))
+      .query({ authorization_id: authorizationId });
     expect(stranger.status).toBe(404);
-    const wrongSecret = await request(app()).get('/oauth/authorize/result').set('Authorization', basic(a.confidential.client_id, 'wrong')).query({ authorization_id: authorizationId });
+    const wrongSecret = await request(app())
+      .get('/oauth/authorize/result')
+      .set('Authorization', basic(a.confidential.client_id, 'wrong'))
+      .query({ authorization_id: authorizationId });
     expect(wrongSecret.status).toBe(401);
-    const owner = await request(app()).get('/oauth/authorize/result').set('Authorization', basic(a.confidential.client_id, a.confidential.client_secret!)).query({ authorization_id: authorizationId });
+    const owner = await request(app())
+      .get('/oauth/authorize/result')
+      .set('Authorization', basic(a.confidential.client_id, a.confidential.client_secret!))
+      .query({ authorization_id: authorizationId });
     expect(owner.status).toBe(200);
     expect(owner.body.code).toBe(code);
     expect(new URL(owner.body.redirect_to).searchParams.get('code')).toBe(code);
@@ -86,7 +112,11 @@ describe('findings 2 and 3: the grant’s access tokens end with its refresh tok
   it('ends the grant’s access tokens when a refresh token is revoked, without cascade', async () => {
     const a = await arrange(suite.db);
     const t = await tokens(a);
-    const res = await request(app()).post('/oauth/revoke').set('Authorization', basic(a.confidential.client_id, a.confidential.client_secret!)).type('form').send({ token: t.refresh_token });
+    const res = await request(app())
+      .post('/oauth/revoke')
+      .set('Authorization', basic(a.confidential.client_id, a.confidential.client_secret!))
+      .type('form')
+      .send({ token: t.refresh_token });
     expect(res.body).toMatchObject({ revoked: true, revoked_count: 1 });
     expect((await userinfo(t.access_token)).status).toBe(401);
     expect((await refreshWith(a.confidential, t.refresh_token)).body.error).toBe('invalid_grant');
@@ -96,19 +126,33 @@ describe('findings 2 and 3: the grant’s access tokens end with its refresh tok
 describe('finding 4: login CSRF', () => {
   it('refuses a cross-site form post to POST /auth/session', async () => {
     const a = await arrange(suite.db);
-    const forged = await request(app()).post('/auth/session').set('Origin', 'https://evil.example').type('form').send({ email: a.user.email, password: a.user.password });
+    const forged = await request(app())
+      .post('/auth/session')
+      .set('Origin', 'https://evil.example')
+      .type('form')
+      .send({ email: a.user.email, password: a.user.password });
     expect(forged.status).toBe(403);
     expect(forged.body.error).toBe('csrf_failed');
     expect(forged.headers['set-cookie']).toBeUndefined();
     const noOrigin = await request(app()).post('/auth/session').type('form').send({ email: a.user.email, password: a.user.password });
     expect(noOrigin.status).toBe(403);
-    const crossSite = await request(app()).post('/auth/session').set('Origin', 'https://id.example.com').set('Sec-Fetch-Site', 'cross-site').type('form').send({ email: a.user.email, password: a.user.password });
+    const crossSite = await request(app())
+      .post('/auth/session')
+      .set('Origin', 'https://id.example.com')
+      .set('Sec-Fetch-Site', 'cross-site')
+      .type('form')
+      .send({ email: a.user.email, password: a.user.password });
     expect(crossSite.status).toBe(403);
   });
 
   it('still signs in a same-origin form post and a JSON API caller', async () => {
     const a = await arrange(suite.db);
-    const form = await request(app()).post('/auth/session').set('Origin', 'https://id.example.com').set('Sec-Fetch-Site', 'same-origin').type('form').send({ email: a.user.email, password: a.user.password });
+    const form = await request(app())
+      .post('/auth/session')
+      .set('Origin', 'https://id.example.com')
+      .set('Sec-Fetch-Site', 'same-origin')
+      .type('form')
+      .send({ email: a.user.email, password: a.user.password });
     expect(form.status).toBe(200);
     const json = await request(app()).post('/auth/session').send({ email: a.user.email, password: a.user.password });
     expect(json.status).toBe(200);
@@ -120,16 +164,29 @@ describe('finding 5: consent shows every scope it grants', () => {
     const a = await arrange(suite.db, { scopes: 'openid identity:read identity:date_of_birth' });
     const agent = request.agent(app());
     const { challenge } = pkce();
-    const started = await request(app()).get('/oauth/authorize').query({ client_id: a.confidential.client_id, redirect_uri: REDIRECT, response_type: 'code', scope: 'identity:date_of_birth', code_challenge: challenge, code_challenge_method: 'S256' });
+    const started = await request(app()).get('/oauth/authorize').query({
+      client_id: a.confidential.client_id,
+      redirect_uri: REDIRECT,
+      response_type: 'code',
+      scope: 'identity:date_of_birth',
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+    });
     const session = await signIn(app(), a.user.email, a.user.password);
     const page = await agent.get('/consent').set('Cookie', `svc_session=${session}`).query({ authorization_id: started.body.authorization_id });
     expect(page.status).toBe(200);
     expect(page.text).toContain('value="identity:date_of_birth"');
     expect(page.text).toContain('value="identity:read"');
-    const context = await request(app()).get('/oauth/authorize/context').set('Authorization', `Bearer ${session}`).query({ authorization_id: started.body.authorization_id });
+    const context = await request(app())
+      .get('/oauth/authorize/context')
+      .set('Authorization', `Bearer ${session}`)
+      .query({ authorization_id: started.body.authorization_id });
     expect(context.body.scopes.map((s: { id: string }) => s.id)).toEqual(['identity:date_of_birth', 'identity:read']);
     // The user unticks the implied scope: it is not granted.
-    const approved = await request(app()).post('/oauth/authorize/approve').set('Authorization', `Bearer ${session}`).send({ authorization_id: started.body.authorization_id, scopes: ['identity:date_of_birth'] });
+    const approved = await request(app())
+      .post('/oauth/authorize/approve')
+      .set('Authorization', `Bearer ${session}`)
+      .send({ authorization_id: started.body.authorization_id, scopes: ['identity:date_of_birth'] });
     expect(approved.status).toBe(200);
     expect(approved.body.granted_scopes).toEqual(['identity:date_of_birth']);
   });
@@ -165,12 +222,30 @@ describe('finding 7: strangers cannot use up a public client’s rate limit', ()
       const a = await arrange(suite.db);
       const flood = [];
       for (let i = 0; i < 40; i++) {
-        flood.push((await request(limited.app).post('/oauth/token').set('X-Forwarded-For', '203.0.113.9').type('form').send({ grant_type: 'authorization_code', client_id: a.publicClient.client_id, code: `svccode_${i}`, redirect_uri: REDIRECT, code_verifier: 'x'.repeat(43) })).status);
+        flood.push(
+          (
+            await request(limited.app)
+              .post('/oauth/token')
+              .set('X-Forwarded-For', '203.0.113.9')
+              .type('form')
+              .send({
+                grant_type: 'authorization_code',
+                client_id: a.publicClient.client_id,
+                code: `svccode_${i}`,
+                redirect_uri: REDIRECT,
+                code_verifier: 'x'.repeat(43),
+              })
+          ).status,
+        );
       }
       expect(flood).toContain(429);
       const session = await signIn(limited.app, a.user.email, a.user.password);
       const { code, verifier } = await obtainCode(limited.app, a.publicClient.client_id, session);
-      const real = await request(limited.app).post('/oauth/token').set('X-Forwarded-For', '198.51.100.7').type('form').send({ grant_type: 'authorization_code', client_id: a.publicClient.client_id, code, redirect_uri: REDIRECT, code_verifier: verifier });
+      const real = await request(limited.app)
+        .post('/oauth/token')
+        .set('X-Forwarded-For', '198.51.100.7')
+        .type('form')
+        .send({ grant_type: 'authorization_code', client_id: a.publicClient.client_id, code, redirect_uri: REDIRECT, code_verifier: verifier });
       expect(real.status).toBe(200);
     } finally {
       await limited.deps.close();
@@ -179,9 +254,16 @@ describe('finding 7: strangers cannot use up a public client’s rate limit', ()
 });
 
 describe('finding 10: malformed HTTP Basic credentials', () => {
-  it.each([['/oauth/token', 'post'], ['/oauth/revoke', 'post'], ['/v2/authorizations', 'get']] as const)('answers 400 on %s, not 500', async (path, method) => {
+  it.each([
+    ['/oauth/token', 'post'],
+    ['/oauth/revoke', 'post'],
+    ['/v2/authorizations', 'get'],
+  ] as const)('answers 400 on %s, not 500', async (path, method) => {
     const header = `Basic ${Buffer.from('svc_client_x:%E0%A4%A').toString('base64')}`;
-    const res = await request(app())[method](path).set('Authorization', header).send(method === 'post' ? { grant_type: 'refresh_token', refresh_token: 'x', token: 'x' } : undefined);
+    const res = await request(app())
+      [method](path)
+      .set('Authorization', header)
+      .send(method === 'post' ? { grant_type: 'refresh_token', refresh_token: 'x', token: 'x' } : undefined);
     expect(res.status).toBe(400);
     expect(res.body.error).toBe('invalid_request');
     expect(res.body.error_description).toMatch(/percent-encoding/);
@@ -195,9 +277,17 @@ describe('finding 12: unauthenticated authorization requests are bounded', () =>
     try {
       const a = await arrange(suite.db);
       const { challenge } = pkce();
-      const query = { client_id: a.publicClient.client_id, redirect_uri: REDIRECT, response_type: 'code', scope: 'openid', code_challenge: challenge, code_challenge_method: 'S256' };
+      const query = {
+        client_id: a.publicClient.client_id,
+        redirect_uri: REDIRECT,
+        response_type: 'code',
+        scope: 'openid',
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+      };
       const statuses = [];
-      for (let i = 0; i < 7; i++) statuses.push((await request(limited.app).get('/oauth/authorize').set('X-Forwarded-For', '203.0.113.10').query(query)).status);
+      for (let i = 0; i < 7; i++)
+        statuses.push((await request(limited.app).get('/oauth/authorize').set('X-Forwarded-For', '203.0.113.10').query(query)).status);
       expect(statuses.slice(0, 5)).toEqual([200, 200, 200, 200, 200]);
       expect(statuses.slice(5)).toEqual([429, 429]);
       expect((await request(limited.app).get('/oauth/authorize').set('X-Forwarded-For', '198.51.100.10').query(query)).status).toBe(200);
@@ -209,7 +299,14 @@ describe('finding 12: unauthenticated authorization requests are bounded', () =>
   it('purges expired pending authorizations', async () => {
     const a = await arrange(suite.db);
     const { challenge } = pkce();
-    const started = await request(app()).get('/oauth/authorize').query({ client_id: a.publicClient.client_id, redirect_uri: REDIRECT, response_type: 'code', scope: 'openid', code_challenge: challenge, code_challenge_method: 'S256' });
+    const started = await request(app()).get('/oauth/authorize').query({
+      client_id: a.publicClient.client_id,
+      redirect_uri: REDIRECT,
+      response_type: 'code',
+      scope: 'openid',
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+    });
     await suite.db.authorization.update({ where: { id: started.body.authorization_id }, data: { expiresAt: new Date(Date.now() - 2 * 3_600_000) } });
     const purged = await suite.idp.deps.purgeExpired();
     expect(purged).toBeGreaterThanOrEqual(1);
@@ -227,7 +324,11 @@ describe('finding 10: odd client ids', () => {
 
 describe('finding 10: compressed-body labels on plain bodies', () => {
   it('answers 400 for Content-Encoding: gzip on a plain body', async () => {
-    const res = await request(app()).post('/auth/session').set('Content-Type', 'application/json').set('Content-Encoding', 'gzip').send('{"email":"a@b.c","password":"x"}');
+    const res = await request(app())
+      .post('/auth/session')
+      .set('Content-Type', 'application/json')
+      .set('Content-Encoding', 'gzip')
+      .send('{"email":"a@b.c","password":"x"}');
     expect(res.status).toBe(400);
     expect(res.body.error).toBe('invalid_body');
   });
@@ -241,7 +342,8 @@ describe('finding 11: failed sign-ins slow down, never lock out', () => {
     throttled.deps.clock.now = () => new Date(now);
     try {
       const a = await arrange(suite.db);
-      const from = (address: string, password: string) => request(throttled.app).post('/auth/session').set('X-Forwarded-For', address).send({ email: a.user.email, password });
+      const from = (address: string, password: string) =>
+        request(throttled.app).post('/auth/session').set('X-Forwarded-For', address).send({ email: a.user.email, password });
       const attacker = [];
       for (let i = 0; i < 8; i++) attacker.push((await from('203.0.113.20', 'guess')).status);
       expect(attacker).toContain(429);
@@ -274,15 +376,39 @@ describe('RFC 7523 private_key_jwt', () => {
     const jwk = { ...(await exportJWK(publicKey)), kid: 'k1', alg: 'ES256' };
     const a = await arrange(suite.db);
     const { createClient } = await import('@svc/admin');
-    const keyed = await createClient(a.ctx, { org: a.org.id, name: 'Keyed App', redirectUris: [REDIRECT], scopes: 'openid identity:read', jwks: JSON.stringify({ keys: [jwk] }) });
+    const keyed = await createClient(a.ctx, {
+      org: a.org.id,
+      name: 'Keyed App',
+      redirectUris: [REDIRECT],
+      scopes: 'openid identity:read',
+      jwks: JSON.stringify({ keys: [jwk] }),
+    });
     expect(keyed.client_secret).toBeNull();
     const assertion = (audience = 'https://id.example.com') =>
-      new SignJWT({ jti: crypto.randomUUID() }).setProtectedHeader({ alg: 'ES256', kid: 'k1' }).setIssuer(keyed.client_id).setSubject(keyed.client_id).setAudience(audience).setIssuedAt().setExpirationTime('2m').sign(privateKey);
+      new SignJWT({ jti: crypto.randomUUID() })
+        .setProtectedHeader({ alg: 'ES256', kid: 'k1' })
+        .setIssuer(keyed.client_id)
+        .setSubject(keyed.client_id)
+        .setAudience(audience)
+        .setIssuedAt()
+        .setExpirationTime('2m')
+        .sign(privateKey);
     const session = await signIn(app(), a.user.email, a.user.password);
     const { code, verifier } = await obtainCode(app(), keyed.client_id, session, { scope: 'openid identity:read' });
     const once = await assertion();
     const send = (client_assertion: string, extra: Record<string, string> = {}) =>
-      request(app()).post('/oauth/token').type('form').send({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: verifier, client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer', client_assertion, ...extra });
+      request(app())
+        .post('/oauth/token')
+        .type('form')
+        .send({
+          grant_type: 'authorization_code',
+          code,
+          redirect_uri: REDIRECT,
+          code_verifier: verifier,
+          client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer',
+          client_assertion,
+          ...extra,
+        });
     expect((await send(await assertion('https://elsewhere.example'))).status).toBe(401);
     const ok = await send(once);
     expect(ok.status).toBe(200);
@@ -290,7 +416,14 @@ describe('RFC 7523 private_key_jwt', () => {
     expect(replay.status).toBe(401);
     expect(replay.body.error_description).toMatch(/already used/);
     // A secret the client does not have cannot stand in for its keys.
-    expect((await request(app()).post('/oauth/token').set('Authorization', basic(keyed.client_id, 'anything')).send({ grant_type: 'refresh_token', refresh_token: ok.body.refresh_token })).status).toBe(401);
+    expect(
+      (
+        await request(app())
+          .post('/oauth/token')
+          .set('Authorization', basic(keyed.client_id, 'anything'))
+          .send({ grant_type: 'refresh_token', refresh_token: ok.body.refresh_token })
+      ).status,
+    ).toBe(401);
   });
 });
 

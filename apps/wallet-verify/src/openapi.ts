@@ -10,7 +10,8 @@ const LIMIT_HEADERS = {
 /** Area B of the API contract, as served. */
 export const WALLET_VERIFY_API: ApiSpec = {
   title: 'Wallet verify',
-  description: 'Whether a wallet address belongs to a unique, palm-verified human (area B). Every answer to a request with a known active key carries the X-RateLimit-* headers.',
+  description:
+    'Whether a wallet address belongs to a unique, palm-verified human (area B). Every answer to a request with a known active key carries the X-RateLimit-* headers.',
   operations: [
     {
       method: 'get',

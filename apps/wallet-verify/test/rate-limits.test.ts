@@ -45,7 +45,8 @@ describe('rate limits', () => {
     const { key } = await arrange(db, { hourlyLimit: 3 });
     const clock = clockAt('2026-11-22T10:59:30Z');
     const app = service(clock);
-    const hit = () => request(app).get('/v1/human/verify').query({ wallet_address: '0x52908400098527886E0F7030069857D2E4169EE7' }).set('X-SVC-API-Key', key.key);
+    const hit = () =>
+      request(app).get('/v1/human/verify').query({ wallet_address: '0x52908400098527886E0F7030069857D2E4169EE7' }).set('X-SVC-API-Key', key.key);
     const statuses = [];
     for (let i = 0; i < 4; i++) {
       statuses.push((await hit()).status);
@@ -89,12 +90,18 @@ describe('several replicas sharing one store', () => {
     const replicas = process.env.REDIS_URL ? [service(), service()] : [service()];
     const results = await Promise.all(
       Array.from({ length: 60 }, (_, i) =>
-        request(replicas[i % replicas.length]!).get('/v1/human/verify').query({ wallet_address: human.wallet }).set('X-SVC-API-Key', key.key),
+        request(replicas[i % replicas.length]!)
+          .get('/v1/human/verify')
+          .query({ wallet_address: human.wallet })
+          .set('X-SVC-API-Key', key.key),
       ),
     );
     expect(results.filter((r) => r.status === 200)).toHaveLength(25);
     expect(results.filter((r) => r.status === 429)).toHaveLength(35);
-    const remaining = results.filter((r) => r.status === 200).map((r) => Number(r.headers['x-ratelimit-remaining'])).sort((a, b) => a - b);
+    const remaining = results
+      .filter((r) => r.status === 200)
+      .map((r) => Number(r.headers['x-ratelimit-remaining']))
+      .sort((a, b) => a - b);
     expect(remaining).toEqual(Array.from({ length: 25 }, (_, i) => i));
   });
 });

@@ -76,11 +76,17 @@ describe('when Redis goes away and comes back', () => {
     await stopRedis();
     const refused = await hit();
     expect(refused.status).toBe(503);
-    expect(refused.body).toEqual({ error: 'rate_limiter_unavailable', error_description: 'Rate limiting is unavailable; try again shortly', request_id: expect.any(String) });
+    expect(refused.body).toEqual({
+      error: 'rate_limiter_unavailable',
+      error_description: 'Rate limiting is unavailable; try again shortly',
+      request_id: expect.any(String),
+    });
     expect(refused.headers['retry-after']).toBe('5');
     const ready = await request(app).get('/ready');
     expect(ready.status).toBe(503);
-    expect(ready.body.checks).toContainEqual(expect.objectContaining({ name: 'redis', ok: false, details: expect.objectContaining({ on_redis_failure: 'closed', degraded: true }) }));
+    expect(ready.body.checks).toContainEqual(
+      expect.objectContaining({ name: 'redis', ok: false, details: expect.objectContaining({ on_redis_failure: 'closed', degraded: true }) }),
+    );
 
     await startRedis();
     const back = await eventually(hit, (r) => r.status === 200);
@@ -102,7 +108,9 @@ describe('when Redis goes away and comes back', () => {
     expect(statuses.filter((s) => s === 429)).toHaveLength(2);
     const ready = await request(app).get('/ready');
     expect(ready.status).toBe(200);
-    expect(ready.body.checks).toContainEqual(expect.objectContaining({ name: 'redis', ok: true, details: expect.objectContaining({ on_redis_failure: 'open', degraded: true }) }));
+    expect(ready.body.checks).toContainEqual(
+      expect.objectContaining({ name: 'redis', ok: true, details: expect.objectContaining({ on_redis_failure: 'open', degraded: true }) }),
+    );
     await startRedis();
   });
 });

@@ -144,8 +144,16 @@ describe('wallet_address validation', () => {
   const valid = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
   const cases: [string, string | string[] | undefined, RegExp][] = [
     ['lowercase', valid.toLowerCase(), /has no EIP-55 checksum \(single-case\); the checksummed form is 0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed/],
-    ['uppercase', '0x' + valid.slice(2).toUpperCase(), /has no EIP-55 checksum \(single-case\); the checksummed form is 0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed/],
-    ['wrong checksum', '0x5AAeb6053F3E94C9b9A09f33669435E7Ef1BeAed', /fails the EIP-55 checksum; the checksummed form is 0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed/],
+    [
+      'uppercase',
+      '0x' + valid.slice(2).toUpperCase(),
+      /has no EIP-55 checksum \(single-case\); the checksummed form is 0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed/,
+    ],
+    [
+      'wrong checksum',
+      '0x5AAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+      /fails the EIP-55 checksum; the checksummed form is 0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed/,
+    ],
     ['too short', valid.slice(0, 40), /must have 40 hexadecimal digits after "0x", got 38/],
     ['too long', valid + 'a', /must have 40 hexadecimal digits after "0x", got 41/],
     ['non-hex', '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeZ', /must contain only hexadecimal digits/],
@@ -169,7 +177,11 @@ describe('wallet_address validation', () => {
   it('accepts the EIP-55 test vectors, including the single-case ones', async () => {
     const { key } = await arrange(db, { burstLimit: 100 });
     const app = service();
-    for (const address of ['0x52908400098527886E0F7030069857D2E4169EE7', '0xde709f2102306220921060314715629080e2fb77', '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359']) {
+    for (const address of [
+      '0x52908400098527886E0F7030069857D2E4169EE7',
+      '0xde709f2102306220921060314715629080e2fb77',
+      '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359',
+    ]) {
       expect((await verify(app, address, key.key)).status).toBe(404);
     }
   });

@@ -22,7 +22,14 @@ function assertLimits(limits: ApiKeyLimits): void {
 }
 
 export async function createApiKey(ctx: AdminContext, input: { org: string; permissions: string; name?: string | undefined } & ApiKeyLimits) {
-  const permissions = [...new Set(input.permissions.split(',').map((p) => p.trim()).filter(Boolean))];
+  const permissions = [
+    ...new Set(
+      input.permissions
+        .split(',')
+        .map((p) => p.trim())
+        .filter(Boolean),
+    ),
+  ];
   if (permissions.length === 0) throw new AdminError(`--permissions must list at least one of ${API_KEY_PERMISSIONS.join(', ')}`);
   const unknown = permissions.filter((p) => !(API_KEY_PERMISSIONS as readonly string[]).includes(p));
   if (unknown.length) throw new AdminError(`--permissions has unknown permissions: ${unknown.join(', ')} (known: ${API_KEY_PERMISSIONS.join(', ')})`);

@@ -34,7 +34,8 @@ function parseJwks(json: string): { keys: Record<string, unknown>[] } {
   const keys = (parsed as { keys?: unknown })?.keys;
   if (!Array.isArray(keys) || keys.length === 0 || keys.length > 10) throw new AdminError('--jwks must be a JWK Set with 1 to 10 keys');
   for (const key of keys as Record<string, unknown>[]) {
-    if (typeof key !== 'object' || key === null || !ASSERTION_KEY_TYPES.has(String(key.kty))) throw new AdminError('--jwks keys must be RSA, EC or OKP public keys');
+    if (typeof key !== 'object' || key === null || !ASSERTION_KEY_TYPES.has(String(key.kty)))
+      throw new AdminError('--jwks keys must be RSA, EC or OKP public keys');
     if ('d' in key || 'k' in key) throw new AdminError('--jwks must hold public keys only (a member "d" or "k" was found)');
   }
   return { keys: keys as Record<string, unknown>[] };

@@ -45,13 +45,15 @@ export const COMMANDS: Record<string, Command> = {
     options: { email: str, password: str, 'password-stdin': flag, wallet: many, 'palm-verified': flag },
     required: ['email', 'password'],
     secrets: { password: 'SVC_ADMIN_PASSWORD' },
-    run: (ctx, v) => createUser(ctx, { email: s(v, 'email'), password: s(v, 'password'), wallets: (v.wallet as string[]) ?? [], palmVerified: v['palm-verified'] === true }),
+    run: (ctx, v) =>
+      createUser(ctx, { email: s(v, 'email'), password: s(v, 'password'), wallets: (v.wallet as string[]) ?? [], palmVerified: v['palm-verified'] === true }),
   },
   'user:credential': {
     summary: 'add a credential: --email --source --claims JSON [--expires-at ISO] [--status valid|pending|revoked]',
     options: { email: str, source: str, claims: str, 'expires-at': str, status: str },
     required: ['email', 'source', 'claims'],
-    run: (ctx, v) => addCredential(ctx, { email: s(v, 'email'), source: s(v, 'source'), claims: s(v, 'claims'), expiresAt: opt(v, 'expires-at'), status: opt(v, 'status') }),
+    run: (ctx, v) =>
+      addCredential(ctx, { email: s(v, 'email'), source: s(v, 'source'), claims: s(v, 'claims'), expiresAt: opt(v, 'expires-at'), status: opt(v, 'status') }),
   },
   'user:palm': {
     summary: "set a user's palm verification: --email [--revoke]",
@@ -84,8 +86,21 @@ export const COMMANDS: Record<string, Command> = {
     run: (ctx, v) => addMember(ctx, { org: s(v, 'org'), email: s(v, 'email'), role: s(v, 'role') }),
   },
   'client:create': {
-    summary: 'create an OAuth client: --org --name --redirect-uri URI... --scopes "a b" [--public] [--requires-palm-verification] [--preset-cache-ttl S] [--access-token-ttl S] [--require-dpop] [--jwks JSON | --jwks-uri URL] (with keys: private_key_jwt, no secret)',
-    options: { org: str, name: str, 'redirect-uri': many, scopes: str, public: flag, 'requires-palm-verification': flag, 'preset-cache-ttl': str, 'access-token-ttl': str, 'require-dpop': flag, jwks: str, 'jwks-uri': str },
+    summary:
+      'create an OAuth client: --org --name --redirect-uri URI... --scopes "a b" [--public] [--requires-palm-verification] [--preset-cache-ttl S] [--access-token-ttl S] [--require-dpop] [--jwks JSON | --jwks-uri URL] (with keys: private_key_jwt, no secret)',
+    options: {
+      org: str,
+      name: str,
+      'redirect-uri': many,
+      scopes: str,
+      public: flag,
+      'requires-palm-verification': flag,
+      'preset-cache-ttl': str,
+      'access-token-ttl': str,
+      'require-dpop': flag,
+      jwks: str,
+      'jwks-uri': str,
+    },
     required: ['org', 'name', 'redirect-uri', 'scopes'],
     run: (ctx, v) =>
       createClient(ctx, {
@@ -107,7 +122,13 @@ export const COMMANDS: Record<string, Command> = {
     options: { org: str, permissions: str, 'hourly-limit': str, 'burst-limit': str, name: str },
     required: ['org', 'permissions'],
     run: (ctx, v) =>
-      createApiKey(ctx, { org: s(v, 'org'), permissions: s(v, 'permissions'), name: opt(v, 'name'), hourlyLimit: int(v, 'hourly-limit'), burstLimit: int(v, 'burst-limit') }),
+      createApiKey(ctx, {
+        org: s(v, 'org'),
+        permissions: s(v, 'permissions'),
+        name: opt(v, 'name'),
+        hourlyLimit: int(v, 'hourly-limit'),
+        burstLimit: int(v, 'burst-limit'),
+      }),
   },
   'apikey:disable': {
     summary: 'disable an API key: --id',
@@ -134,7 +155,8 @@ export const COMMANDS: Record<string, Command> = {
     run: (ctx, v) => rotateSigningKey(ctx, { service: s(v, 'service'), activateInSeconds: int(v, 'activate-in') }),
   },
   'keys:rewrap': {
-    summary: 'seal a service’s stored signing keys under the current SIGNING_KEY_KEK (after rotating the KEK, with the old one in SIGNING_KEY_KEK_PREVIOUS): --service identity-provider|credential-issuer',
+    summary:
+      'seal a service’s stored signing keys under the current SIGNING_KEY_KEK (after rotating the KEK, with the old one in SIGNING_KEY_KEK_PREVIOUS): --service identity-provider|credential-issuer',
     options: { service: str },
     required: ['service'],
     run: (ctx, v) => rewrapKeys(ctx, { service: s(v, 'service') }),

@@ -73,5 +73,10 @@ export async function runCli(argv: string[], connect: () => Promise<AdminContext
 
 function firstLine(err: unknown): string {
   const text = err instanceof Error ? err.message : String(err);
-  return text.split('\n').map((l) => l.trim()).find(Boolean) ?? (err instanceof Error ? err.name : 'failed');
+  return (
+    text
+      .split('\n')
+      .map((l) => l.trim())
+      .find(Boolean) ?? (err instanceof Error ? err.name : 'failed')
+  );
 }

@@ -52,7 +52,8 @@ async function seedDemoIn(ctx: AdminContext) {
     });
   }
   const org = await createOrg(ctx, { name: 'Demo Organization', ownerEmail: developer.email });
-  const allScopes = 'openid profile.full data.read identity:read kyc:read financial:read identity:date_of_birth identity:address_postal_code identity:address_full identity:legal_name kyc:document_number financial:bank_balance financial:loan_balance financial:net_worth';
+  const allScopes =
+    'openid profile.full data.read identity:read kyc:read financial:read identity:date_of_birth identity:address_postal_code identity:address_full identity:legal_name kyc:document_number financial:bank_balance financial:loan_balance financial:net_worth';
   const confidential = await createClient(ctx, {
     org: org.id,
     name: 'Demo Confidential App',

@@ -13,7 +13,10 @@ export function keyEncryptionOf(ctx: AdminContext): KeyEncryption {
   if (ctx.keys) return ctx.keys;
   const kek = process.env.SIGNING_KEY_KEK;
   if (!kek || kek.length < 32) throw new AdminError('SIGNING_KEY_KEK must be set to the key-encryption key the services use (32 characters or more)');
-  const previous = (process.env.SIGNING_KEY_KEK_PREVIOUS ?? '').split(',').map((k) => k.trim()).filter(Boolean);
+  const previous = (process.env.SIGNING_KEY_KEK_PREVIOUS ?? '')
+    .split(',')
+    .map((k) => k.trim())
+    .filter(Boolean);
   return new KeyEncryption(kek, previous);
 }
 

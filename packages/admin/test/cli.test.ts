@@ -77,20 +77,37 @@ describe('admin CLI', () => {
   describe('user:create', () => {
     it('creates a user with wallets, the first one primary', async () => {
       const email = uniqueEmail();
-      const run = await cli('user:create', '--email', email, '--password', 'correct horse', '--wallet', WALLET, '--wallet', '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359', '--palm-verified');
+      const run = await cli(
+        'user:create',
+        '--email',
+        email,
+        '--password',
+        'correct horse',
+        '--wallet',
+        WALLET,
+        '--wallet',
+        '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359',
+        '--palm-verified',
+      );
       expect(run.code).toBe(0);
       expect(run.json).toEqual({ id: expect.any(String), email, service_id: expect.stringMatching(/^[0-9a-f-]{36}$/) });
       const user = await db.user.findUniqueOrThrow({ where: { id: run.json.id }, include: { wallets: { orderBy: { isPrimary: 'desc' } } } });
       expect(user.palmVerified).toBe(true);
       expect(user.passwordHash).toMatch(/^scrypt\$/);
       expect(user.passwordHash).not.toContain('correct horse');
-      expect(user.wallets.map((w) => [w.address, w.isPrimary])).toEqual([[WALLET, true], ['0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359', false]]);
+      expect(user.wallets.map((w) => [w.address, w.isPrimary])).toEqual([
+        [WALLET, true],
+        ['0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359', false],
+      ]);
       await db.user.delete({ where: { id: run.json.id } });
     });
 
     it('refuses a bad wallet, a duplicate email or a short password and creates nothing', async () => {
       const email = uniqueEmail();
-      expectRefused(await cli('user:create', '--email', email, '--password', 'correct horse', '--wallet', WALLET.toLowerCase()), /no EIP-55 checksum.*0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed/);
+      expectRefused(
+        await cli('user:create', '--email', email, '--password', 'correct horse', '--wallet', WALLET.toLowerCase()),
+        /no EIP-55 checksum.*0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed/,
+      );
       expectRefused(await cli('user:create', '--email', email, '--password', 'short'), /at least 8 characters/);
       expect(await db.user.count({ where: { email } })).toBe(0);
       const user = await newUser();
@@ -101,7 +118,19 @@ describe('admin CLI', () => {
   describe('user:credential', () => {
     it('adds a credential of preset claims', async () => {
       const user = await newUser();
-      const run = await cli('user:credential', '--email', user.email, '--source', 'kyc', '--claims', '{"legal_name":"A B","date_of_birth":"1990-01-02"}', '--expires-at', '2030-01-01T00:00:00Z', '--status', 'pending');
+      const run = await cli(
+        'user:credential',
+        '--email',
+        user.email,
+        '--source',
+        'kyc',
+        '--claims',
+        '{"legal_name":"A B","date_of_birth":"1990-01-02"}',
+        '--expires-at',
+        '2030-01-01T00:00:00Z',
+        '--status',
+        'pending',
+      );
       expect(run.code).toBe(0);
       const credential = await db.userCredential.findUniqueOrThrow({ where: { id: run.json.id } });
       expect(credential).toMatchObject({ userId: user.id, source: 'kyc', status: 'pending', claims: { legal_name: 'A B', date_of_birth: '1990-01-02' } });
@@ -121,7 +150,10 @@ describe('admin CLI', () => {
     });
 
     it('refuses an unknown user', async () => {
-      expectRefused(await cli('user:credential', '--email', 'nobody@test.example', '--source', 'kyc', '--claims', '{}'), /no user with email nobody@test.example/);
+      expectRefused(
+        await cli('user:credential', '--email', 'nobody@test.example', '--source', 'kyc', '--claims', '{}'),
+        /no user with email nobody@test.example/,
+      );
     });
   });
 
@@ -139,7 +171,10 @@ describe('admin CLI', () => {
       const run = await cli('org:add-member', '--org', org.id, '--email', dev.email, '--role', 'developer');
       expect(run.json).toEqual({ org_id: org.id, user_id: dev.id, role: 'developer' });
       expectRefused(await cli('org:add-member', '--org', org.id, '--email', dev.email, '--role', 'admin'), /--role must be one of owner, developer/);
-      expectRefused(await cli('org:add-member', '--org', '00000000-0000-0000-0000-000000000000', '--email', dev.email, '--role', 'developer'), /no organization with id/);
+      expectRefused(
+        await cli('org:add-member', '--org', '00000000-0000-0000-0000-000000000000', '--email', dev.email, '--role', 'developer'),
+        /no organization with id/,
+      );
       expectRefused(await cli('org:add-member', '--org', 'not-a-uuid', '--email', dev.email, '--role', 'developer'), /no organization with id not-a-uuid/);
       expectRefused(await cli('org:create', '--name', '  ', '--owner-email', dev.email), /--name must not be empty/);
       expectRefused(await cli('org:create', '--name', 'X', '--owner-email', 'ghost@test.example'), /no user with email/);
@@ -149,12 +184,36 @@ describe('admin CLI', () => {
   describe('client:create', () => {
     it('creates a confidential client with a hashed secret and its policy', async () => {
       const { org } = await newOrg();
-      const run = await cli('client:create', '--org', org.id, '--name', 'App', '--redirect-uri', 'https://app.example/cb', '--redirect-uri', 'http://localhost:3000/cb', '--scopes', 'openid identity:read', '--requires-palm-verification', '--preset-cache-ttl', '600', '--access-token-ttl', '300');
+      const run = await cli(
+        'client:create',
+        '--org',
+        org.id,
+        '--name',
+        'App',
+        '--redirect-uri',
+        'https://app.example/cb',
+        '--redirect-uri',
+        'http://localhost:3000/cb',
+        '--scopes',
+        'openid identity:read',
+        '--requires-palm-verification',
+        '--preset-cache-ttl',
+        '600',
+        '--access-token-ttl',
+        '300',
+      );
       expect(run.code).toBe(0);
       expect(run.json.client_id).toMatch(/^svc_client_/);
       expect(run.json.client_secret).toMatch(/^svcs_[0-9A-Za-z]{43}$/);
       const app = await db.application.findUniqueOrThrow({ where: { clientId: run.json.client_id } });
-      expect(app).toMatchObject({ isPublic: false, requiresPalmVerification: true, presetCacheTtlSeconds: 600, accessTokenTtlSeconds: 300, redirectUris: ['https://app.example/cb', 'http://localhost:3000/cb'], allowedScopes: ['openid', 'identity:read'] });
+      expect(app).toMatchObject({
+        isPublic: false,
+        requiresPalmVerification: true,
+        presetCacheTtlSeconds: 600,
+        accessTokenTtlSeconds: 300,
+        redirectUris: ['https://app.example/cb', 'http://localhost:3000/cb'],
+        allowedScopes: ['openid', 'identity:read'],
+      });
       expect(app.clientSecretHash).not.toContain(run.json.client_secret);
       expect(app.clientSecretHash).toHaveLength(64);
     });
@@ -189,7 +248,13 @@ describe('admin CLI', () => {
       const run = await cli('apikey:create', '--org', org.id, '--permissions', 'wallet:verify,credentials:issue', '--hourly-limit', '50', '--burst-limit', '5');
       expect(run.json).toEqual({ id: expect.any(String), key: expect.stringMatching(/^svck_[0-9A-Za-z]{8}_[0-9A-Za-z]{43}[0-9a-f]{6}$/) });
       const key = await db.apiKey.findUniqueOrThrow({ where: { id: run.json.id } });
-      expect(key).toMatchObject({ status: 'active', permissions: ['wallet:verify', 'credentials:issue'], hourlyLimit: 50, burstLimit: 5, prefix: run.json.key.slice(5, 13) });
+      expect(key).toMatchObject({
+        status: 'active',
+        permissions: ['wallet:verify', 'credentials:issue'],
+        hourlyLimit: 50,
+        burstLimit: 5,
+        prefix: run.json.key.slice(5, 13),
+      });
       expect(key.keyHash).toBe(hashApiKey(run.json.key));
     });
 
@@ -205,9 +270,18 @@ describe('admin CLI', () => {
       const rotated = await cli('apikey:rotate', '--id', created.id);
       expect(rotated.json).toEqual({ id: expect.any(String), key: expect.stringMatching(/^svck_/), replaces: created.id });
       expect(await db.apiKey.findUniqueOrThrow({ where: { id: created.id } })).toMatchObject({ status: 'disabled' });
-      expect(await db.apiKey.findUniqueOrThrow({ where: { id: rotated.json.id } })).toMatchObject({ status: 'active', hourlyLimit: 20, permissions: ['wallet:verify'], rotatedFromId: created.id });
+      expect(await db.apiKey.findUniqueOrThrow({ where: { id: rotated.json.id } })).toMatchObject({
+        status: 'active',
+        hourlyLimit: 20,
+        permissions: ['wallet:verify'],
+        rotatedFromId: created.id,
+      });
       expectRefused(await cli('apikey:rotate', '--id', created.id), /is disabled/);
-      expect((await cli('apikey:limits', '--id', rotated.json.id, '--burst-limit', '3')).json).toEqual({ id: rotated.json.id, hourly_limit: 20, burst_limit: 3 });
+      expect((await cli('apikey:limits', '--id', rotated.json.id, '--burst-limit', '3')).json).toEqual({
+        id: rotated.json.id,
+        hourly_limit: 20,
+        burst_limit: 3,
+      });
       expect((await cli('apikey:disable', '--id', rotated.json.id)).json).toEqual({ id: rotated.json.id, status: 'disabled' });
     });
 
@@ -234,7 +308,10 @@ describe('admin CLI', () => {
       expect(primaries.map((w) => w.address)).toEqual(['0xD1220A0cf47c7B9Be7A2E6BA89F429762e7b9aDb']);
       expectRefused(await cli('wallet:register', '--email', user.email, '--wallet', '0xD1220A0cf47c7B9Be7A2E6BA89F429762e7b9aDb'), /already registered/);
       expectRefused(await cli('wallet:register', '--email', user.email, '--wallet', '0x123'), /must have 40 hexadecimal digits/);
-      expect((await cli('wallet:remove', '--wallet', '0xD1220A0cf47c7B9Be7A2E6BA89F429762e7b9aDb')).json).toEqual({ address: '0xD1220A0cf47c7B9Be7A2E6BA89F429762e7b9aDb', removed: true });
+      expect((await cli('wallet:remove', '--wallet', '0xD1220A0cf47c7B9Be7A2E6BA89F429762e7b9aDb')).json).toEqual({
+        address: '0xD1220A0cf47c7B9Be7A2E6BA89F429762e7b9aDb',
+        removed: true,
+      });
       expectRefused(await cli('wallet:remove', '--wallet', '0xD1220A0cf47c7B9Be7A2E6BA89F429762e7b9aDb'), /is not registered/);
       expect((await cli('user:palm', '--email', user.email)).json).toEqual({ id: user.id, palm_verified: true });
       expect((await cli('user:palm', '--email', user.email, '--revoke')).json).toEqual({ id: user.id, palm_verified: false });
@@ -249,7 +326,11 @@ describe('admin CLI', () => {
       const keys = await db.signingKey.findMany({ where: { kid: { in: [first.kid, second.json.kid] } } });
       const old = keys.find((k) => k.kid === first.kid)!;
       const fresh = keys.find((k) => k.kid === second.json.kid)!;
-      expect(fresh).toMatchObject({ status: 'active', algorithm: 'RS256', publicKey: expect.objectContaining({ kty: 'RSA', kid: fresh.kid, alg: 'RS256', use: 'sig' }) });
+      expect(fresh).toMatchObject({
+        status: 'active',
+        algorithm: 'RS256',
+        publicKey: expect.objectContaining({ kty: 'RSA', kid: fresh.kid, alg: 'RS256', use: 'sig' }),
+      });
       expect(fresh.activatesAt.getTime() - fresh.createdAt.getTime()).toBe(300_000);
       expect(old.status).toBe('retiring');
       expect(old.publishUntil!.getTime()).toBeGreaterThan(fresh.activatesAt.getTime());
@@ -297,7 +378,9 @@ describe('the svc-admin binary', () => {
   });
 
   it('prints one line on stderr and exits non-zero on failure', async () => {
-    const failure = await run(process.execPath, [bin, 'org:create', '--name', 'X', '--owner-email', 'ghost@test.example'], { env: { ...process.env } }).catch((e) => e);
+    const failure = await run(process.execPath, [bin, 'org:create', '--name', 'X', '--owner-email', 'ghost@test.example'], { env: { ...process.env } }).catch(
+      (e) => e,
+    );
     expect(failure.code).toBe(1);
     expect(failure.stdout).toBe('');
     expect(failure.stderr).toBe('error: org:create: no user with email ghost@test.example\n');

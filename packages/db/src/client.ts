@@ -36,7 +36,14 @@ export async function pingDatabase(db: PrismaClient, timeoutMs = 2_000): Promise
 }
 
 // Driver-adapter failure kinds that mean "PostgreSQL cannot be reached right now", not "this query is wrong".
-const UNREACHABLE = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout', 'TooManyConnections', 'DatabaseAccessDenied', 'DatabaseDoesNotExist']);
+const UNREACHABLE = new Set([
+  'DatabaseNotReachable',
+  'ConnectionClosed',
+  'SocketTimeout',
+  'TooManyConnections',
+  'DatabaseAccessDenied',
+  'DatabaseDoesNotExist',
+]);
 const UNREACHABLE_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', '57P01', '57P03']);
 
 /** Whether `err` says the database is down or unreachable (a 503), rather than a bug (a 500). */

@@ -44,7 +44,10 @@ export function checksumOf(sql: string): string {
 
 export async function readMigrations(dir = MIGRATIONS_DIR): Promise<Migration[]> {
   const entries = await readdir(dir, { withFileTypes: true });
-  const names = entries.filter((e) => e.isDirectory()).map((e) => e.name).sort();
+  const names = entries
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort();
   return Promise.all(
     names.map(async (name) => {
       const sql = await readFile(join(dir, name, 'migration.sql'), 'utf8');
@@ -72,15 +75,11 @@ export async function migrate(databaseUrl: string, dir = MIGRATIONS_DIR): Promis
   try {
     await client.query('SELECT pg_advisory_lock($1)', [PRISMA_ADVISORY_LOCK]);
     await client.query(CREATE_TABLE);
-    const { rows } = await client.query<AppliedRow>(
-      'SELECT migration_name, checksum, finished_at, rolled_back_at FROM "_prisma_migrations"',
-    );
+    const { rows } = await client.query<AppliedRow>('SELECT migration_name, checksum, finished_at, rolled_back_at FROM "_prisma_migrations"');
     const live = rows.filter((r) => r.rolled_back_at === null);
     const failed = live.find((r) => r.finished_at === null);
     if (failed) {
-      throw new MigrationError(
-        `migration ${failed.migration_name} failed earlier; resolve it (prisma migrate resolve) before migrating again`,
-      );
+      throw new MigrationError(`migration ${failed.migration_name} failed earlier; resolve it (prisma migrate resolve) before migrating again`);
     }
     const done = new Map(live.map((r) => [r.migration_name, r.checksum]));
     const result: MigrateResult = { applied: [], alreadyApplied: [] };
@@ -105,10 +104,11 @@ export async function migrate(databaseUrl: string, dir = MIGRATIONS_DIR): Promis
 
 async function applyOne(client: pg.Client, m: Migration): Promise<void> {
   const id = randomUUID();
-  await client.query(
-    'INSERT INTO "_prisma_migrations" (id, checksum, migration_name, started_at, applied_steps_count) VALUES ($1, $2, $3, now(), 0)',
-    [id, m.checksum, m.name],
-  );
+  await client.query('INSERT INTO "_prisma_migrations" (id, checksum, migration_name, started_at, applied_steps_count) VALUES ($1, $2, $3, now(), 0)', [
+    id,
+    m.checksum,
+    m.name,
+  ]);
   try {
     await client.query('BEGIN');
     await client.query(m.sql);
@@ -119,8 +119,5 @@ async function applyOne(client: pg.Client, m: Migration): Promise<void> {
     await client.query('UPDATE "_prisma_migrations" SET logs = $2 WHERE id = $1', [id, message]);
     throw new MigrationError(`migration ${m.name} failed: ${message}`);
   }
-  await client.query(
-    'UPDATE "_prisma_migrations" SET finished_at = now(), applied_steps_count = 1 WHERE id = $1',
-    [id],
-  );
+  await client.query('UPDATE "_prisma_migrations" SET finished_at = now(), applied_steps_count = 1 WHERE id = $1', [id]);
 }

@@ -70,7 +70,9 @@ describe('migrate', () => {
       expect(row.id).toMatch(/^[0-9a-f-]{36}$/);
     }
     const tables = await query<{ table_name: string }>(url, "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'");
-    expect(tables.map((t) => t.table_name)).toEqual(expect.arrayContaining(['User', 'Application', 'Authorization', 'ApiKey', 'IssuedCredential', 'SigningKey']));
+    expect(tables.map((t) => t.table_name)).toEqual(
+      expect.arrayContaining(['User', 'Application', 'Authorization', 'ApiKey', 'IssuedCredential', 'SigningKey']),
+    );
   });
 
   it('is idempotent: a second run applies nothing and adds no rows', async () => {
@@ -95,10 +97,20 @@ describe('migrate', () => {
 
   it('records a failing migration with its log, rolls its changes back and stops later runs', async () => {
     const db = await freshDatabase();
-    const dir = await migrationsDir({ '001_ok': 'CREATE TABLE ok (id int);', '002_bad': 'CREATE TABLE half (id int); SELECT * FROM missing_table;', '003_after': 'CREATE TABLE after (id int);' });
+    const dir = await migrationsDir({
+      '001_ok': 'CREATE TABLE ok (id int);',
+      '002_bad': 'CREATE TABLE half (id int); SELECT * FROM missing_table;',
+      '003_after': 'CREATE TABLE after (id int);',
+    });
     await expect(migrate(db, dir)).rejects.toBeInstanceOf(MigrationError);
-    const rows = await query<{ migration_name: string; finished_at: Date | null; logs: string | null }>(db, 'SELECT migration_name, finished_at, logs FROM "_prisma_migrations" ORDER BY migration_name');
-    expect(rows.map((r) => [r.migration_name, r.finished_at !== null])).toEqual([['001_ok', true], ['002_bad', false]]);
+    const rows = await query<{ migration_name: string; finished_at: Date | null; logs: string | null }>(
+      db,
+      'SELECT migration_name, finished_at, logs FROM "_prisma_migrations" ORDER BY migration_name',
+    );
+    expect(rows.map((r) => [r.migration_name, r.finished_at !== null])).toEqual([
+      ['001_ok', true],
+      ['002_bad', false],
+    ]);
     expect(rows[1]!.logs).toMatch(/missing_table/);
     const tables = await query<{ table_name: string }>(db, "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'");
     expect(tables.map((t) => t.table_name)).not.toContain('half');

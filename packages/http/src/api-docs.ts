@@ -34,16 +34,27 @@ function operationHtml(path: string, method: string, op: Json): string {
 ${
   params.length
     ? `<table><tr><th>parameter</th><th>in</th><th>required</th><th>schema</th></tr>${params
-        .map((p) => `<tr><td><code>${esc(String(p.name))}</code></td><td>${esc(String(p.in))}</td><td>${p.required ? 'yes' : 'no'}</td><td><code>${esc(JSON.stringify(p.schema))}</code></td></tr>`)
+        .map(
+          (p) =>
+            `<tr><td><code>${esc(String(p.name))}</code></td><td>${esc(String(p.in))}</td><td>${p.required ? 'yes' : 'no'}</td><td><code>${esc(JSON.stringify(p.schema))}</code></td></tr>`,
+        )
         .join('')}</table>`
     : ''
 }
-${body ? Object.entries(body).map(([type, c]) => `<details><summary>Request body (${esc(type)})</summary><pre>${schemaHtml(c.schema)}</pre></details>`).join('\n') : ''}
+${
+  body
+    ? Object.entries(body)
+        .map(([type, c]) => `<details><summary>Request body (${esc(type)})</summary><pre>${schemaHtml(c.schema)}</pre></details>`)
+        .join('\n')
+    : ''
+}
 ${Object.entries(responses)
   .map(([status, r]) => {
     const content = Object.entries(r.content ?? {});
     return content.length
-      ? content.map(([type, c]) => `<details><summary>${esc(status)} ${esc(r.description)} (${esc(type)})</summary><pre>${schemaHtml(c.schema)}</pre></details>`).join('\n')
+      ? content
+          .map(([type, c]) => `<details><summary>${esc(status)} ${esc(r.description)} (${esc(type)})</summary><pre>${schemaHtml(c.schema)}</pre></details>`)
+          .join('\n')
       : `<p>${esc(status)} ${esc(r.description)}</p>`;
   })
   .join('\n')}
@@ -100,7 +111,10 @@ export function apiDocsRouter(doc: Json): Router {
     .route('/docs')
     .get((_req, res) => {
       res
-        .set({ 'Content-Security-Policy': `default-src 'none'; style-src ${STYLE_HASH}; frame-ancestors 'none'; base-uri 'none'; form-action 'none'`, 'Cache-Control': 'public, max-age=300' })
+        .set({
+          'Content-Security-Policy': `default-src 'none'; style-src ${STYLE_HASH}; frame-ancestors 'none'; base-uri 'none'; form-action 'none'`,
+          'Cache-Control': 'public, max-age=300',
+        })
         .type('html')
         .send(html);
     })

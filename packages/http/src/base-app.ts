@@ -79,10 +79,22 @@ export interface ServiceAppOptions {
  */
 export function createServiceApp(options: ServiceAppOptions, mount: (app: Express) => void): Express {
   const { config } = options;
-  const app = createBaseApp({ logger: options.logger, metrics: options.metrics, bodyLimit: config.BODY_LIMIT, ...(config.TRUST_PROXY !== undefined ? { trustProxy: config.TRUST_PROXY } : {}) });
+  const app = createBaseApp({
+    logger: options.logger,
+    metrics: options.metrics,
+    bodyLimit: config.BODY_LIMIT,
+    ...(config.TRUST_PROXY !== undefined ? { trustProxy: config.TRUST_PROXY } : {}),
+  });
   app.use(healthRouter({ version: options.version, commit: config.GIT_COMMIT ?? null, checks: options.checks }));
   app.use(metricsRouter(options.metrics, config.METRICS_TOKEN));
-  app.use(apiDocsRouter(openApiDocument({ ...options.api, operations: [...options.api.operations, ...PLATFORM_OPERATIONS] }, { version: options.version, servers: [{ url: options.serverUrl }] })));
+  app.use(
+    apiDocsRouter(
+      openApiDocument(
+        { ...options.api, operations: [...options.api.operations, ...PLATFORM_OPERATIONS] },
+        { version: options.version, servers: [{ url: options.serverUrl }] },
+      ),
+    ),
+  );
   mount(app);
   return finishApp(app, options.isOutage);
 }

@@ -18,7 +18,12 @@ export function parseEnv<S extends z.ZodObject>(schema: S, env: NodeJS.ProcessEn
   const lines = result.error.issues.map((issue) => {
     const name = String(issue.path[0] ?? 'environment');
     const value = env[name];
-    const shown = value === undefined ? 'it is not set' : SECRET_NAME.test(name) ? `${value.length} characters given` : `got ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
+    const shown =
+      value === undefined
+        ? 'it is not set'
+        : SECRET_NAME.test(name)
+          ? `${value.length} characters given`
+          : `got ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
     return `Invalid configuration: ${name}: ${issue.message} (${shown})`;
   });
   throw new ConfigError(lines.join('\n'));
@@ -55,13 +60,16 @@ const blankAsUndefined = (v: unknown) => (v === '' ? undefined : v);
 export const env = {
   port: (fallback: number) => z.preprocess(blankAsUndefined, z.coerce.number().int().min(0).max(65535).default(fallback)),
   url: (protocols: string[]) =>
-    z.string().refine((v) => {
-      try {
-        return protocols.includes(new URL(v).protocol);
-      } catch {
-        return false;
-      }
-    }, `must be a ${protocols.join(' or ')} URL`),
+    z.string().refine(
+      (v) => {
+        try {
+          return protocols.includes(new URL(v).protocol);
+        } catch {
+          return false;
+        }
+      },
+      `must be a ${protocols.join(' or ')} URL`,
+    ),
   optionalUrl: (protocols: string[]) => z.preprocess(blankAsUndefined, env.url(protocols).optional()),
   logLevel: () => z.preprocess(blankAsUndefined, z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')),
   optionalString: () => z.preprocess(blankAsUndefined, z.string().optional()),
@@ -87,7 +95,14 @@ export function readPackageVersion(packageJsonUrl: URL): string {
 export function keyEncryptionEnv() {
   return {
     SIGNING_KEY_KEK: env.strongSecret(32),
-    SIGNING_KEY_KEK_PREVIOUS: z.preprocess(blankAsUndefined, z.string().optional()).transform((v) => (v ? v.split(',').map((k) => k.trim()).filter(Boolean) : [])),
+    SIGNING_KEY_KEK_PREVIOUS: z.preprocess(blankAsUndefined, z.string().optional()).transform((v) =>
+      v
+        ? v
+            .split(',')
+            .map((k) => k.trim())
+            .filter(Boolean)
+        : [],
+    ),
   };
 }
 
@@ -99,12 +114,24 @@ export function baseServiceEnv(defaultPort: number) {
     DATABASE_URL: env.url(['postgres:', 'postgresql:']),
     REDIS_URL: env.optionalUrl(['redis:', 'rediss:']),
     // Prefix of every Redis key (default: the service's own), so environments can share a Redis.
-    REDIS_KEY_PREFIX: z.preprocess(blankAsUndefined, z.string().regex(/^[A-Za-z0-9:_-]{1,64}$/, 'must be 1 to 64 letters, digits, ":", "_" or "-"').optional()),
+    REDIS_KEY_PREFIX: z.preprocess(
+      blankAsUndefined,
+      z
+        .string()
+        .regex(/^[A-Za-z0-9:_-]{1,64}$/, 'must be 1 to 64 letters, digits, ":", "_" or "-"')
+        .optional(),
+    ),
     LOG_LEVEL: env.logLevel(),
     // When set, GET /metrics needs `Authorization: Bearer <METRICS_TOKEN>`.
     METRICS_TOKEN: z.preprocess(blankAsUndefined, env.secret(16).optional()),
     GIT_COMMIT: env.optionalString(),
-    BODY_LIMIT: z.preprocess(blankAsUndefined, z.string().regex(/^\d{1,7}(b|kb|mb)?$/, 'must be a size such as 100kb').default('100kb')),
+    BODY_LIMIT: z.preprocess(
+      blankAsUndefined,
+      z
+        .string()
+        .regex(/^\d{1,7}(b|kb|mb)?$/, 'must be a size such as 100kb')
+        .default('100kb'),
+    ),
     // Express's `trust proxy`: true/false, a hop count, or addresses/subnets ("loopback, 10.0.0.0/8").
     TRUST_PROXY: z.preprocess(
       blankAsUndefined,

@@ -26,7 +26,11 @@ function fromBodyParser(err: BodyParserError): HttpError | undefined {
       // A body that does not decompress under its Content-Encoding (gzip, deflate, br): zlib's
       // error, passed on by body-parser as a 400 with no type.
       if (err.status === 400 && typeof err.code === 'string') {
-        return new HttpError(400, 'invalid_body', 'The request body could not be decoded with its Content-Encoding; send it uncompressed or encode it as the header says');
+        return new HttpError(
+          400,
+          'invalid_body',
+          'The request body could not be decoded with its Content-Encoding; send it uncompressed or encode it as the header says',
+        );
       }
       return undefined;
   }
@@ -46,7 +50,14 @@ export function createErrorHandler(isOutage: OutageClassifier = () => false): Er
     if (res.headersSent) return next(err);
     if (!(err instanceof HttpError) && isOutage(err)) {
       req.log?.warn({ err: (err as Error).message }, 'dependency unavailable');
-      res.status(503).set('Retry-After', '5').json({ error: 'temporarily_unavailable', error_description: 'A service this request needs is unavailable; try again shortly', request_id: String(req.id ?? '') });
+      res
+        .status(503)
+        .set('Retry-After', '5')
+        .json({
+          error: 'temporarily_unavailable',
+          error_description: 'A service this request needs is unavailable; try again shortly',
+          request_id: String(req.id ?? ''),
+        });
       return;
     }
     answer(err, req, res);
@@ -57,7 +68,10 @@ function answer(err: unknown, req: Parameters<ErrorRequestHandler>[1], res: Para
   const known = err instanceof HttpError ? err : fromBodyParser(err as BodyParserError);
   if (known) {
     if (known.status >= 500) req.log?.warn({ err: known }, known.description);
-    res.status(known.status).set(known.headers).json(known.withRequestId ? { ...known.toBody(), request_id: String(req.id ?? '') } : known.toBody());
+    res
+      .status(known.status)
+      .set(known.headers)
+      .json(known.withRequestId ? { ...known.toBody(), request_id: String(req.id ?? '') } : known.toBody());
     return;
   }
   req.log?.error({ err }, 'unhandled error');

@@ -83,9 +83,13 @@ export function metricsRouter(metrics: Metrics, token?: string): Router {
       if (expected) {
         const header = req.headers.authorization ?? '';
         const presented = header.startsWith('Bearer ') ? header.slice(7) : '';
-        if (!timingSafeEqual(digest(presented), expected)) throw new UnauthorizedError('The metrics token is required', 'unauthorized', { 'WWW-Authenticate': 'Bearer realm="metrics"' });
+        if (!timingSafeEqual(digest(presented), expected))
+          throw new UnauthorizedError('The metrics token is required', 'unauthorized', { 'WWW-Authenticate': 'Bearer realm="metrics"' });
       }
-      res.set('Cache-Control', 'no-store').type(metrics.registry.contentType).send(await metrics.registry.metrics());
+      res
+        .set('Cache-Control', 'no-store')
+        .type(metrics.registry.contentType)
+        .send(await metrics.registry.metrics());
     })
     .all(methodNotAllowed);
   return router;

@@ -56,7 +56,11 @@ class SchemaSink {
   private anonymous = 0;
 
   convert(schema: z.ZodType, io: 'input' | 'output'): Json {
-    const { $schema: _, $defs, ...json } = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as Json & { $defs?: Record<string, Json> };
+    const {
+      $schema: _,
+      $defs,
+      ...json
+    } = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as Json & { $defs?: Record<string, Json> };
     const renamed = new Map<string, string>();
     for (const name of Object.keys($defs ?? {})) {
       // Named schemas keep their name (inputs are suffixed: their optional members differ);
@@ -114,7 +118,10 @@ export function openApiDocument(api: ApiSpec, options: { version: string; server
         ...(r.schema
           ? {
               content: Object.fromEntries(
-                [{ contentType: r.contentType ?? 'application/json', schema: r.schema }, ...(r.alternatives ?? [])].map((c) => [c.contentType, { schema: sink.convert(c.schema, 'output') }]),
+                [{ contentType: r.contentType ?? 'application/json', schema: r.schema }, ...(r.alternatives ?? [])].map((c) => [
+                  c.contentType,
+                  { schema: sink.convert(c.schema, 'output') },
+                ]),
               ),
             }
           : {}),
@@ -129,7 +136,9 @@ export function openApiDocument(api: ApiSpec, options: { version: string; server
       operationId: `${op.method}${op.path.replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
       ...(op.security ? { security: op.security.map((alt) => Object.fromEntries(alt.map((s) => [s, []]))) } : {}),
       parameters: [...parameters(sink, 'path', op.params), ...parameters(sink, 'query', op.query)],
-      ...(body ? { requestBody: { required: true, content: Object.fromEntries((op.bodyTypes ?? ['application/json']).map((t) => [t, { schema: body }])) } } : {}),
+      ...(body
+        ? { requestBody: { required: true, content: Object.fromEntries((op.bodyTypes ?? ['application/json']).map((t) => [t, { schema: body }])) } }
+        : {}),
       responses,
     };
   }

@@ -9,7 +9,13 @@ export function errorResponses(statuses: Record<number, string>, schema: z.ZodTy
 
 /** The operations every service serves: probes, metrics and its own documentation. */
 export const PLATFORM_OPERATIONS: OperationSpec[] = [
-  { method: 'get', path: '/health', tag: 'platform', summary: 'Liveness: the process answers', responses: { 200: { description: 'Alive', schema: ZLiveness } } },
+  {
+    method: 'get',
+    path: '/health',
+    tag: 'platform',
+    summary: 'Liveness: the process answers',
+    responses: { 200: { description: 'Alive', schema: ZLiveness } },
+  },
   {
     method: 'get',
     path: '/ready',
@@ -24,8 +30,23 @@ export const PLATFORM_OPERATIONS: OperationSpec[] = [
     summary: 'Prometheus metrics (text format)',
     description: 'Requests by route template and status with latency histograms, rate-limit rejections, and the service’s own counters.',
     security: [[], ['metricsToken']],
-    responses: { 200: { description: 'Metrics', schema: z.string(), contentType: 'text/plain; version=0.0.4' }, ...errorResponses({ 401: 'METRICS_TOKEN is configured and was not presented' }) },
+    responses: {
+      200: { description: 'Metrics', schema: z.string(), contentType: 'text/plain; version=0.0.4' },
+      ...errorResponses({ 401: 'METRICS_TOKEN is configured and was not presented' }),
+    },
   },
-  { method: 'get', path: '/openapi.json', tag: 'platform', summary: 'This document (OpenAPI 3.1)', responses: { 200: { description: 'The document', schema: z.record(z.string(), z.unknown()) } } },
-  { method: 'get', path: '/docs', tag: 'platform', summary: 'This document as a readable page', responses: { 200: { description: 'HTML', schema: z.string(), contentType: 'text/html' } } },
+  {
+    method: 'get',
+    path: '/openapi.json',
+    tag: 'platform',
+    summary: 'This document (OpenAPI 3.1)',
+    responses: { 200: { description: 'The document', schema: z.record(z.string(), z.unknown()) } },
+  },
+  {
+    method: 'get',
+    path: '/docs',
+    tag: 'platform',
+    summary: 'This document as a readable page',
+    responses: { 200: { description: 'HTML', schema: z.string(), contentType: 'text/html' } },
+  },
 ];

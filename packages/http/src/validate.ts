@@ -13,11 +13,7 @@ type Parsed<S extends RequestSchemas> = {
   [K in keyof S]: S[K] extends z.ZodType ? z.output<S[K]> : never;
 };
 
-export type ValidatedHandler<S extends RequestSchemas> = (
-  input: Parsed<S>,
-  req: Request,
-  res: Response,
-) => unknown;
+export type ValidatedHandler<S extends RequestSchemas> = (input: Parsed<S>, req: Request, res: Response) => unknown;
 
 /**
  * Wraps a handler so it only ever sees parsed input. Every part is checked before the handler

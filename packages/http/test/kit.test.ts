@@ -25,9 +25,12 @@ function testApp() {
   app
     .route('/things')
     .post(
-      handle({ body: z.object({ name: z.string().min(1), count: z.number().int() }), query: z.object({ dry: z.enum(['yes', 'no']).optional() }) }, ({ body }, _req, res) => {
-        res.status(201).json(body);
-      }),
+      handle(
+        { body: z.object({ name: z.string().min(1), count: z.number().int() }), query: z.object({ dry: z.enum(['yes', 'no']).optional() }) },
+        ({ body }, _req, res) => {
+          res.status(201).json(body);
+        },
+      ),
     )
     .all(methodNotAllowed);
   app.get('/typed', () => {
@@ -61,13 +64,17 @@ describe('the HTTP kit', () => {
   });
 
   it('answers 413 for a body over the size limit', async () => {
-    const res = await request(app).post('/things').send({ name: 'x'.repeat(2000), count: 1 });
+    const res = await request(app)
+      .post('/things')
+      .send({ name: 'x'.repeat(2000), count: 1 });
     expect(res.status).toBe(413);
     expect(res.body.error).toBe('payload_too_large');
   });
 
   it('refuses bodies nested deeper than the limit', async () => {
-    const res = await request(app).post('/things').send({ a: { b: { c: { d: { e: { f: 1 } } } } } });
+    const res = await request(app)
+      .post('/things')
+      .send({ a: { b: { c: { d: { e: { f: 1 } } } } } });
     expect(res.status).toBe(400);
     expect(res.body.error_description).toMatch(/deeper than 5 levels/);
   });
@@ -107,7 +114,11 @@ describe('the HTTP kit', () => {
     const res = await request(app).get('/outage').set('X-Request-Id', 'req-9');
     expect(res.status).toBe(503);
     expect(res.headers['retry-after']).toBe('5');
-    expect(res.body).toEqual({ error: 'temporarily_unavailable', error_description: 'A service this request needs is unavailable; try again shortly', request_id: 'req-9' });
+    expect(res.body).toEqual({
+      error: 'temporarily_unavailable',
+      error_description: 'A service this request needs is unavailable; try again shortly',
+      request_id: 'req-9',
+    });
     expect(res.text).not.toMatch(/ECONNREFUSED|10\.0\.0\.5/);
   });
 

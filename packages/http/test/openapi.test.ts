@@ -19,12 +19,27 @@ const API: ApiSpec = {
       query: z.object({ expand: z.enum(['tags']).optional(), limit: z.coerce.number().int().max(10).default(5) }),
       responses: { 200: { description: 'The item', schema: ZItem }, ...errorResponses({ 404: 'No such item' }) },
     },
-    { method: 'post', path: '/items', tag: 'Items', summary: 'Make one', body: ZItem, responses: { 201: { description: 'Made', schema: z.object({ items: z.array(ZItem) }) } } },
+    {
+      method: 'post',
+      path: '/items',
+      tag: 'Items',
+      summary: 'Make one',
+      body: ZItem,
+      responses: { 201: { description: 'Made', schema: z.object({ items: z.array(ZItem) }) } },
+    },
   ],
 };
 
 function serviceApp(routes: (app: import('express').Express) => void) {
-  const options = { logger: createLogger({ name: 'test', level: 'silent' }), metrics: new Metrics('test', { processMetrics: false }), version: '1.2.3', checks: [], config: { BODY_LIMIT: '1kb' }, api: API, serverUrl: '/' };
+  const options = {
+    logger: createLogger({ name: 'test', level: 'silent' }),
+    metrics: new Metrics('test', { processMetrics: false }),
+    version: '1.2.3',
+    checks: [],
+    config: { BODY_LIMIT: '1kb' },
+    api: API,
+    serverUrl: '/',
+  };
   return createServiceApp(options, routes);
 }
 
@@ -62,7 +77,8 @@ describe('contractChecked', () => {
       a.get('/undocumented', (_req, res) => void res.json({}));
     });
     const checked = contractChecked(app);
-    for (const path of ['/items/ok', '/items/extra', '/items/teapot', '/items/text', '/undocumented', '/health', '/nowhere']) await request(checked.app).get(path);
+    for (const path of ['/items/ok', '/items/extra', '/items/teapot', '/items/text', '/undocumented', '/health', '/nowhere'])
+      await request(checked.app).get(path);
     expect(await checked.violations()).toEqual([
       'GET /items/extra → 200: body must NOT have additional properties',
       'GET /items/teapot → 418: status not documented',

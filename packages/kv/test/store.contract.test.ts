@@ -128,7 +128,10 @@ describe.each(implementations)('%s (store contract)', (_name, make) => {
       const [a, b] = make();
       const results = await Promise.all(Array.from({ length: 120 }, (_, i) => (i % 2 ? a! : b!).limiter.consume('shared', hourly(37))));
       expect(results.filter((r) => r.allowed)).toHaveLength(37);
-      const remaining = results.filter((r) => r.allowed).map((r) => r.remaining).sort((x, y) => x - y);
+      const remaining = results
+        .filter((r) => r.allowed)
+        .map((r) => r.remaining)
+        .sort((x, y) => x - y);
       expect(remaining).toEqual(Array.from({ length: 37 }, (_, i) => i));
     });
   });

@@ -41,7 +41,9 @@ export interface Resolution {
 const unavailable = (preset: PresetName, reason: UnavailableReason): Resolution => ({ preset, value: null, status: 'unavailable', reason });
 
 function fromCredentials(preset: PresetName, data: SubjectData, now: Date): Resolution {
-  const holding = data.credentials.filter((c) => typeof c.claims === 'object' && c.claims !== null && !Array.isArray(c.claims) && Object.hasOwn(c.claims, preset));
+  const holding = data.credentials.filter(
+    (c) => typeof c.claims === 'object' && c.claims !== null && !Array.isArray(c.claims) && Object.hasOwn(c.claims, preset),
+  );
   if (holding.length === 0) return unavailable(preset, 'incomplete');
   const byRecency = [...holding].sort((a, b) => b.verifiedAt.getTime() - a.verifiedAt.getTime());
   const live = byRecency.find((c) => c.status === 'valid' && (!c.expiresAt || c.expiresAt > now));

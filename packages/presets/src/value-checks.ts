@@ -7,7 +7,8 @@ const DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+
 const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}$/;
 const E164 = /^\+[1-9]\d{6,14}$/;
 
-const isDate = (v: unknown) => typeof v === 'string' && DATE.test(v) && !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v);
+const isDate = (v: unknown) =>
+  typeof v === 'string' && DATE.test(v) && !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v);
 
 /** Format checks beyond the type, for the presets whose listing promises a form. */
 const BY_NAME: Record<string, (v: unknown) => boolean> = {

@@ -1,6 +1,16 @@
 import { describe, expect, it } from '@jest/globals';
 import { SCOPES, ZPresetList } from '@svc/schemas';
-import { ageAt, claimsNeededFor, PRESET_LISTING, PRESET_NAMES, PRESETS, presetDefinition, resolvePreset, type StoredCredential, type SubjectData } from '../src/index.js';
+import {
+  ageAt,
+  claimsNeededFor,
+  PRESET_LISTING,
+  PRESET_NAMES,
+  PRESETS,
+  presetDefinition,
+  resolvePreset,
+  type StoredCredential,
+  type SubjectData,
+} from '../src/index.js';
 
 describe('the preset table', () => {
   it('defines all 42 presets, each with one known scope and every listing field', () => {
@@ -40,7 +50,11 @@ describe('the preset table', () => {
     for (const p of PRESETS.filter((x) => x.derived)) {
       expect(presetDefinition(p.parentField!)?.derived).toBe(false);
     }
-    expect(PRESETS.filter((p) => p.derived).map((p) => p.name).sort()).toEqual(['age', 'age_over_18', 'age_over_21', 'is_human', 'net_worth_above_100k', 'net_worth_above_10k']);
+    expect(
+      PRESETS.filter((p) => p.derived)
+        .map((p) => p.name)
+        .sort(),
+    ).toEqual(['age', 'age_over_18', 'age_over_21', 'is_human', 'net_worth_above_100k', 'net_worth_above_10k']);
     expect(PRESETS.filter((p) => /^provider_[a-g]_connected$/.test(p.name)).every((p) => p.type === 'boolean')).toBe(true);
     expect(presetDefinition('social_accounts')!.type).toBe('array');
   });
@@ -66,12 +80,25 @@ const now = new Date('2026-11-22T12:00:00Z');
 const day = 86_400_000;
 
 function credential(claims: Record<string, unknown>, extra: Partial<StoredCredential> = {}): StoredCredential {
-  return { id: `c-${Object.keys(claims).join('-')}`, source: 'kyc_provider', claims, status: 'valid', verifiedAt: new Date(now.getTime() - day), expiresAt: new Date(now.getTime() + 30 * day), ...extra };
+  return {
+    id: `c-${Object.keys(claims).join('-')}`,
+    source: 'kyc_provider',
+    claims,
+    status: 'valid',
+    verifiedAt: new Date(now.getTime() - day),
+    expiresAt: new Date(now.getTime() + 30 * day),
+    ...extra,
+  };
 }
 
 function subject(credentials: StoredCredential[], extra: Partial<SubjectData> = {}): SubjectData {
   return {
-    user: { serviceId: '32e39762-3bec-479c-9e37-90750bbd2631', palmVerified: true, palmVerifiedAt: new Date('2026-01-01T00:00:00Z'), createdAt: new Date('2025-12-01T00:00:00Z') },
+    user: {
+      serviceId: '32e39762-3bec-479c-9e37-90750bbd2631',
+      palmVerified: true,
+      palmVerifiedAt: new Date('2026-01-01T00:00:00Z'),
+      createdAt: new Date('2025-12-01T00:00:00Z'),
+    },
     wallets: [
       { address: '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359', isPrimary: false },
       { address: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed', isPrimary: true },
@@ -82,12 +109,38 @@ function subject(credentials: StoredCredential[], extra: Partial<SubjectData> = 
 }
 
 const everything = credential({
-  service_score: 92, service_user: true, legal_name: 'Alice Example', date_of_birth: '1990-04-12', nationality: 'DE', country_of_residence: 'DE', residency_region: 'EU',
-  address_postal_code: '10115', address_full: 'Invalidenstraße 1, 10115 Berlin, DE', document_country: 'DE', document_expiry_date: '2031-06-30', document_number: 'C01X00T47',
-  kyc_passed: true, kyc_last_updated_at: '2026-10-01T09:30:00.000Z', proof_of_residency: true, net_worth_total: 152340.5, bank_balance_total: 48210.75, loan_balance_total: 12000,
-  proof_of_assets: true, proof_of_investments: true, proof_of_mortgage: false, proof_of_retirement: true, email: 'alice@demo.example', phone: '+4930123456789',
+  service_score: 92,
+  service_user: true,
+  legal_name: 'Alice Example',
+  date_of_birth: '1990-04-12',
+  nationality: 'DE',
+  country_of_residence: 'DE',
+  residency_region: 'EU',
+  address_postal_code: '10115',
+  address_full: 'Invalidenstraße 1, 10115 Berlin, DE',
+  document_country: 'DE',
+  document_expiry_date: '2031-06-30',
+  document_number: 'C01X00T47',
+  kyc_passed: true,
+  kyc_last_updated_at: '2026-10-01T09:30:00.000Z',
+  proof_of_residency: true,
+  net_worth_total: 152340.5,
+  bank_balance_total: 48210.75,
+  loan_balance_total: 12000,
+  proof_of_assets: true,
+  proof_of_investments: true,
+  proof_of_mortgage: false,
+  proof_of_retirement: true,
+  email: 'alice@demo.example',
+  phone: '+4930123456789',
   social_accounts: [{ provider: 'github', handle: 'alice', verified: true }],
-  provider_a_connected: true, provider_b_connected: false, provider_c_connected: false, provider_d_connected: false, provider_e_connected: true, provider_f_connected: false, provider_g_connected: false,
+  provider_a_connected: true,
+  provider_b_connected: false,
+  provider_c_connected: false,
+  provider_d_connected: false,
+  provider_e_connected: true,
+  provider_f_connected: false,
+  provider_g_connected: false,
 });
 
 describe('resolvePreset', () => {
@@ -96,10 +149,20 @@ describe('resolvePreset', () => {
     const results = PRESET_NAMES.map((n) => resolvePreset(n, data, now));
     expect(results.filter((r) => r.status !== 'valid')).toEqual([]);
     const value = (n: (typeof PRESET_NAMES)[number]) => results.find((r) => r.preset === n)!.value;
-    expect([value('age'), value('age_over_18'), value('age_over_21'), value('net_worth_above_10k'), value('net_worth_above_100k'), value('is_human')]).toEqual([36, true, true, true, true, true]);
+    expect([value('age'), value('age_over_18'), value('age_over_21'), value('net_worth_above_10k'), value('net_worth_above_100k'), value('is_human')]).toEqual([
+      36,
+      true,
+      true,
+      true,
+      true,
+      true,
+    ]);
     expect(value('wallet_address')).toBe('0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed');
     expect(value('service_uuid')).toBe('32e39762-3bec-479c-9e37-90750bbd2631');
-    expect(resolvePreset('age', data, now)).toMatchObject({ expiresAt: everything.expiresAt, evidence: { source: 'kyc_provider', credential_id: everything.id, derived_from: 'date_of_birth' } });
+    expect(resolvePreset('age', data, now)).toMatchObject({
+      expiresAt: everything.expiresAt,
+      evidence: { source: 'kyc_provider', credential_id: everything.id, derived_from: 'date_of_birth' },
+    });
   });
 
   it('computes age at the time of the request, across the birthday', () => {

@@ -2,7 +2,16 @@ import { parseClaim, readPath, type ClaimPath } from './claim-path.js';
 import { QueryError } from './errors.js';
 import { compileTest, OPERATORS, type Operator } from './operators.js';
 import { compileLens, type Lens } from './projections.js';
-import { DEFAULT_LIMITS, type CheckResult, type ClaimLookup, type ClaimUsed, type PredicateResult, type ProjectionResult, type QueryLimits, type QueryResult } from './types.js';
+import {
+  DEFAULT_LIMITS,
+  type CheckResult,
+  type ClaimLookup,
+  type ClaimUsed,
+  type PredicateResult,
+  type ProjectionResult,
+  type QueryLimits,
+  type QueryResult,
+} from './types.js';
 
 /** Per-evaluation state: what was read and what was checked. */
 interface Run {

@@ -30,7 +30,10 @@ function list(value: unknown, at: string): unknown[] {
  * works on two numbers or two ISO dates; a missing claim fails every operator but isDefined.
  */
 export function compileTest(operator: Operator, value: unknown, hasValue: boolean, at: string, limits: QueryLimits): Test {
-  const defined = (f: Test): Test => (actual) => actual !== undefined && f(actual);
+  const defined =
+    (f: Test): Test =>
+    (actual) =>
+      actual !== undefined && f(actual);
   switch (operator) {
     case '==': {
       requireValue(value, at, hasValue);
@@ -64,7 +67,9 @@ export function compileTest(operator: Operator, value: unknown, hasValue: boolea
     }
     case 'contains':
       requireValue(value, at, hasValue);
-      return defined((a) => (typeof a === 'string' ? typeof value === 'string' && a.includes(value) : Array.isArray(a) && a.some((e) => strictEquals(e, value))));
+      return defined((a) =>
+        typeof a === 'string' ? typeof value === 'string' && a.includes(value) : Array.isArray(a) && a.some((e) => strictEquals(e, value)),
+      );
     case 'startsWith':
       if (typeof value !== 'string') throw new QueryError(at, 'must be a string for startsWith');
       return defined((a) => typeof a === 'string' && a.startsWith(value));

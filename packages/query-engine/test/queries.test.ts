@@ -6,7 +6,12 @@ const records: Record<string, { value: unknown; expiresAt?: string }> = {
   age: { value: 36, expiresAt: '2027-04-01T00:00:00.000Z' },
   nationality: { value: 'DE', expiresAt: '2027-01-01T00:00:00.000Z' },
   kyc_passed: { value: true },
-  social_accounts: { value: [{ provider: 'github', handle: 'alice' }, { provider: 'x', handle: 'ax' }] },
+  social_accounts: {
+    value: [
+      { provider: 'github', handle: 'alice' },
+      { provider: 'x', handle: 'ax' },
+    ],
+  },
   address_full: { value: { street: 'Main 1', postal_code: '10115', country: 'DE' } },
 };
 const lookup: ClaimLookup = (p) => (records[p] ? { ...records[p], credentialId: `cred-${p}`, source: 'kyc' } : undefined);
@@ -33,7 +38,10 @@ describe('predicates', () => {
     const result = compileQuery({
       policy: {
         allOf: [{ claim: 'age', operator: '>=', value: 18 }, { check: { claim: 'kyc_passed', operator: '==', value: true } }],
-        anyOf: [{ claim: 'nationality', operator: 'in', value: ['DE', 'FR'] }, { claim: 'missing_preset', operator: 'isDefined' }],
+        anyOf: [
+          { claim: 'nationality', operator: 'in', value: ['DE', 'FR'] },
+          { claim: 'missing_preset', operator: 'isDefined' },
+        ],
         not: { claim: 'address_full.country', operator: '==', value: 'US' },
       },
     }).evaluate(lookup, now);
@@ -60,7 +68,15 @@ describe('predicates', () => {
   });
 
   it('short-circuits, but still lists every preset the query names (for scope checks)', () => {
-    const compiled = compileQuery({ policy: { anyOf: [{ claim: 'kyc_passed', operator: '==', value: true }, { claim: 'legal_name', operator: 'isDefined' }], not: { claim: 'date_of_birth', operator: '>', value: '2010-01-01' } } });
+    const compiled = compileQuery({
+      policy: {
+        anyOf: [
+          { claim: 'kyc_passed', operator: '==', value: true },
+          { claim: 'legal_name', operator: 'isDefined' },
+        ],
+        not: { claim: 'date_of_birth', operator: '>', value: '2010-01-01' },
+      },
+    });
     const result = compiled.evaluate(lookup, now);
     expect(result.type === 'predicate' && result.evidence.checkResults.map((c) => c.claim)).toEqual(['kyc_passed', 'date_of_birth']);
     expect(compiled.presets.sort()).toEqual(['date_of_birth', 'kyc_passed', 'legal_name']);
@@ -73,7 +89,23 @@ describe('predicates', () => {
   });
 
   it('accepts nested policies bare or wrapped', () => {
-    expect(passed({ policy: { allOf: [{ policy: { anyOf: [{ claim: 'age', operator: '>', value: 99 }, { claim: 'age', operator: '<', value: 99 }] } }, { not: { claim: 'age', operator: '==', value: 1 } }] } })).toBe(true);
+    expect(
+      passed({
+        policy: {
+          allOf: [
+            {
+              policy: {
+                anyOf: [
+                  { claim: 'age', operator: '>', value: 99 },
+                  { claim: 'age', operator: '<', value: 99 },
+                ],
+              },
+            },
+            { not: { claim: 'age', operator: '==', value: 1 } },
+          ],
+        },
+      }),
+    ).toBe(true);
   });
 
   it('can skip evidence collection for callers that only need the answer', () => {
@@ -83,11 +115,13 @@ describe('predicates', () => {
 });
 
 describe('laws (property-based)', () => {
-  const leaf = fc.record({
-    claim: fc.constantFrom('age', 'nationality', 'kyc_passed', 'missing_one', 'address_full.country'),
-    operator: fc.constantFrom('==', '!=', 'isDefined', 'in'),
-    value: fc.oneof(fc.constant(36), fc.constant('DE'), fc.constant(true)),
-  }).map((c) => (c.operator === 'in' ? { ...c, value: [c.value] } : c.operator === 'isDefined' ? { ...c, value: true } : c));
+  const leaf = fc
+    .record({
+      claim: fc.constantFrom('age', 'nationality', 'kyc_passed', 'missing_one', 'address_full.country'),
+      operator: fc.constantFrom('==', '!=', 'isDefined', 'in'),
+      value: fc.oneof(fc.constant(36), fc.constant('DE'), fc.constant(true)),
+    })
+    .map((c) => (c.operator === 'in' ? { ...c, value: [c.value] } : c.operator === 'isDefined' ? { ...c, value: true } : c));
   const policy = fc.letrec((tie) => ({
     node: fc.oneof({ depthSize: 'small', maxDepth: 4, depthIdentifier: 'policy', withCrossShrink: true }, leaf, tie('policy')),
     policy: fc.oneof(
@@ -106,10 +140,12 @@ describe('laws (property-based)', () => {
   });
 
   it('allOf[p] ≡ p ≡ anyOf[p]', () => {
-    fc.assert(fc.property(policy, (p) => {
-      const v = holds({ policy: p });
-      return holds({ policy: { allOf: [p] } }) === v && holds({ policy: { anyOf: [p] } }) === v;
-    }));
+    fc.assert(
+      fc.property(policy, (p) => {
+        const v = holds({ policy: p });
+        return holds({ policy: { allOf: [p] } }) === v && holds({ policy: { anyOf: [p] } }) === v;
+      }),
+    );
   });
 
   it('not(allOf[p, q]) ≡ anyOf[not p, not q]', () => {
@@ -139,7 +175,12 @@ describe('projections', () => {
       },
       expiresAt: '2027-01-01T00:00:00.000Z',
     });
-    expect(result.type === 'projection' && result.claimsUsed.map((c) => c.path)).toEqual(['nationality', 'address_full', 'social_accounts', 'social_accounts[1]']);
+    expect(result.type === 'projection' && result.claimsUsed.map((c) => c.path)).toEqual([
+      'nationality',
+      'address_full',
+      'social_accounts',
+      'social_accounts[1]',
+    ]);
   });
 
   it.each([
@@ -174,7 +215,16 @@ describe('malformed queries', () => {
     [{ policy: { allOf: Array.from({ length: 70 }, () => ({ claim: 'age', operator: '>', value: 1 })) } }, 'query.policy.allOf[63]', /more than 64 nodes/],
     [{ projections: [] }, 'query.projections', /non-empty/],
     [{ projections: [{ claim: 'age', lens: 'zoom' }] }, 'query.projections[0].lens', /must be "at"/],
-    [{ projections: [{ claim: 'age', lens: 'at' }, { claim: 'age', lens: 'at' }] }, 'query.projections[1].claim', /projected twice/],
+    [
+      {
+        projections: [
+          { claim: 'age', lens: 'at' },
+          { claim: 'age', lens: 'at' },
+        ],
+      },
+      'query.projections[1].claim',
+      /projected twice/,
+    ],
   ])('%j → 400 at %s', (query, path, reason) => {
     const error = errorOf(query);
     expect(error.path).toBe(path);

@@ -61,7 +61,9 @@ export const ZServiceConfiguration = z.object({
       is_default: z.boolean().optional(),
     }),
   ),
-  presets_available: z.array(z.object({ name: z.string(), scope: z.string(), type: z.enum([...PRESET_TYPES, 'bundled']), description: z.string(), consent_text: z.string() })),
+  presets_available: z.array(
+    z.object({ name: z.string(), scope: z.string(), type: z.enum([...PRESET_TYPES, 'bundled']), description: z.string(), consent_text: z.string() }),
+  ),
   rate_limit_default: z.number(),
   rate_limit_unit: z.string(),
 });

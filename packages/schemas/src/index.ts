@@ -20,7 +20,18 @@ export {
   type PresetResult,
   type PresetInfo,
 } from './presets.js';
-export { OPERATORS, type Operator, ZQueryEvaluateRequest, ZQuery, ZCheck, ZPolicy, ZLens, ZQueryResponse, ZPredicateResponse, ZProjectionResponse } from './queries.js';
+export {
+  OPERATORS,
+  type Operator,
+  ZQueryEvaluateRequest,
+  ZQuery,
+  ZCheck,
+  ZPolicy,
+  ZLens,
+  ZQueryResponse,
+  ZPredicateResponse,
+  ZProjectionResponse,
+} from './queries.js';
 export * from './oauth.js';
 export * from './developer.js';
 export * from './discovery.js';

@@ -6,7 +6,12 @@ const AUTHORIZATION_STATUSES = ['pending_admin', 'approved', 'denied', 'revoked'
 
 /** RFC 6749 §5.2 / RFC 6750 §3.1 error bodies of the OAuth endpoints; a body that fails validation also names each field. */
 export const ZOAuthError = z
-  .object({ error: z.string(), error_description: z.string().optional(), details: z.array(z.object({ field: z.string(), message: z.string() })).optional(), request_id: z.string().optional() })
+  .object({
+    error: z.string(),
+    error_description: z.string().optional(),
+    details: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
+    request_id: z.string().optional(),
+  })
   .meta({ id: 'OAuthError' });
 
 export const ZAuthorizeQuery = z.object({
@@ -35,7 +40,15 @@ export const ZAuthorizationIdQuery = z.object({ authorization_id: z.string().max
 // Forms send one `scopes` field per box ticked; JSON sends an array.
 export const ZDecisionRequest = z.object({
   authorization_id: z.string().max(100),
-  scopes: z.union([z.string().max(100).transform((s) => [s]), z.array(z.string().max(100)).max(20)]).optional(),
+  scopes: z
+    .union([
+      z
+        .string()
+        .max(100)
+        .transform((s) => [s]),
+      z.array(z.string().max(100)).max(20),
+    ])
+    .optional(),
   csrf_token: z.string().max(200).optional(),
 });
 
@@ -118,7 +131,11 @@ export const ZAuthorizationContext = z.object({
 const clientAuthentication = {
   client_id: filled(100).optional(),
   client_secret: filled(200).optional(),
-  client_assertion_type: z.literal('urn:ietf:params:oauth:client-assertion-type:jwt-bearer', { error: 'client_assertion_type must be urn:ietf:params:oauth:client-assertion-type:jwt-bearer' }).optional(),
+  client_assertion_type: z
+    .literal('urn:ietf:params:oauth:client-assertion-type:jwt-bearer', {
+      error: 'client_assertion_type must be urn:ietf:params:oauth:client-assertion-type:jwt-bearer',
+    })
+    .optional(),
   client_assertion: filled(8192).optional(),
 };
 
@@ -127,13 +144,24 @@ export const ZAuthorizationResultRequest = z.object({ authorization_id: z.string
 
 export const ZSignInRequest = z.object({ email: z.string().min(3).max(320), password: z.string().min(1).max(1024) });
 /** The hosted sign-in form: the same fields, the authorization it continues, and the double-submit token. */
-export const ZConsentSignInForm = z.object({ authorization_id: z.string().max(100), email: z.string().max(320), password: z.string().max(1024), csrf_token: z.string().max(200) });
+export const ZConsentSignInForm = z.object({
+  authorization_id: z.string().max(100),
+  email: z.string().max(320),
+  password: z.string().max(1024),
+  csrf_token: z.string().max(200),
+});
 export const ZSessionResponse = z.object({ session_token: z.string(), expires_in: z.number() });
 
 export const ZTokenRequest = z.discriminatedUnion(
   'grant_type',
   [
-    z.object({ grant_type: z.literal('authorization_code'), code: filled(200), redirect_uri: filled(2000), code_verifier: filled(200), ...clientAuthentication }),
+    z.object({
+      grant_type: z.literal('authorization_code'),
+      code: filled(200),
+      redirect_uri: filled(2000),
+      code_verifier: filled(200),
+      ...clientAuthentication,
+    }),
     z.object({ grant_type: z.literal('refresh_token'), refresh_token: filled(200), scope: z.string().max(1000).optional(), ...clientAuthentication }),
   ],
   { error: 'grant_type must be authorization_code or refresh_token (password and implicit grants are not supported)' },

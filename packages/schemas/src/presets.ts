@@ -9,10 +9,7 @@ export const ZPresetParams = z.object({ preset_name: ZPresetNameInput });
 export const MAX_BATCH_PRESETS = 50;
 
 export const ZPresetBatchRequest = z.object({
-  presets: z
-    .array(ZPresetNameInput)
-    .min(1, 'must name at least one preset')
-    .max(MAX_BATCH_PRESETS, `must name at most ${MAX_BATCH_PRESETS} presets`),
+  presets: z.array(ZPresetNameInput).min(1, 'must name at least one preset').max(MAX_BATCH_PRESETS, `must name at most ${MAX_BATCH_PRESETS} presets`),
 });
 
 export const PRESET_ERROR_CODES = ['E4003', 'E4004', 'E4010', 'E4041', 'E4042', 'E4044'] as const;

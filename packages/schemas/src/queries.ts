@@ -43,11 +43,7 @@ export const ZLens = z.union([
 ]);
 
 export const ZQuery = z
-  .union([
-    z.object({ check: ZCheck }),
-    z.object({ policy: ZPolicy }),
-    z.object({ projections: z.array(z.object({ claim: z.string(), lens: ZLens })) }),
-  ])
+  .union([z.object({ check: ZCheck }), z.object({ policy: ZPolicy }), z.object({ projections: z.array(z.object({ claim: z.string(), lens: ZLens })) })])
   .meta({ id: 'Query' });
 
 export const ZClaimUsed = z.object({

@@ -24,32 +24,70 @@ export class CredentialIssuerClient {
   /** The spec's request: claims about an EIP-55 subject address. */
   async issue(input: { subjectAddress: string; claims: Record<string, unknown>; validUntil?: string }): Promise<VerifiableCredential> {
     const json = { subject_address: input.subjectAddress, claims: input.claims, ...(input.validUntil ? { valid_until: input.validUntil } : {}) };
-    return (await call<{ message: string; credential: VerifiableCredential }>(this.options.baseUrl, '/credentials/issue', { json, headers: this.headers }, this.options)).body.credential;
+    return (
+      await call<{ message: string; credential: VerifiableCredential }>(
+        this.options.baseUrl,
+        '/credentials/issue',
+        { json, headers: this.headers },
+        this.options,
+      )
+    ).body.credential;
   }
 
   /** The W3C VC API request: an unsigned credential, signed as given. */
   async issueCredential(credential: Record<string, unknown>, options?: Record<string, unknown>): Promise<VerifiableCredential> {
-    return (await call<{ verifiableCredential: VerifiableCredential }>(this.options.baseUrl, '/credentials/issue', { json: { credential, ...(options ? { options } : {}) }, headers: this.headers }, this.options)).body.verifiableCredential;
+    return (
+      await call<{ verifiableCredential: VerifiableCredential }>(
+        this.options.baseUrl,
+        '/credentials/issue',
+        { json: { credential, ...(options ? { options } : {}) }, headers: this.headers },
+        this.options,
+      )
+    ).body.verifiableCredential;
   }
 
   /** Proof, validity window and revocation; a failing credential answers `verified: false` with reasons. */
   async verify(credential: Record<string, unknown>): Promise<VerifyCredentialResponse> {
-    return (await call<VerifyCredentialResponse>(this.options.baseUrl, '/credentials/verify', { json: { credential }, headers: this.headers }, this.options)).body;
+    return (await call<VerifyCredentialResponse>(this.options.baseUrl, '/credentials/verify', { json: { credential }, headers: this.headers }, this.options))
+      .body;
   }
 
   async revoke(credentialId: string): Promise<{ revoked: true; credential_id: string; revoked_at: string }> {
-    return (await call<{ revoked: true; credential_id: string; revoked_at: string }>(this.options.baseUrl, '/credentials/revoke', { json: { credential_id: credentialId }, headers: this.headers }, this.options)).body;
+    return (
+      await call<{ revoked: true; credential_id: string; revoked_at: string }>(
+        this.options.baseUrl,
+        '/credentials/revoke',
+        { json: { credential_id: credentialId }, headers: this.headers },
+        this.options,
+      )
+    ).body;
   }
 
   async status(credentialId: string): Promise<{ credential_id: string; revoked: boolean; revoked_at: string | null }> {
-    return (await call<{ credential_id: string; revoked: boolean; revoked_at: string | null }>(this.options.baseUrl, `/credentials/${encodeURIComponent(credentialId)}/status`, { headers: this.headers }, this.options)).body;
+    return (
+      await call<{ credential_id: string; revoked: boolean; revoked_at: string | null }>(
+        this.options.baseUrl,
+        `/credentials/${encodeURIComponent(credentialId)}/status`,
+        { headers: this.headers },
+        this.options,
+      )
+    ).body;
   }
 
-  async list(query: { subjectAddress?: string; limit?: number; cursor?: string } = {}): Promise<{ items: IssuedCredentialSummary[]; next_cursor: string | null }> {
+  async list(
+    query: { subjectAddress?: string; limit?: number; cursor?: string } = {},
+  ): Promise<{ items: IssuedCredentialSummary[]; next_cursor: string | null }> {
     const params = new URLSearchParams();
     if (query.subjectAddress) params.set('subject_address', query.subjectAddress);
     if (query.limit) params.set('limit', String(query.limit));
     if (query.cursor) params.set('cursor', query.cursor);
-    return (await call<{ items: IssuedCredentialSummary[]; next_cursor: string | null }>(this.options.baseUrl, `/credentials?${params}`, { headers: this.headers }, this.options)).body;
+    return (
+      await call<{ items: IssuedCredentialSummary[]; next_cursor: string | null }>(
+        this.options.baseUrl,
+        `/credentials?${params}`,
+        { headers: this.headers },
+        this.options,
+      )
+    ).body;
   }
 }

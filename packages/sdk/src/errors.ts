@@ -65,7 +65,16 @@ export class RateLimitApiError extends SvcApiError {
   }
 }
 
-const OAUTH_CODES = new Set(['invalid_request', 'invalid_client', 'invalid_grant', 'unauthorized_client', 'unsupported_grant_type', 'invalid_scope', 'invalid_token', 'access_denied']);
+const OAUTH_CODES = new Set([
+  'invalid_request',
+  'invalid_client',
+  'invalid_grant',
+  'unauthorized_client',
+  'unsupported_grant_type',
+  'invalid_scope',
+  'invalid_token',
+  'access_denied',
+]);
 
 /** The one place an error answer becomes a typed error. */
 export function toApiError(status: number, body: unknown, headers: Headers): SvcApiError {
@@ -73,7 +82,16 @@ export function toApiError(status: number, body: unknown, headers: Headers): Svc
   const error = typeof b.error === 'string' ? b.error : `http_${status}`;
   const description = typeof b.error_description === 'string' ? b.error_description : error;
   if (typeof b.error_code === 'string') {
-    return new PresetApiError(status, error, description, b.error_code as PresetErrorCode, b.error_subcode as string | undefined, b.context as Record<string, unknown> | undefined, body, headers);
+    return new PresetApiError(
+      status,
+      error,
+      description,
+      b.error_code as PresetErrorCode,
+      b.error_subcode as string | undefined,
+      b.context as Record<string, unknown> | undefined,
+      body,
+      headers,
+    );
   }
   if (status === 429) return new RateLimitApiError(status, error, description, body, headers);
   if (Array.isArray(b.details)) return new ValidationApiError(status, error, description, b.details as { field: string; message: string }[], body, headers);

@@ -16,7 +16,12 @@ export interface Answer<T> {
 }
 
 /** One JSON request: throws a typed SvcApiError for any status outside 2xx. */
-export async function call<T>(base: string, path: string, init: { method?: string; headers?: Record<string, string>; json?: unknown; form?: Record<string, string> }, options: TransportOptions): Promise<Answer<T>> {
+export async function call<T>(
+  base: string,
+  path: string,
+  init: { method?: string; headers?: Record<string, string>; json?: unknown; form?: Record<string, string> },
+  options: TransportOptions,
+): Promise<Answer<T>> {
   const headers: Record<string, string> = { accept: 'application/json', ...options.headers, ...init.headers };
   let body: string | undefined;
   if (init.json !== undefined) {

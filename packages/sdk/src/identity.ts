@@ -41,7 +41,10 @@ export interface PredicateResult {
   type: 'predicate';
   passed: boolean;
   evaluatedAt: string;
-  evidence: { claimsUsed: { path: string; value: unknown; credentialId?: string; source?: string }[]; checkResults: { claim: string; operator: string; expectedValue: unknown; actualValue: unknown; passed: boolean }[] };
+  evidence: {
+    claimsUsed: { path: string; value: unknown; credentialId?: string; source?: string }[];
+    checkResults: { claim: string; operator: string; expectedValue: unknown; actualValue: unknown; passed: boolean }[];
+  };
   expiresAt?: string;
 }
 
@@ -60,7 +63,9 @@ export class IdentityClient {
   private get auth(): Record<string, string> {
     const { clientId, clientSecret } = this.options;
     // RFC 6749 §2.3.1: id and secret are form-encoded before Basic.
-    return clientSecret ? { authorization: `Basic ${Buffer.from(`${encodeURIComponent(clientId)}:${encodeURIComponent(clientSecret)}`).toString('base64')}` } : {};
+    return clientSecret
+      ? { authorization: `Basic ${Buffer.from(`${encodeURIComponent(clientId)}:${encodeURIComponent(clientSecret)}`).toString('base64')}` }
+      : {};
   }
 
   private bearer(accessToken: string): Record<string, string> {
@@ -118,7 +123,13 @@ export class IdentityClient {
   }
 
   /** RFC 7009 plus the service's extensions; `cascade` also revokes the authorization behind a token. */
-  async revoke(input: { token?: string; tokens?: string[]; authorizationId?: string; tokenTypeHint?: 'access_token' | 'refresh_token' | 'authorization'; cascade?: boolean }): Promise<RevokeResponse> {
+  async revoke(input: {
+    token?: string;
+    tokens?: string[];
+    authorizationId?: string;
+    tokenTypeHint?: 'access_token' | 'refresh_token' | 'authorization';
+    cascade?: boolean;
+  }): Promise<RevokeResponse> {
     const json = {
       ...(input.token ? { token: input.token } : {}),
       ...(input.tokens ? { tokens: input.tokens } : {}),
@@ -133,7 +144,14 @@ export class IdentityClient {
   /** A token for a user who already authorized this (confidential) client, without a browser. */
   async userToken(user: { email: string } | { userId: string } | { evmAddress: string } | { identifier: string }): Promise<UserTokenResponse> {
     if (!this.options.clientSecret) throw new Error('userToken needs a confidential client (clientSecret)');
-    const named = 'email' in user ? { email: user.email } : 'userId' in user ? { user_id: user.userId } : 'evmAddress' in user ? { evm_address: user.evmAddress } : { identifier: user.identifier };
+    const named =
+      'email' in user
+        ? { email: user.email }
+        : 'userId' in user
+          ? { user_id: user.userId }
+          : 'evmAddress' in user
+            ? { evm_address: user.evmAddress }
+            : { identifier: user.identifier };
     const json = { client_id: this.options.clientId, client_secret: this.options.clientSecret, ...named };
     return (await call<UserTokenResponse>(this.options.issuer, '/oauth/client/user-token', { json }, this.options)).body;
   }
@@ -153,11 +171,25 @@ export class IdentityClient {
 
   /** Up to 50 presets: results and per-item errors side by side (a per-item refusal does not throw). */
   async presets(accessToken: string, names: string[]): Promise<{ results: PresetResult[]; errors: { preset: string; error: PresetError }[] }> {
-    return (await call<{ results: PresetResult[]; errors: { preset: string; error: PresetError }[] }>(this.options.issuer, '/v2/presets/batch', { json: { presets: names }, headers: this.bearer(accessToken) }, this.options)).body;
+    return (
+      await call<{ results: PresetResult[]; errors: { preset: string; error: PresetError }[] }>(
+        this.options.issuer,
+        '/v2/presets/batch',
+        { json: { presets: names }, headers: this.bearer(accessToken) },
+        this.options,
+      )
+    ).body;
   }
 
   async evaluate(accessToken: string, query: Query): Promise<PredicateResult | ProjectionResult> {
-    return (await call<PredicateResult | ProjectionResult>(this.options.issuer, '/v2/queries/evaluate', { json: { query }, headers: this.bearer(accessToken) }, this.options)).body;
+    return (
+      await call<PredicateResult | ProjectionResult>(
+        this.options.issuer,
+        '/v2/queries/evaluate',
+        { json: { query }, headers: this.bearer(accessToken) },
+        this.options,
+      )
+    ).body;
   }
 
   /** The organization's authorization changes since `updatedSince` (client credentials). */

@@ -4,4 +4,14 @@ export { WalletVerifyClient, type RateLimitState } from './wallet-verify.js';
 export { CredentialIssuerClient, type IssuedCredentialSummary } from './credential-issuer.js';
 export { SvcApiError, OAuthApiError, ValidationApiError, PresetApiError, RateLimitApiError, toApiError } from './errors.js';
 export type { TransportOptions } from './http.js';
-export type { PresetResult, PresetError, PresetInfo, TokenResponse, UserTokenResponse, UserInfo, RevokeResponse, WalletVerification, VerifiableCredential } from '@svc/schemas';
+export type {
+  PresetResult,
+  PresetError,
+  PresetInfo,
+  TokenResponse,
+  UserTokenResponse,
+  UserInfo,
+  RevokeResponse,
+  WalletVerification,
+  VerifiableCredential,
+} from '@svc/schemas';

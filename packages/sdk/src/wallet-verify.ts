@@ -17,8 +17,16 @@ export class WalletVerifyClient {
    * ("Wallet not found"); an address that is not EIP-55 checksummed throws ValidationApiError.
    */
   async verify(walletAddress: string): Promise<WalletVerification & { rateLimit: RateLimitState }> {
-    const answer = await call<WalletVerification>(this.options.baseUrl, `/v1/human/verify?${new URLSearchParams({ wallet_address: walletAddress })}`, { headers: { 'x-svc-api-key': this.options.apiKey } }, this.options);
+    const answer = await call<WalletVerification>(
+      this.options.baseUrl,
+      `/v1/human/verify?${new URLSearchParams({ wallet_address: walletAddress })}`,
+      { headers: { 'x-svc-api-key': this.options.apiKey } },
+      this.options,
+    );
     const header = (name: string) => Number(answer.headers.get(name));
-    return { ...answer.body, rateLimit: { limit: header('x-ratelimit-limit'), remaining: header('x-ratelimit-remaining'), reset: header('x-ratelimit-reset') } };
+    return {
+      ...answer.body,
+      rateLimit: { limit: header('x-ratelimit-limit'), remaining: header('x-ratelimit-remaining'), reset: header('x-ratelimit-reset') },
+    };
   }
 }

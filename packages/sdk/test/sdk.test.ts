@@ -2,7 +2,17 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { addCredential, createApiKey, createClient, createOrg, createUser, type AdminContext } from '@svc/admin';
 import type { Db } from '@svc/db';
 import { freePort, startService, testDb, testDatabaseUrl, testRedisUrl, uniqueEmail, uniqueNamespace, type StartedService } from '@svc/testkit';
-import { createPkce, CredentialIssuerClient, IdentityClient, OAuthApiError, PresetApiError, randomState, SvcApiError, ValidationApiError, WalletVerifyClient } from '../src/index.js';
+import {
+  createPkce,
+  CredentialIssuerClient,
+  IdentityClient,
+  OAuthApiError,
+  PresetApiError,
+  randomState,
+  SvcApiError,
+  ValidationApiError,
+  WalletVerifyClient,
+} from '../src/index.js';
 
 const REDIRECT = 'https://app.example/callback';
 const WALLET = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
@@ -19,7 +29,12 @@ beforeAll(async () => {
   ctx = { db, now: () => new Date() };
   const port = await freePort();
   [idp, verify, issuer] = await Promise.all([
-    startService('identity-provider', { ...shared(), PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, IDP_SECRET: 'sdk-test-secret-0123456789abcdefghij' }),
+    startService('identity-provider', {
+      ...shared(),
+      PORT: String(port),
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      IDP_SECRET: 'sdk-test-secret-0123456789abcdefghij',
+    }),
     startService('wallet-verify', shared()),
     startService('credential-issuer', { ...shared(), SIGNING_WORKERS: '1' }),
   ]);
@@ -43,9 +58,17 @@ async function userWithClient() {
 /** What the hosted pages do for a browser, done through the API: sign in and approve. */
 async function consent(authorizationUrl: string, email: string, password: string): Promise<string> {
   const json = async (res: Promise<Response>) => (await (await res).json()) as Record<string, string>;
-  const session = await json(fetch(`${idp.url}/auth/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) }));
+  const session = await json(
+    fetch(`${idp.url}/auth/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) }),
+  );
   const started = await json(fetch(authorizationUrl, { headers: { accept: 'application/json' } }));
-  const approved = await json(fetch(`${idp.url}/oauth/authorize/approve`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${session.session_token}` }, body: JSON.stringify({ authorization_id: started.authorization_id }) }));
+  const approved = await json(
+    fetch(`${idp.url}/oauth/authorize/approve`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${session.session_token}` },
+      body: JSON.stringify({ authorization_id: started.authorization_id }),
+    }),
+  );
   return approved.redirect_to!;
 }
 
@@ -54,7 +77,13 @@ describe('IdentityClient', () => {
     const { email, password, sdk } = await userWithClient();
     const pkce = createPkce();
     const state = randomState();
-    const url = sdk.authorizationUrl({ redirectUri: REDIRECT, scope: ['openid', 'identity:read', 'kyc:read'], state, codeChallenge: pkce.challenge, locale: 'de' });
+    const url = sdk.authorizationUrl({
+      redirectUri: REDIRECT,
+      scope: ['openid', 'identity:read', 'kyc:read'],
+      state,
+      codeChallenge: pkce.challenge,
+      locale: 'de',
+    });
     expect(new URL(url).searchParams.get('code_challenge_method')).toBe('S256');
     const callback = await consent(url, email, password);
     expect(() => sdk.parseCallback(callback, { state: 'another' })).toThrow(/state/);
@@ -71,7 +100,14 @@ describe('IdentityClient', () => {
     const refused = await sdk.preset(tokens.access_token, 'date_of_birth').catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(PresetApiError);
     expect(refused).toMatchObject({ status: 403, code: 'E4003', context: { required_scope: 'identity:date_of_birth' } });
-    const answer = await sdk.evaluate(tokens.access_token, { policy: { allOf: [{ claim: 'age', operator: '>=', value: 18 }, { claim: 'kyc_passed', operator: '==', value: true }] } });
+    const answer = await sdk.evaluate(tokens.access_token, {
+      policy: {
+        allOf: [
+          { claim: 'age', operator: '>=', value: 18 },
+          { claim: 'kyc_passed', operator: '==', value: true },
+        ],
+      },
+    });
     expect(answer).toMatchObject({ type: 'predicate', passed: true });
     const malformed = await sdk.evaluate(tokens.access_token, { check: { claim: 'age', operator: '≥', value: 18 } }).catch((e: unknown) => e);
     expect(malformed).toBeInstanceOf(ValidationApiError);
@@ -83,7 +119,10 @@ describe('IdentityClient', () => {
     const revoked = await sdk.preset(refreshed.access_token, 'age').catch((e: unknown) => e);
     expect(revoked).toMatchObject({ code: 'E4042', needsNewToken: true });
     // A replayed code is refused, and (RFC 9700) takes every token issued from it along.
-    await expect(sdk.exchangeCode({ code, redirectUri: REDIRECT, codeVerifier: pkce.verifier })).rejects.toMatchObject({ name: 'OAuthApiError', error: 'invalid_grant' });
+    await expect(sdk.exchangeCode({ code, redirectUri: REDIRECT, codeVerifier: pkce.verifier })).rejects.toMatchObject({
+      name: 'OAuthApiError',
+      error: 'invalid_grant',
+    });
     await expect(sdk.userInfo(tokens.access_token)).rejects.toMatchObject({ status: 401, error: 'invalid_token' });
   });
 
@@ -112,10 +151,18 @@ describe('WalletVerifyClient', () => {
     const org = await createOrg(ctx, { name: 'Verifier', ownerEmail: owner.email });
     const key = await createApiKey(ctx, { org: org.id, permissions: 'wallet:verify', hourlyLimit: 50 });
     const client = new WalletVerifyClient({ baseUrl: verify.url, apiKey: key.key });
-    expect(await client.verify(WALLET)).toEqual({ wallet_address: WALLET, is_human: true, user_id: owner.id, rateLimit: { limit: 50, remaining: 49, reset: expect.any(Number) } });
+    expect(await client.verify(WALLET)).toEqual({
+      wallet_address: WALLET,
+      is_human: true,
+      user_id: owner.id,
+      rateLimit: { limit: 50, remaining: 49, reset: expect.any(Number) },
+    });
     await expect(client.verify(WALLET.toLowerCase())).rejects.toBeInstanceOf(ValidationApiError);
     await expect(client.verify('0x52908400098527886E0F7030069857D2E4169EE7')).rejects.toMatchObject({ status: 404, error: 'Wallet not found' });
-    await expect(new WalletVerifyClient({ baseUrl: verify.url, apiKey: 'svck_wrong' }).verify(WALLET)).rejects.toMatchObject({ status: 401, error: 'Invalid / disabled API key' });
+    await expect(new WalletVerifyClient({ baseUrl: verify.url, apiKey: 'svck_wrong' }).verify(WALLET)).rejects.toMatchObject({
+      status: 401,
+      error: 'Invalid / disabled API key',
+    });
   });
 });
 

@@ -19,8 +19,15 @@ const generateRsa = promisify(generateKeyPair);
 async function generateRsaKey(): Promise<NewKey> {
   const { publicKey, privateKey } = await generateRsa('rsa', { modulusLength: 2048 });
   const pub = publicKey.export({ format: 'jwk' }) as { n: string; e: string; kty: string };
-  const kid = createHash('sha256').update(JSON.stringify({ e: pub.e, kty: 'RSA', n: pub.n })).digest('base64url');
-  return { kid, algorithm: 'RS256', publicKey: { ...pub, kid, alg: 'RS256', use: 'sig' }, privateKey: privateKey.export({ format: 'jwk' }) as Record<string, string> };
+  const kid = createHash('sha256')
+    .update(JSON.stringify({ e: pub.e, kty: 'RSA', n: pub.n }))
+    .digest('base64url');
+  return {
+    kid,
+    algorithm: 'RS256',
+    publicKey: { ...pub, kid, alg: 'RS256', use: 'sig' },
+    privateKey: privateKey.export({ format: 'jwk' }) as Record<string, string>,
+  };
 }
 
 /** A BLS12-381 G2 key for bbs-2023; the issuer is its did:key and kid the verification method. */

@@ -10,7 +10,8 @@ export interface SealedPrivateKey {
   data: string;
 }
 
-const isSealed = (stored: unknown): stored is SealedPrivateKey => typeof stored === 'object' && stored !== null && (stored as { enc?: unknown }).enc === 'envelope-v1';
+const isSealed = (stored: unknown): stored is SealedPrivateKey =>
+  typeof stored === 'object' && stored !== null && (stored as { enc?: unknown }).enc === 'envelope-v1';
 
 interface Kek {
   id: string;
@@ -40,14 +41,22 @@ export class KeyEncryption {
 
   seal(privateKey: object, kid: string): SealedPrivateKey {
     const dek = randomBytes(32);
-    return { enc: 'envelope-v1', kek: this.current.id, dek: seal(this.current.key, dek.toString('base64'), kid), data: seal(dek, JSON.stringify(privateKey), kid) };
+    return {
+      enc: 'envelope-v1',
+      kek: this.current.id,
+      dek: seal(this.current.key, dek.toString('base64'), kid),
+      data: seal(dek, JSON.stringify(privateKey), kid),
+    };
   }
 
   /** The private key; a row written before encryption existed (plain JSON) is returned as it is. */
   open<T>(stored: unknown, kid: string): T {
     if (!isSealed(stored)) return stored as T;
     const kek = this.all.get(stored.kek);
-    if (!kek) throw new Error(`signing key ${kid} is wrapped by a key-encryption key that is not configured (${stored.kek}); set SIGNING_KEY_KEK or SIGNING_KEY_KEK_PREVIOUS`);
+    if (!kek)
+      throw new Error(
+        `signing key ${kid} is wrapped by a key-encryption key that is not configured (${stored.kek}); set SIGNING_KEY_KEK or SIGNING_KEY_KEK_PREVIOUS`,
+      );
     const dek = Buffer.from(unseal(kek.key, stored.dek, kid), 'base64');
     return JSON.parse(unseal(dek, stored.data, kid)) as T;
   }

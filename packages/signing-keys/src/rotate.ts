@@ -32,7 +32,16 @@ export async function rotateSigningKey(ctx: KeyStoreContext, service: KeyService
     }
     await tx.signingKey.updateMany({ where: { service, status: 'active' }, data: { status: 'retiring', retiredAt: activatesAt, publishUntil } });
     await tx.signingKey.create({
-      data: { kid: key.kid, algorithm: key.algorithm, publicKey: key.publicKey, privateKey: { ...ctx.keys.seal(key.privateKey, key.kid) }, service, status: 'active', createdAt: now, activatesAt },
+      data: {
+        kid: key.kid,
+        algorithm: key.algorithm,
+        publicKey: key.publicKey,
+        privateKey: { ...ctx.keys.seal(key.privateKey, key.kid) },
+        service,
+        status: 'active',
+        createdAt: now,
+        activatesAt,
+      },
     });
   });
   return { kid: key.kid };

@@ -27,7 +27,11 @@ export function contractChecked(app: Express): { app: Express; violations(): Pro
     ajv.addSchema(doc, 'doc');
     // Literal paths before templated ones: /v2/presets/batch is not /v2/presets/{preset_name}.
     const paths = Object.entries(doc.paths)
-      .map(([template, methods]) => ({ template, methods, pattern: new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}/]{1,50}\\?\}/g, '[^/]+')}$`) }))
+      .map(([template, methods]) => ({
+        template,
+        methods,
+        pattern: new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}/]{1,50}\\?\}/g, '[^/]+')}$`),
+      }))
       .sort((a, b) => Number(a.template.includes('{')) - Number(b.template.includes('{')));
     return { paths, ajv };
   };
@@ -56,7 +60,9 @@ export function contractChecked(app: Express): { app: Express; violations(): Pro
         const response = op.responses[String(res.statusCode)];
         if (!response) return void violations.push(`${where}: status not documented`);
         if (res.statusCode >= 300 && res.statusCode < 400) return;
-        const type = String(res.getHeader('content-type') ?? '').split(';')[0]!.trim();
+        const type = String(res.getHeader('content-type') ?? '')
+          .split(';')[0]!
+          .trim();
         const content = response.content ?? {};
         if (!type) return void (Object.keys(content).length && violations.push(`${where}: no body, documented ${Object.keys(content).join(', ')}`));
         const media = Object.keys(content).find((m) => m.split(';')[0] === type);
@@ -82,4 +88,3 @@ export function contractChecked(app: Express): { app: Express; violations(): Pro
     },
   };
 }
-

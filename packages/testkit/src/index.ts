@@ -39,5 +39,18 @@ export function randomHex40(): string {
 }
 
 export { contractChecked } from './contract.js';
-export { cleanEnv, freePort, isListening, repoRoot, run, SERVICES, startServer, startService, waitFor, type Running, type Service, type StartedService } from './processes.js';
+export {
+  cleanEnv,
+  freePort,
+  isListening,
+  repoRoot,
+  run,
+  SERVICES,
+  startServer,
+  startService,
+  waitFor,
+  type Running,
+  type Service,
+  type StartedService,
+} from './processes.js';
 export { authorizeThroughApi, type FlowClient } from './oauth-flow.js';

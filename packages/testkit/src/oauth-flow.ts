@@ -18,9 +18,17 @@ async function post(url: string, body: string, headers: Record<string, string>):
  * sign in, authorize with PKCE, approve, exchange. `count` separate authorizations, one token
  * response each (for load tools and end-to-end suites).
  */
-export async function authorizeThroughApi(issuer: string, user: { email: string; password: string }, client: FlowClient, scope: string, count = 1): Promise<Record<string, unknown>[]> {
+export async function authorizeThroughApi(
+  issuer: string,
+  user: { email: string; password: string },
+  client: FlowClient,
+  scope: string,
+  count = 1,
+): Promise<Record<string, unknown>[]> {
   const session = await post(`${issuer}/auth/session`, JSON.stringify(user), { 'content-type': 'application/json' });
-  const basic: Record<string, string> = client.clientSecret ? { authorization: `Basic ${Buffer.from(`${encodeURIComponent(client.clientId)}:${encodeURIComponent(client.clientSecret)}`).toString('base64')}` } : {};
+  const basic: Record<string, string> = client.clientSecret
+    ? { authorization: `Basic ${Buffer.from(`${encodeURIComponent(client.clientId)}:${encodeURIComponent(client.clientSecret)}`).toString('base64')}` }
+    : {};
   const tokens: Record<string, unknown>[] = [];
   for (let i = 0; i < count; i++) {
     const verifier = randomBytes(32).toString('base64url');
@@ -33,9 +41,20 @@ export async function authorizeThroughApi(issuer: string, user: { email: string;
       code_challenge: createHash('sha256').update(verifier).digest('base64url'),
       code_challenge_method: 'S256',
     });
-    const started = (await (await fetch(`${issuer}/oauth/authorize?${query}`, { headers: { accept: 'application/json' } })).json()) as { authorization_id: string };
-    const approved = await post(`${issuer}/oauth/authorize/approve`, JSON.stringify({ authorization_id: started.authorization_id }), { 'content-type': 'application/json', authorization: `Bearer ${session.session_token}` });
-    const form = new URLSearchParams({ grant_type: 'authorization_code', code: String(approved.code), redirect_uri: client.redirectUri, code_verifier: verifier, ...(client.clientSecret ? {} : { client_id: client.clientId }) });
+    const started = (await (await fetch(`${issuer}/oauth/authorize?${query}`, { headers: { accept: 'application/json' } })).json()) as {
+      authorization_id: string;
+    };
+    const approved = await post(`${issuer}/oauth/authorize/approve`, JSON.stringify({ authorization_id: started.authorization_id }), {
+      'content-type': 'application/json',
+      authorization: `Bearer ${session.session_token}`,
+    });
+    const form = new URLSearchParams({
+      grant_type: 'authorization_code',
+      code: String(approved.code),
+      redirect_uri: client.redirectUri,
+      code_verifier: verifier,
+      ...(client.clientSecret ? {} : { client_id: client.clientId }),
+    });
     tokens.push(await post(`${issuer}/oauth/token`, form.toString(), { 'content-type': 'application/x-www-form-urlencoded', ...basic }));
   }
   return tokens;

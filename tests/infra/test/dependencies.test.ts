@@ -8,7 +8,8 @@ import { repoRoot } from '@svc/testkit';
 // Import statements for the scratch sources, spelled so this file's own scan does not read them as imports.
 const imp = (rest: string) => `${'im'}port${rest}`;
 
-const check = (root?: string) => spawnSync(process.execPath, [join(repoRoot, 'scripts/check-deps.mjs'), ...(root ? ['--root', root] : [])], { encoding: 'utf8' });
+const check = (root?: string) =>
+  spawnSync(process.execPath, [join(repoRoot, 'scripts/check-deps.mjs'), ...(root ? ['--root', root] : [])], { encoding: 'utf8' });
 
 function scratch(pkg: Record<string, unknown>, source: string): string {
   const root = mkdtempSync(join(tmpdir(), 'deps-'));

@@ -15,9 +15,21 @@ function dockerfile(service: Service) {
   const lastFrom = instructions.map((i) => i.getKeyword()).lastIndexOf('FROM');
   const final = instructions.slice(lastFrom);
   const one = (keyword: string) => final.filter((i) => i.getKeyword() === keyword);
-  const json = (i: Instruction) => JSON.parse(i.getArgumentsContent()!.replace(/^--[a-z-]+=\S+\s+/g, '').replace(/\\\n\s*/g, '').replace(/^CMD\s+/, '')) as string[];
+  const json = (i: Instruction) =>
+    JSON.parse(
+      i
+        .getArgumentsContent()!
+        .replace(/^--[a-z-]+=\S+\s+/g, '')
+        .replace(/\\\n\s*/g, '')
+        .replace(/^CMD\s+/, ''),
+    ) as string[];
   const env = Object.fromEntries(
-    one('ENV').flatMap((i) => i.getArgumentsContent()!.split(/\s+/).map((kv) => kv.split('=') as [string, string])),
+    one('ENV').flatMap((i) =>
+      i
+        .getArgumentsContent()!
+        .split(/\s+/)
+        .map((kv) => kv.split('=') as [string, string]),
+    ),
   );
   return { instructions, final, one, json, env };
 }
@@ -77,12 +89,32 @@ describe.each(SERVICES)('the %s image', (service) => {
 
   it('starts with its CMD and is healthy by its HEALTHCHECK, run directly from the layout the image copies', async () => {
     const port = await freePort();
-    const serviceEnv = cleanEnv({ ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATABASE_URL: testDatabaseUrl(), IDP_SECRET: 'image-test-secret-0123456789abcdefgh' });
+    const serviceEnv = cleanEnv({
+      ...env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: testDatabaseUrl(),
+      IDP_SECRET: 'image-test-secret-0123456789abcdefgh',
+    });
     const [command, ...args] = json(one('CMD')[0]!);
     const server = run(command === 'node' ? process.execPath : command!, args, serviceEnv);
     try {
-      await waitFor(() => fetch(`http://127.0.0.1:${port}/ready`).then((r) => r.ok, () => false), 30_000, `${service} ready`, server.output);
-      const check = one('HEALTHCHECK')[0]!.getArgumentsContent()!.replace(/^(--\S+\s+)+/, '').replace(/\\\n\s*/g, '').replace(/^CMD\s+/, '');
+      await waitFor(
+        () =>
+          fetch(`http://127.0.0.1:${port}/ready`).then(
+            (r) => r.ok,
+            () => false,
+          ),
+        30_000,
+        `${service} ready`,
+        server.output,
+      );
+      const check = one('HEALTHCHECK')[0]!
+        .getArgumentsContent()!
+        .replace(/^(--\S+\s+)+/, '')
+        .replace(/\\\n\s*/g, '')
+        .replace(/^CMD\s+/, '');
       const [hcCommand, ...hcArgs] = JSON.parse(check) as string[];
       const probe = run(hcCommand === 'node' ? process.execPath : hcCommand!, hcArgs, serviceEnv);
       expect(await probe.exited).toBe(0);
@@ -98,7 +130,10 @@ describe('the migration step every deployment runs first', () => {
     const script = `${repoRoot}packages/db/dist/migrate-cli.js`;
     const first = run(process.execPath, [script], { ...process.env, DATABASE_URL: testDatabaseUrl() });
     expect(await first.exited).toBe(0);
-    expect(JSON.parse(first.output())).toEqual({ applied: [], already_applied: readdirSync(`${repoRoot}packages/db/prisma/migrations`, { withFileTypes: true }).filter((d) => d.isDirectory()).length });
+    expect(JSON.parse(first.output())).toEqual({
+      applied: [],
+      already_applied: readdirSync(`${repoRoot}packages/db/prisma/migrations`, { withFileTypes: true }).filter((d) => d.isDirectory()).length,
+    });
     const bad = run(process.execPath, [script], { ...process.env, DATABASE_URL: 'mysql://nope' });
     expect(await bad.exited).toBe(1);
     expect(bad.output()).toBe('Invalid configuration: DATABASE_URL: must be a postgres or postgresql URL\n');

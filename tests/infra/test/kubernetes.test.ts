@@ -81,7 +81,9 @@ describe('infra/k8s', () => {
   });
 
   it('limits failing-open wallet verification per replica by the autoscaler’s ceiling', () => {
-    expect(Number(find('ConfigMap', 'wallet-verify-config')!.data!.RATE_LIMIT_REPLICAS)).toBe(find('HorizontalPodAutoscaler', 'wallet-verify')!.spec.maxReplicas);
+    expect(Number(find('ConfigMap', 'wallet-verify-config')!.data!.RATE_LIMIT_REPLICAS)).toBe(
+      find('HorizontalPodAutoscaler', 'wallet-verify')!.spec.maxReplicas,
+    );
   });
 
   it('migrates with a Job that runs the migration script with the database URL from the secret', () => {

@@ -11,7 +11,9 @@ import { read } from './manifests.js';
 const { validateWorkflow } = createRequire(import.meta.url)('@action-validator/core') as { validateWorkflow(src: string): { errors: unknown[] } };
 
 const source = read('.github/workflows/ci.yml');
-const workflow = parse(source) as { jobs: Record<string, { services: Record<string, { image: string; options: string }>; env: Record<string, string>; steps: { run?: string }[] }> };
+const workflow = parse(source) as {
+  jobs: Record<string, { services: Record<string, { image: string; options: string }>; env: Record<string, string>; steps: { run?: string }[] }>;
+};
 const job = workflow.jobs.affected!;
 
 describe('.github/workflows/ci.yml', () => {
@@ -42,7 +44,11 @@ describe('what a change affects', () => {
     execFileSync('git', ['checkout', '--quiet', '-B', `change-${file.replace(/\W/g, '-')}`, 'HEAD'], { cwd: clone });
     appendFileSync(join(clone, file), '\n// a change\n');
     execFileSync('git', ['-c', 'user.email=ci@example.com', '-c', 'user.name=ci', 'commit', '--quiet', '-am', `change ${file}`], { cwd: clone });
-    const out = execFileSync(`${repoRoot}node_modules/.bin/turbo`, ['run', 'build', '--affected', '--dry=json'], { cwd: clone, env: { ...process.env, TURBO_SCM_BASE: 'HEAD~1' }, stdio: ['ignore', 'pipe', 'ignore'] }).toString();
+    const out = execFileSync(`${repoRoot}node_modules/.bin/turbo`, ['run', 'build', '--affected', '--dry=json'], {
+      cwd: clone,
+      env: { ...process.env, TURBO_SCM_BASE: 'HEAD~1' },
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).toString();
     execFileSync('git', ['reset', '--quiet', '--hard', 'HEAD~1'], { cwd: clone });
     const packages = (JSON.parse(out.slice(out.indexOf('{'))) as { packages: string[] }).packages;
     return packages.filter((p) => ['@svc/identity-provider', '@svc/wallet-verify', '@svc/credential-issuer'].includes(p)).sort();

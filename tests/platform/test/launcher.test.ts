@@ -11,13 +11,23 @@ chmodSync(dataDir, 0o755);
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 async function launch() {
-  const ports = { IDP_PORT: await freePort(), WALLET_VERIFY_PORT: await freePort(), CREDENTIAL_ISSUER_PORT: await freePort(), EMBEDDED_PG_PORT: await freePort() };
+  const ports = {
+    IDP_PORT: await freePort(),
+    WALLET_VERIFY_PORT: await freePort(),
+    CREDENTIAL_ISSUER_PORT: await freePort(),
+    EMBEDDED_PG_PORT: await freePort(),
+  };
   const env = cleanEnv({ SVC_DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])) });
   const launcher = run(process.execPath, [`${repoRoot}scripts/start.mjs`], env, true);
-  await waitFor(async () => {
-    if (launcher.child.exitCode !== null) throw new Error(`the launcher exited ${launcher.child.exitCode}:\n${launcher.output()}`);
-    return launcher.output().includes('Ctrl-C stops everything');
-  }, 60_000, 'the launcher banner', launcher.output);
+  await waitFor(
+    async () => {
+      if (launcher.child.exitCode !== null) throw new Error(`the launcher exited ${launcher.child.exitCode}:\n${launcher.output()}`);
+      return launcher.output().includes('Ctrl-C stops everything');
+    },
+    60_000,
+    'the launcher banner',
+    launcher.output,
+  );
   return { launcher, ports };
 }
 

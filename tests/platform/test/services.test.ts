@@ -17,9 +17,28 @@ afterEach(async () => {
 
 async function boot(service: (typeof SERVICES)[number], env: NodeJS.ProcessEnv) {
   const port = await freePort();
-  const server = startServer(service, cleanEnv({ PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATABASE_URL: testDatabaseUrl(), IDP_SECRET: 'platform-test-secret-0123456789abcdef', ...env }));
+  const server = startServer(
+    service,
+    cleanEnv({
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: testDatabaseUrl(),
+      IDP_SECRET: 'platform-test-secret-0123456789abcdef',
+      ...env,
+    }),
+  );
   started.push(server);
-  await waitFor(() => fetch(`http://127.0.0.1:${port}/health`).then((r) => r.ok, () => false), 20_000, `${service} to listen`, server.output);
+  await waitFor(
+    () =>
+      fetch(`http://127.0.0.1:${port}/health`).then(
+        (r) => r.ok,
+        () => false,
+      ),
+    20_000,
+    `${service} to listen`,
+    server.output,
+  );
   return { port, server, get: (path: string, init?: RequestInit) => fetch(`http://127.0.0.1:${port}${path}`, init) };
 }
 
@@ -37,7 +56,10 @@ describe.each(SERVICES)('%s', (service) => {
     expect(ready.status).toBe(200);
     const readiness = ZReadiness.parse(await ready.json());
     expect(readiness.status).toBe('ready');
-    expect(readiness.checks.slice(0, 2).map((c) => [c.name, c.ok])).toEqual([['database', true], ['redis', true]]);
+    expect(readiness.checks.slice(0, 2).map((c) => [c.name, c.ok])).toEqual([
+      ['database', true],
+      ['redis', true],
+    ]);
     expect(readiness.checks.every((c) => c.ok)).toBe(true);
   });
 
@@ -97,11 +119,14 @@ describe.each(SERVICES)('%s', (service) => {
     const { server, port } = await boot(service, {});
     // A request whose body is half sent is in flight at the server for as long as we like.
     const response = new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = httpRequest({ host: '127.0.0.1', port, method: 'POST', path: '/nowhere', headers: { 'content-type': 'application/json', 'content-length': '10' } }, (res) => {
-        let body = '';
-        res.on('data', (d) => (body += d));
-        res.on('end', () => resolve({ status: res.statusCode!, body }));
-      });
+      const req = httpRequest(
+        { host: '127.0.0.1', port, method: 'POST', path: '/nowhere', headers: { 'content-type': 'application/json', 'content-length': '10' } },
+        (res) => {
+          let body = '';
+          res.on('data', (d) => (body += d));
+          res.on('end', () => resolve({ status: res.statusCode!, body }));
+        },
+      );
       req.on('error', reject);
       req.write('{"a":');
       setTimeout(() => {

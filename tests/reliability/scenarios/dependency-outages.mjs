@@ -9,7 +9,15 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 async function readiness(env) {
   return Object.fromEntries(
-    await Promise.all(Object.entries(env.services).map(async ([name, s]) => [name, await fetch(`${s.url}/ready`).then((r) => r.status, () => 0)])),
+    await Promise.all(
+      Object.entries(env.services).map(async ([name, s]) => [
+        name,
+        await fetch(`${s.url}/ready`).then(
+          (r) => r.status,
+          () => 0,
+        ),
+      ]),
+    ),
   );
 }
 
@@ -56,7 +64,8 @@ export async function redisOutage(env, { seconds, targets }) {
   const by = Object.fromEntries(results.map((r) => [r.name, r]));
   const failures = [];
   // wallet-verify fails closed (documented): 503 rate_limiter_unavailable with Retry-After, never a 500.
-  if (count(by['wallet-verify'].statuses, (c) => c >= 500 && c !== 503)) failures.push(`wallet-verify answered a 5xx other than 503: ${describeStatuses(by['wallet-verify'].statuses)}`);
+  if (count(by['wallet-verify'].statuses, (c) => c >= 500 && c !== 503))
+    failures.push(`wallet-verify answered a 5xx other than 503: ${describeStatuses(by['wallet-verify'].statuses)}`);
   if (!count(by['wallet-verify'].statuses, (c) => c === 503)) failures.push('wallet-verify never failed closed (no 503) while Redis was down');
   if (during['wallet-verify'] !== 503) failures.push(`wallet-verify /ready answered ${during['wallet-verify']} while Redis was down, not 503`);
   // The identity provider skips its rate limit and reads presets from PostgreSQL; the issuer does not need Redis.
@@ -72,7 +81,9 @@ export async function redisOutage(env, { seconds, targets }) {
     failures,
     figures: [
       ...results.map((r) => `${r.name}: ${describeStatuses(r.statuses)}`),
-      `/ready while down: ${Object.entries(during).map(([n, s]) => `${n} ${s}`).join(', ')}; all ready again ${Math.round(recoveredInMs / 100) / 10} s after Redis returned`,
+      `/ready while down: ${Object.entries(during)
+        .map(([n, s]) => `${n} ${s}`)
+        .join(', ')}; all ready again ${Math.round(recoveredInMs / 100) / 10} s after Redis returned`,
       `credentials issued ${issued}, recorded ${stored}`,
     ],
   };
@@ -87,19 +98,23 @@ export async function postgresRestart(env, { seconds, targets }) {
     if (count(r.statuses, (c) => c >= 500 && c !== 503)) failures.push(`${r.name} answered a 5xx other than 503: ${describeStatuses(r.statuses)}`);
     if (r.errors || r.timeouts) failures.push(`${r.name}: ${r.errors} errors, ${r.timeouts} timeouts`);
   }
-  for (const [name, status] of Object.entries(during)) if (status !== 503) failures.push(`${name} /ready answered ${status} while PostgreSQL was down, not 503`);
+  for (const [name, status] of Object.entries(during))
+    if (status !== 503) failures.push(`${name} /ready answered ${status} while PostgreSQL was down, not 503`);
   const issued = results.find((r) => r.name === 'credential-issuer').statuses[200] ?? 0;
   const stored = (await issuedCount(env)) - before;
   checkRecorded(failures, issued, stored);
   // And everything works again, with the data from before the restart.
   const after = await loadAll(targets, 3);
-  for (const r of after) if (count(r.statuses, (c) => c >= 400) || r.errors) failures.push(`${r.name} after the restart: ${describeStatuses(r.statuses)}, ${r.errors} errors`);
+  for (const r of after)
+    if (count(r.statuses, (c) => c >= 400) || r.errors) failures.push(`${r.name} after the restart: ${describeStatuses(r.statuses)}, ${r.errors} errors`);
   return {
     name: `PostgreSQL stopped after 2 s, back 3 s later (load ${seconds} s)`,
     failures,
     figures: [
       ...results.map((r) => `${r.name}: ${describeStatuses(r.statuses)}`),
-      `/ready while down: ${Object.entries(during).map(([n, s]) => `${n} ${s}`).join(', ')}; all ready ${Math.round(recoveredInMs / 100) / 10} s after it returned`,
+      `/ready while down: ${Object.entries(during)
+        .map(([n, s]) => `${n} ${s}`)
+        .join(', ')}; all ready ${Math.round(recoveredInMs / 100) / 10} s after it returned`,
       `credentials issued ${issued}, recorded ${stored}; afterwards ${after.map((r) => `${r.name} ${describeStatuses(r.statuses)}`).join(', ')}`,
     ],
   };

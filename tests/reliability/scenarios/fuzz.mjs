@@ -59,7 +59,8 @@ function casesFor(path, method, op, doc) {
   add('unsupported charset', { body: '{}', type: 'application/json; charset=utf-32' });
   add('XML', { body: '<a/>', type: 'application/xml' });
   for (const prop of propertiesOf(json, doc)) {
-    for (const value of WRONG_VALUES) add(`${prop}: ${JSON.stringify(value)?.slice(0, 20)}`, { body: JSON.stringify({ [prop]: value }), type: 'application/json' });
+    for (const value of WRONG_VALUES)
+      add(`${prop}: ${JSON.stringify(value)?.slice(0, 20)}`, { body: JSON.stringify({ [prop]: value }), type: 'application/json' });
     for (const s of ODD_STRINGS) add(`${prop}: odd string`, { body: JSON.stringify({ [prop]: s }), type: 'application/json' });
   }
   return cases;
@@ -110,7 +111,9 @@ export async function fuzz(env) {
   for (const [service, { url: base, port }] of Object.entries(env.services)) {
     const doc = await (await fetch(`${base}/openapi.json`)).json();
     const cases = Object.entries(doc.paths).flatMap(([path, methods]) => Object.entries(methods).flatMap(([method, op]) => casesFor(path, method, op, doc)));
-    const withHeaders = Object.keys(doc.paths).flatMap((path) => HEADER_ABUSE.map((h) => ({ label: `GET ${path}: ${h.label}`, url: path.replace(/\{[^}]+\}/g, 'x'), method: 'GET', headers: h.headers })));
+    const withHeaders = Object.keys(doc.paths).flatMap((path) =>
+      HEADER_ABUSE.map((h) => ({ label: `GET ${path}: ${h.label}`, url: path.replace(/\{[^}]+\}/g, 'x'), method: 'GET', headers: h.headers })),
+    );
     for (const c of [...cases, ...withHeaders]) {
       for (const credentials of [{}, auth[service]]) {
         total++;
@@ -147,12 +150,19 @@ export async function fuzz(env) {
       seen[status || 'closed'] = (seen[status || 'closed'] ?? 0) + 1;
       if (status >= 500 || STACK.test(answer)) failures.push(`${service} raw ${JSON.stringify(text.slice(0, 40))}: ${answer.slice(0, 160)}`);
     }
-    const health = await fetch(`${base}/health`).then((r) => r.status, () => 0);
+    const health = await fetch(`${base}/health`).then(
+      (r) => r.status,
+      () => 0,
+    );
     if (health !== 200) failures.push(`${service} is not healthy after the fuzzing (${health})`);
   }
   return {
     name: 'fuzzing every operation: malformed, oversized and deep bodies, wrong types, odd Unicode, header abuse, raw requests',
     failures: failures.slice(0, 30).concat(failures.length > 30 ? [`… and ${failures.length - 30} more`] : []),
-    figures: [`${total} requests; statuses ${Object.entries(seen).map(([s, n]) => `${s}×${n}`).join(' ')}`],
+    figures: [
+      `${total} requests; statuses ${Object.entries(seen)
+        .map(([s, n]) => `${s}×${n}`)
+        .join(' ')}`,
+    ],
   };
 }

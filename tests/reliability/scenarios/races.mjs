@@ -9,20 +9,32 @@ function flow(env) {
   const user = env.demo.users.palm_verified;
   const client = env.demo.clients.confidential;
   const basic = `Basic ${Buffer.from(`${client.client_id}:${client.client_secret}`).toString('base64')}`;
-  const post = (path, body, headers) => fetch(`${issuer}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  const post = (path, body, headers) =>
+    fetch(`${issuer}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
   return {
     async session() {
       return (await (await post('/auth/session', { email: user.email, password: user.password })).json()).session_token;
     },
     async pending(session) {
       const verifier = randomBytes(32).toString('base64url');
-      const query = new URLSearchParams({ client_id: client.client_id, redirect_uri: client.redirect_uri, response_type: 'code', scope: 'openid identity:read', state: 'race', code_challenge: createHash('sha256').update(verifier).digest('base64url'), code_challenge_method: 'S256' });
-      const started = await (await fetch(`${issuer}/oauth/authorize?${query}`, { headers: { accept: 'application/json', authorization: `Bearer ${session}` } })).json();
+      const query = new URLSearchParams({
+        client_id: client.client_id,
+        redirect_uri: client.redirect_uri,
+        response_type: 'code',
+        scope: 'openid identity:read',
+        state: 'race',
+        code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+        code_challenge_method: 'S256',
+      });
+      const started = await (
+        await fetch(`${issuer}/oauth/authorize?${query}`, { headers: { accept: 'application/json', authorization: `Bearer ${session}` } })
+      ).json();
       return { id: started.authorization_id, verifier };
     },
     approve: (session, id) => post('/oauth/authorize/approve', { authorization_id: id }, { authorization: `Bearer ${session}` }),
     revokeAuthorization: (session, id) => post('/oauth/revoke', { authorization_id: id }, { authorization: `Bearer ${session}` }),
-    exchange: (code, verifier) => post('/oauth/token', { grant_type: 'authorization_code', code, redirect_uri: client.redirect_uri, code_verifier: verifier }, { authorization: basic }),
+    exchange: (code, verifier) =>
+      post('/oauth/token', { grant_type: 'authorization_code', code, redirect_uri: client.redirect_uri, code_verifier: verifier }, { authorization: basic }),
     refresh: (token) => post('/oauth/token', { grant_type: 'refresh_token', refresh_token: token }, { authorization: basic }),
   };
 }
@@ -76,6 +88,8 @@ export async function races(env) {
   return {
     name: `races, ${ROUNDS} rounds each: approve against revoke, 5 parallel code exchanges, 5 parallel refreshes`,
     failures,
-    figures: [`approve/revoke outcomes: revocation after approval ${tally.approveFirst}, before it ${tally.revokeFirst}; statuses seen ${[...statuses].sort().join(', ')}`],
+    figures: [
+      `approve/revoke outcomes: revocation after approval ${tally.approveFirst}, before it ${tally.revokeFirst}; statuses seen ${[...statuses].sort().join(', ')}`,
+    ],
   };
 }

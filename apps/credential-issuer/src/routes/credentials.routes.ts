@@ -1,6 +1,13 @@
 import { Router } from 'express';
 import { handle, methodNotAllowed, toFieldIssues, ValidationError } from '@svc/http';
-import { ZCredentialIdParams, ZCredentialListQuery, ZIssueForSubjectRequest, ZRevokeCredentialRequest, ZVcApiIssueRequest, ZVerifyCredentialRequest } from '@svc/schemas';
+import {
+  ZCredentialIdParams,
+  ZCredentialListQuery,
+  ZIssueForSubjectRequest,
+  ZRevokeCredentialRequest,
+  ZVcApiIssueRequest,
+  ZVerifyCredentialRequest,
+} from '@svc/schemas';
 import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
 import { claimProblems } from '../services/claim-rules.js';
@@ -24,7 +31,10 @@ export function credentialsRouter(deps: AppDeps): Router {
         if (Object.hasOwn(body, 'credential')) {
           const parsed = ZVcApiIssueRequest.safeParse(body);
           if (!parsed.success) throw new ValidationError(toFieldIssues(parsed.error, 'body'));
-          const problems = claimProblems(Object.fromEntries(Object.entries(parsed.data.credential.credentialSubject).filter(([k]) => k !== 'id')), 'body.credential.credentialSubject');
+          const problems = claimProblems(
+            Object.fromEntries(Object.entries(parsed.data.credential.credentialSubject).filter(([k]) => k !== 'id')),
+            'body.credential.credentialSubject',
+          );
           if (problems.length) throw new ValidationError(problems);
           const verifiableCredential = await issueGiven(ctx, caller, parsed.data.credential);
           deps.counters.issued.inc({ request: 'vc_api' });
@@ -35,7 +45,11 @@ export function credentialsRouter(deps: AppDeps): Router {
         if (!parsed.success) throw new ValidationError(toFieldIssues(parsed.error, 'body'));
         const problems = claimProblems(parsed.data.claims, 'body.claims');
         if (problems.length) throw new ValidationError(problems);
-        const credential = await issueForSubject(ctx, caller, { subjectAddress: parsed.data.subject_address, claims: parsed.data.claims, validUntil: parsed.data.valid_until });
+        const credential = await issueForSubject(ctx, caller, {
+          subjectAddress: parsed.data.subject_address,
+          claims: parsed.data.claims,
+          validUntil: parsed.data.valid_until,
+        });
         deps.counters.issued.inc({ request: 'spec' });
         res.json({ message: 'Credential issued', credential });
       }),
@@ -59,7 +73,12 @@ export function credentialsRouter(deps: AppDeps): Router {
     .post(
       issuing,
       handle({ body: ZRevokeCredentialRequest }, async ({ body }, _req, res) => {
-        const result = await revokeCredential(deps.db, res.locals.caller!.organizationId, credentialIdOf(body.credential_id, 'body.credential_id'), deps.clock.now());
+        const result = await revokeCredential(
+          deps.db,
+          res.locals.caller!.organizationId,
+          credentialIdOf(body.credential_id, 'body.credential_id'),
+          deps.clock.now(),
+        );
         if (result.newly) deps.counters.revoked.inc();
         res.json({ revoked: result.revoked, credential_id: result.credential_id, revoked_at: result.revoked_at });
       }),
@@ -70,12 +89,15 @@ export function credentialsRouter(deps: AppDeps): Router {
     .route('/credentials')
     .get(
       issuing,
-      handle(
-        { query: ZCredentialListQuery },
-        async ({ query }, _req, res) => {
-          res.json(await listCredentials(deps.db, res.locals.caller!.organizationId, { subjectAddress: query.subject_address, limit: query.limit, cursor: query.cursor }));
-        },
-      ),
+      handle({ query: ZCredentialListQuery }, async ({ query }, _req, res) => {
+        res.json(
+          await listCredentials(deps.db, res.locals.caller!.organizationId, {
+            subjectAddress: query.subject_address,
+            limit: query.limit,
+            cursor: query.cursor,
+          }),
+        );
+      }),
     )
     .all(methodNotAllowed);
 

@@ -23,7 +23,12 @@ export function requireToken(auth: ApiKeyAuthenticator, limiter: KeyLimiter, per
     const decision = await limiter.consume(result.key.id, result.key);
     const headers = rateLimitHeaders(decision);
     res.set(headers);
-    if (!decision.allowed) throw overLimit(decision.retryAfterSeconds, `This API token is over its ${decision.refusedBy === 'burst' ? 'per-second burst' : 'hourly'} limit`, headers);
+    if (!decision.allowed)
+      throw overLimit(
+        decision.retryAfterSeconds,
+        `This API token is over its ${decision.refusedBy === 'burst' ? 'per-second burst' : 'hourly'} limit`,
+        headers,
+      );
     if (!result.key.permissions.includes(permission)) throw permissionMissing(permission);
     res.locals.caller = { apiKeyId: result.key.id, organizationId: result.key.organizationId };
     next();

@@ -52,7 +52,11 @@ interface Cursor {
   id: string;
 }
 
-export async function listCredentials(db: Db, organizationId: string, query: { subjectAddress?: string | undefined; limit: number; cursor?: string | undefined }) {
+export async function listCredentials(
+  db: Db,
+  organizationId: string,
+  query: { subjectAddress?: string | undefined; limit: number; cursor?: string | undefined },
+) {
   let after: Cursor | undefined;
   if (query.cursor) {
     try {

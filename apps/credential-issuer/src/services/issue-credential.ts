@@ -38,11 +38,16 @@ function statusEntry(config: Config, recordId?: string) {
 }
 
 /** The spec's shape: a credential about `did:ethr:<subject>` carrying every claim as given. */
-export async function issueForSubject(ctx: IssueContext, caller: Caller, input: { subjectAddress: string; claims: Record<string, unknown>; validUntil?: string | undefined }) {
+export async function issueForSubject(
+  ctx: IssueContext,
+  caller: Caller,
+  input: { subjectAddress: string; claims: Record<string, unknown>; validUntil?: string | undefined },
+) {
   const key = await ctx.keys.current();
   const now = ctx.clock.now();
   const recordId = randomUUID();
-  const validUntil = input.validUntil ?? (ctx.config.CREDENTIAL_VALIDITY_SECONDS ? iso(new Date(now.getTime() + ctx.config.CREDENTIAL_VALIDITY_SECONDS * 1000)) : '');
+  const validUntil =
+    input.validUntil ?? (ctx.config.CREDENTIAL_VALIDITY_SECONDS ? iso(new Date(now.getTime() + ctx.config.CREDENTIAL_VALIDITY_SECONDS * 1000)) : '');
   const credential: Credential = {
     '@context': [CREDENTIALS_V2, UNDEFINED_TERMS_V2],
     id: `urn:uuid:${recordId}`,
@@ -66,8 +71,10 @@ export async function issueGiven(ctx: IssueContext, caller: Caller, given: Recor
     throw invalidField('credential.issuer', `must be this issuer's DID, ${key.controller}`);
   }
   // Never change what the caller asked to be signed: a bad member is refused, not replaced.
-  if (Object.hasOwn(given, 'id') && (typeof given.id !== 'string' || !URL.canParse(given.id))) throw invalid('id', 'must be a URL (e.g. urn:uuid:… or https://…), or left out for the issuer to assign one');
-  if (Object.hasOwn(given, 'validFrom') && (typeof given.validFrom !== 'string' || Number.isNaN(Date.parse(given.validFrom)))) throw invalid('validFrom', 'must be an XML Schema dateTime string, or left out');
+  if (Object.hasOwn(given, 'id') && (typeof given.id !== 'string' || !URL.canParse(given.id)))
+    throw invalid('id', 'must be a URL (e.g. urn:uuid:… or https://…), or left out for the issuer to assign one');
+  if (Object.hasOwn(given, 'validFrom') && (typeof given.validFrom !== 'string' || Number.isNaN(Date.parse(given.validFrom))))
+    throw invalid('validFrom', 'must be an XML Schema dateTime string, or left out');
   // Every credential this issuer signs is recorded and revocable through the issuer's own status.
   if (Object.hasOwn(given, 'credentialStatus')) throw invalid('credentialStatus', 'is set by this issuer (its own revocation entry); leave it out');
   const recordId = randomUUID();
@@ -87,13 +94,27 @@ export async function issueGiven(ctx: IssueContext, caller: Caller, given: Recor
  * refused nor revealed, since revocation follows the record named in credentialStatus, not the id.
  */
 async function sign(ctx: IssueContext, caller: Caller, credential: Credential, subjectAddress: string, key: IssuerKey, recordId: string): Promise<Credential> {
-  if (await ctx.db.issuedCredential.findUnique({ where: { organizationId_credentialId: { organizationId: caller.organizationId, credentialId: credential.id } }, select: { id: true } })) {
+  if (
+    await ctx.db.issuedCredential.findUnique({
+      where: { organizationId_credentialId: { organizationId: caller.organizationId, credentialId: credential.id } },
+      select: { id: true },
+    })
+  ) {
     throw duplicateCredential(credential.id);
   }
-  const mandatoryPointers = ['/issuer', '/validFrom', ...(credential.validUntil ? ['/validUntil'] : []), ...(credential.credentialStatus ? ['/credentialStatus'] : [])];
+  const mandatoryPointers = [
+    '/issuer',
+    '/validFrom',
+    ...(credential.validUntil ? ['/validUntil'] : []),
+    ...(credential.credentialStatus ? ['/credentialStatus'] : []),
+  ];
   let signed: Credential;
   try {
-    signed = await ctx.pool.run<Credential>('sign', { credential, key, created: new Date(Date.parse(String(credential.validFrom)) || ctx.clock.now().getTime()), mandatoryPointers }, caller.apiKeyId);
+    signed = await ctx.pool.run<Credential>(
+      'sign',
+      { credential, key, created: new Date(Date.parse(String(credential.validFrom)) || ctx.clock.now().getTime()), mandatoryPointers },
+      caller.apiKeyId,
+    );
   } catch (err) {
     // The libraries refuse what JSON-LD cannot sign as given (undefined terms, bad dates, …).
     if (err instanceof SigningJobError) throw notSignable(err.message);

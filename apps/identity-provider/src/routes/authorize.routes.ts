@@ -13,7 +13,12 @@ import { optionalSession } from './session-context.js';
 /** Before the redirect URI is trusted, errors are shown, never redirected (RFC 6749 §4.1.2.1). */
 function showError(req: Request, res: Response, error: string, description: string): void {
   const locale = typeof req.query.locale === 'string' ? req.query.locale : undefined;
-  if (wantsHtml(req)) res.status(400).set('Content-Security-Policy', pageCsp()).type('html').send(renderError(description, pickLocale(locale, req.headers['accept-language'])));
+  if (wantsHtml(req))
+    res
+      .status(400)
+      .set('Content-Security-Policy', pageCsp())
+      .type('html')
+      .send(renderError(description, pickLocale(locale, req.headers['accept-language'])));
   else res.status(400).json({ error, error_description: description });
 }
 
@@ -50,14 +55,28 @@ export function authorizeRouter(deps: AppDeps): Router {
           deps.db,
           app,
           query.redirect_uri,
-          { scope: query.scope!, responseType: 'code', codeChallenge: query.code_challenge, codeChallengeMethod: 'S256', state: query.state, nonce: query.nonce, loginHint: query.login_hint, locale: query.locale },
+          {
+            scope: query.scope!,
+            responseType: 'code',
+            codeChallenge: query.code_challenge,
+            codeChallengeMethod: 'S256',
+            state: query.state,
+            nonce: query.nonce,
+            loginHint: query.login_hint,
+            locale: query.locale,
+          },
           scopes,
           user?.userId,
           deps.clock.now(),
         );
         const consentUrl = `${issuer}/consent?authorization_id=${authorization.id}`;
         if (wantsHtml(req)) return res.redirect(303, consentUrl);
-        res.json({ authorization_id: authorization.id, status: authorization.status, consent_url: consentUrl, expires_at: authorization.expiresAt.toISOString() });
+        res.json({
+          authorization_id: authorization.id,
+          status: authorization.status,
+          consent_url: consentUrl,
+          expires_at: authorization.expiresAt.toISOString(),
+        });
       }),
     )
     .all(methodNotAllowed);

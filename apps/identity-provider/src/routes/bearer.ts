@@ -28,7 +28,8 @@ async function checkSender(deps: AppDeps, req: Request, scheme: 'Bearer' | 'DPoP
     if (scheme === 'DPoP') throw senderRejected(new OAuthError('invalid_token', 'This access token is not DPoP-bound: present it as a Bearer token'), style);
     return;
   }
-  if (scheme !== 'DPoP') throw senderRejected(new OAuthError('invalid_token', 'This access token is DPoP-bound: present it with Authorization: DPoP and a DPoP proof'), style);
+  if (scheme !== 'DPoP')
+    throw senderRejected(new OAuthError('invalid_token', 'This access token is DPoP-bound: present it with Authorization: DPoP and a DPoP proof'), style);
   const proof = req.get('dpop');
   if (proof === undefined) throw senderRejected(new OAuthError('invalid_dpop_proof', 'A DPoP proof is required with a DPoP-bound token'), style);
   let jkt: string;

@@ -43,7 +43,16 @@ export function consentRouter(deps: AppDeps): Router {
         sendPage(
           res,
           200,
-          renderConsent({ authorizationId: a.id, appName: a.application.name, organizationName: a.application.organization.name, scopes: offeredScopes(bound), requested: bound.requestedScopes, csrf: csrfTokenFor(deps, session), email: session.email, lang }),
+          renderConsent({
+            authorizationId: a.id,
+            appName: a.application.name,
+            organizationName: a.application.organization.name,
+            scopes: offeredScopes(bound),
+            requested: bound.requestedScopes,
+            csrf: csrfTokenFor(deps, session),
+            email: session.email,
+            lang,
+          }),
           // Approve and Deny answer 303 to the client's redirect URI; form-action must allow it.
           [new URL(a.redirectUri).origin],
         );
@@ -62,10 +71,16 @@ export function consentRouter(deps: AppDeps): Router {
         const expected = cookie(req, LOGIN_CSRF_COOKIE);
         if (!expected || !constantTimeEqual(expected, body.csrf_token)) return showSignIn(res, a, lang, 403, t.formExpired, body.email);
         try {
-          const { token } = await signIn(deps.db, deps.store.cache, { email: body.email, password: body.password, address: req.ip ?? 'unknown' }, deps.clock.now());
+          const { token } = await signIn(
+            deps.db,
+            deps.store.cache,
+            { email: body.email, password: body.password, address: req.ip ?? 'unknown' },
+            deps.clock.now(),
+          );
           setSessionCookie(deps, res, token);
         } catch (err) {
-          if (err instanceof HttpError && (err.status === 401 || err.status === 429)) return showSignIn(res, a, lang, err.status, err.status === 401 ? t.wrongPassword : t.tooManyAttempts, body.email);
+          if (err instanceof HttpError && (err.status === 401 || err.status === 429))
+            return showSignIn(res, a, lang, err.status, err.status === 401 ? t.wrongPassword : t.tooManyAttempts, body.email);
           throw err;
         }
         res.redirect(303, `/consent?authorization_id=${a.id}`);

@@ -33,7 +33,15 @@ export function decisionRouter(deps: AppDeps): Router {
     .post(
       handle({ body: ZDecisionRequest }, async ({ body }, req, res) => {
         const { session, authorization } = await decider(req, body.authorization_id);
-        const { code, codeExpiresAt, granted } = await approve(deps.db, deps.store.cache, deps.config.IDP_SECRET, authorization, body.scopes, session, deps.clock.now());
+        const { code, codeExpiresAt, granted } = await approve(
+          deps.db,
+          deps.store.cache,
+          deps.config.IDP_SECRET,
+          authorization,
+          body.scopes,
+          session,
+          deps.clock.now(),
+        );
         const redirectTo = redirectWith(authorization.redirectUri, issuer, { code, state: authorization.state ?? undefined });
         // A browser form post continues with 303 (never 307, which would repost the form).
         if (isForm(req)) return res.redirect(303, redirectTo);

@@ -11,7 +11,8 @@ import { optionalSession, requireSession } from './session-context.js';
 async function callerOrganization(deps: AppDeps, req: Request): Promise<string> {
   if (req.headers.authorization?.startsWith('Basic ')) {
     const presented = credentialsFrom(req.headers.authorization, {});
-    return (await deps.limits.guardFailures(presented.clientId, req.ip ?? 'unknown', () => authenticateClient(deps.clients, presented, deps.assertions))).organizationId;
+    return (await deps.limits.guardFailures(presented.clientId, req.ip ?? 'unknown', () => authenticateClient(deps.clients, presented, deps.assertions)))
+      .organizationId;
   }
   const session = await optionalSession(deps, req);
   if (!session) throw developerAuthRequired();

@@ -15,10 +15,19 @@ export function discoveryRouter(deps: AppDeps): Router {
   const openid = openidConfiguration(issuer);
   const resource = protectedResourceMetadata(issuer, deps.config.resource);
   const svc = svcConfiguration(issuer, deps.config.resource, { limit: deps.config.RATE_LIMIT_DEFAULT, unit: deps.config.RATE_LIMIT_UNIT });
-  router.route('/.well-known/openid-configuration').get(publicDocument, (_req, res) => void res.json(openid)).all(methodNotAllowed);
+  router
+    .route('/.well-known/openid-configuration')
+    .get(publicDocument, (_req, res) => void res.json(openid))
+    .all(methodNotAllowed);
   // RFC 9728 §3: the metadata of the resource at {issuer}/v2 lives at this path with /v2 appended.
-  router.route('/.well-known/oauth-protected-resource/v2').get(publicDocument, (_req, res) => void res.json(resource)).all(methodNotAllowed);
-  router.route('/.well-known/svc-configuration').get(publicDocument, (_req, res) => void res.json(svc)).all(methodNotAllowed);
+  router
+    .route('/.well-known/oauth-protected-resource/v2')
+    .get(publicDocument, (_req, res) => void res.json(resource))
+    .all(methodNotAllowed);
+  router
+    .route('/.well-known/svc-configuration')
+    .get(publicDocument, (_req, res) => void res.json(svc))
+    .all(methodNotAllowed);
   router
     .route('/.well-known/jwks.json')
     .get(publicDocument, async (_req, res) => {

@@ -31,7 +31,10 @@ export function revokeRouter(deps: AppDeps): Router {
           who = { kind: 'user', userId: (await requireSession(deps, req, { csrf: true })).userId };
         } else {
           const presented = credentialsFrom(req.headers.authorization, body);
-          who = { kind: 'client', app: await deps.limits.guardFailures(presented.clientId, source, () => authenticateClient(deps.clients, presented, deps.assertions)) };
+          who = {
+            kind: 'client',
+            app: await deps.limits.guardFailures(presented.clientId, source, () => authenticateClient(deps.clients, presented, deps.assertions)),
+          };
           // A public client proves nothing by its id: its revocations never use the client's budget.
           if (!who.app.isPublic) await deps.limits.client(who.app.clientId);
         }

@@ -21,7 +21,9 @@ export function userTokenRouter(deps: AppDeps): Router {
     .post(
       handle({ body: ZUserTokenRequest }, async ({ body }, req, res) => {
         const presented = credentialsFrom(undefined, body);
-        const app = await deps.limits.guardFailures(presented.clientId, req.ip ?? 'unknown', () => authenticateClient(deps.clients, presented, deps.assertions));
+        const app = await deps.limits.guardFailures(presented.clientId, req.ip ?? 'unknown', () =>
+          authenticateClient(deps.clients, presented, deps.assertions),
+        );
         if (app.isPublic) throw invalidClient('A public client cannot use this endpoint');
         await deps.limits.client(app.clientId);
         const jkt = await tokenRequestBinding(deps, req, res, app);

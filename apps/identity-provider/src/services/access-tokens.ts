@@ -31,7 +31,6 @@ export interface Grant {
 
 export type Verified<T> = { ok: true; value: T } | { ok: false; rejection: Rejection };
 
-
 /**
  * Tokens whose signature and claims were already checked, by exact token string, per key set: a
  * client presents one access token many times in its lifetime, and RSA verification is the
@@ -71,7 +70,14 @@ export async function verifyAccessJwt(ctx: TokenContext, token: string): Promise
     return { ok: false, rejection: (err as { code?: string }).code === 'ERR_JWT_EXPIRED' ? 'expired' : 'invalid' };
   }
   const claims = payload as unknown as AccessClaims;
-  if (typeof claims.jti !== 'string' || typeof claims.authorization_id !== 'string' || !isUuid(claims.authorization_id) || typeof claims.scope !== 'string' || typeof claims.exp !== 'number' || (claims.cnf !== undefined && typeof claims.cnf.jkt !== 'string')) {
+  if (
+    typeof claims.jti !== 'string' ||
+    typeof claims.authorization_id !== 'string' ||
+    !isUuid(claims.authorization_id) ||
+    typeof claims.scope !== 'string' ||
+    typeof claims.exp !== 'number' ||
+    (claims.cnf !== undefined && typeof claims.cnf.jkt !== 'string')
+  ) {
     return { ok: false, rejection: 'invalid' };
   }
   ctx.verified.set(token, claims);

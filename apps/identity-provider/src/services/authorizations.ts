@@ -11,7 +11,6 @@ export const CODE_TTL_SECONDS = 300;
 
 export type AuthorizationRow = NonNullable<Awaited<ReturnType<Db['authorization']['findUnique']>>>;
 
-
 export interface AuthorizeRequest {
   scope: string;
   state?: string | undefined;
@@ -40,7 +39,15 @@ export function checkAuthorizeRequest(app: Application, req: AuthorizeRequest): 
   return scopes;
 }
 
-export async function createAuthorization(db: Db, app: Application, redirectUri: string, req: AuthorizeRequest, scopes: string[], userId: string | undefined, now: Date) {
+export async function createAuthorization(
+  db: Db,
+  app: Application,
+  redirectUri: string,
+  req: AuthorizeRequest,
+  scopes: string[],
+  userId: string | undefined,
+  now: Date,
+) {
   return db.authorization.create({
     data: {
       applicationId: app.id,
@@ -143,7 +150,15 @@ const codeKey = (authorizationId: string) => `authz-code:${authorizationId}`;
  * the account holder saw each one, implied ones included. Exactly one decision wins a race: the
  * status moves from pending_admin only once.
  */
-export async function approve(db: Db, cache: Cache, secret: string, a: AuthorizationWithApp, chosen: string[] | undefined, user: { palmVerified: boolean; authTime: Date }, now: Date) {
+export async function approve(
+  db: Db,
+  cache: Cache,
+  secret: string,
+  a: AuthorizationWithApp,
+  chosen: string[] | undefined,
+  user: { palmVerified: boolean; authTime: Date },
+  now: Date,
+) {
   assertPending(a, now);
   if (a.application.requiresPalmVerification && !user.palmVerified) {
     throw palmVerificationRequired(a.application.name);

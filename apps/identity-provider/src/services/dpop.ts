@@ -42,7 +42,10 @@ export class DpopProofs {
   ) {}
 
   nonce(at = this.clock.now().getTime()): string {
-    return createHmac('sha256', this.secret).update(`dpop-nonce:${Math.floor(at / NONCE_STEP_MS)}`).digest('base64url').slice(0, 32);
+    return createHmac('sha256', this.secret)
+      .update(`dpop-nonce:${Math.floor(at / NONCE_STEP_MS)}`)
+      .digest('base64url')
+      .slice(0, 32);
   }
 
   private nonceIsCurrent(nonce: unknown): boolean {
@@ -63,9 +66,11 @@ export class DpopProofs {
     }
     if ('d' in jwk || 'k' in jwk) throw invalidDpopProof('The DPoP proof header must carry a public key only');
     if (payload.htm !== check.method) throw invalidDpopProof(`The DPoP proof's htm must be ${check.method}`);
-    if (typeof payload.htu !== 'string' || !URL.canParse(payload.htu) || withoutQuery(payload.htu) !== withoutQuery(check.url)) throw invalidDpopProof(`The DPoP proof's htu must be ${withoutQuery(check.url)}`);
+    if (typeof payload.htu !== 'string' || !URL.canParse(payload.htu) || withoutQuery(payload.htu) !== withoutQuery(check.url))
+      throw invalidDpopProof(`The DPoP proof's htu must be ${withoutQuery(check.url)}`);
     const now = Math.floor(this.clock.now().getTime() / 1000);
-    if (typeof payload.iat !== 'number' || payload.iat < now - IAT_PAST_SECONDS || payload.iat > now + IAT_FUTURE_SECONDS) throw invalidDpopProof('The DPoP proof is too old or from the future (iat)');
+    if (typeof payload.iat !== 'number' || payload.iat < now - IAT_PAST_SECONDS || payload.iat > now + IAT_FUTURE_SECONDS)
+      throw invalidDpopProof('The DPoP proof is too old or from the future (iat)');
     if (typeof payload.jti !== 'string' || payload.jti.length < 8 || payload.jti.length > 200) throw invalidDpopProof('The DPoP proof needs a unique jti');
     if (check.accessToken !== undefined) {
       const ath = createHash('sha256').update(check.accessToken).digest('base64url');

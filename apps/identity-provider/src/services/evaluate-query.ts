@@ -17,7 +17,9 @@ export async function evaluateQuery(query: Record<string, unknown>, access: Data
   const uncovered = compiled.presets.filter((p) => !access.scopes.includes(presetDefinition(p)!.scope));
   if (uncovered.length) {
     const needed = [...new Set(uncovered.map((p) => presetDefinition(p)!.scope))];
-    throw new PresetError('E4003', `The query reads ${uncovered.join(', ')}, which needs ${needed.join(', ')}`, { context: { presets: uncovered, required_scopes: needed } });
+    throw new PresetError('E4003', `The query reads ${uncovered.join(', ')}, which needs ${needed.join(', ')}`, {
+      context: { presets: uncovered, required_scopes: needed },
+    });
   }
   const data = await subject();
   const resolved = new Map<string, Resolution>();

@@ -35,7 +35,12 @@ export interface ChangeListQuery {
  * continue with `updated_since`.
  */
 export async function authorizationChanges(db: Db, secret: string, organizationId: string, query: ChangeListQuery) {
-  const statuses = query.status === 'revoked' ? (['revoked'] as const) : query.status === 'active' ? (['approved', 'consumed'] as const) : (['approved', 'consumed', 'revoked'] as const);
+  const statuses =
+    query.status === 'revoked'
+      ? (['revoked'] as const)
+      : query.status === 'active'
+        ? (['approved', 'consumed'] as const)
+        : (['approved', 'consumed', 'revoked'] as const);
   const rows = await db.authorization.findMany({
     where: {
       application: { organizationId },

@@ -44,7 +44,6 @@ export class PresetCache {
     }
     return subject;
   }
-
 }
 
 /** Drops an authorization's entry (on revocation): its data should not outlive the consent. */

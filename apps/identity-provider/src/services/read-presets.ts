@@ -15,7 +15,9 @@ export function checkPresetAccess(name: string, access: DataAccess): PresetError
   if (!isPresetName(name)) return new PresetError('E4044', `There is no preset named "${name}"`, { context: { preset: name } });
   const scope = presetDefinition(name)!.scope;
   if (!access.scopes.includes(scope)) {
-    return new PresetError('E4003', `Reading ${name} needs the ${scope} scope, which this token does not carry`, { context: { preset: name, required_scope: scope } });
+    return new PresetError('E4003', `Reading ${name} needs the ${scope} scope, which this token does not carry`, {
+      context: { preset: name, required_scope: scope },
+    });
   }
   return undefined;
 }

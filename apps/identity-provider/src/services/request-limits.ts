@@ -60,7 +60,8 @@ export class RequestLimits {
    */
   async guardFailures<T>(clientId: string | undefined, source: string, run: () => Promise<T>): Promise<T> {
     const failures = Number((await this.quietly(() => this.cache.get(failureKey(clientId, source)))) ?? 0);
-    if (failures >= this.settings.failuresPerSource) throw rateLimited(FAILURE_WINDOW_SECONDS, 'Too many failed requests for this client from this address; wait and try again');
+    if (failures >= this.settings.failuresPerSource)
+      throw rateLimited(FAILURE_WINDOW_SECONDS, 'Too many failed requests for this client from this address; wait and try again');
     try {
       return await run();
     } catch (err) {

@@ -20,7 +20,6 @@ export interface RevokeDetail {
 /** Who is revoking: a client (its own tokens and authorizations) or a user (their own authorizations). */
 export type Revoker = { kind: 'client'; app: Application } | { kind: 'user'; userId: string };
 
-
 async function ownedAuthorization(db: Db, id: string, who: Revoker) {
   if (!isUuid(id)) return null;
   const a = await db.authorization.findUnique({ where: { id }, include: { application: { select: { clientId: true } } } });
@@ -48,7 +47,13 @@ export async function revokeAuthorizationFor(ctx: TokenContext, id: string, who:
  * authorization (RFC 7009 §2.1, RFC 9700 §2.2.2). An access token goes alone unless `cascade` asks
  * for its grant to go too.
  */
-export async function revokeToken(ctx: TokenContext, token: string, app: Application, hint: TokenTypeHint | undefined, cascade: boolean): Promise<RevokeDetail> {
+export async function revokeToken(
+  ctx: TokenContext,
+  token: string,
+  app: Application,
+  hint: TokenTypeHint | undefined,
+  cascade: boolean,
+): Promise<RevokeDetail> {
   const looksRefresh = token.startsWith('svcrt_');
   const looksJwt = token.split('.').length === 3;
   if (looksRefresh && hint !== 'access_token') {
@@ -66,7 +71,8 @@ export async function revokeToken(ctx: TokenContext, token: string, app: Applica
     } catch {
       return { subject: 'token', token_type: 'access_token', status: 'invalid', reason: 'not an access token of this issuer' };
     }
-    if (claims.client_id !== app.clientId || !claims.jti || !claims.authorization_id) return { subject: 'token', token_type: 'access_token', status: 'not_found' };
+    if (claims.client_id !== app.clientId || !claims.jti || !claims.authorization_id)
+      return { subject: 'token', token_type: 'access_token', status: 'not_found' };
     await ctx.db.revokedAccessToken.upsert({
       where: { jti: claims.jti },
       create: { jti: claims.jti, authorizationId: claims.authorization_id, expiresAt: new Date((claims.exp ?? 0) * 1000) },

@@ -69,7 +69,7 @@ export async function signIn(db: Db, cache: Cache, input: { email: string; passw
 }
 
 export async function sessionUser(db: Db, token: string | undefined, now: Date): Promise<SessionUser | undefined> {
-  if (!token || !token.startsWith('svcsess_') || token.length > 100) return undefined;
+  if (!token?.startsWith('svcsess_') || token.length > 100) return undefined;
   const session = await db.session.findUnique({ where: { tokenHash: sha256Hex(token) }, include: { user: { select: { email: true, palmVerified: true } } } });
   if (!session || session.revokedAt || session.expiresAt <= now) return undefined;
   return { sessionId: session.id, userId: session.userId, email: session.user.email, authTime: session.createdAt, palmVerified: session.user.palmVerified };

@@ -34,14 +34,25 @@ const seconds = (d: Date) => Math.floor(d.getTime() / 1000);
 async function sign(ctx: TokenContext, claims: JWTPayload, typ: string, expiresIn: number): Promise<string> {
   const { kid, key } = await ctx.keys.signer();
   const now = seconds(ctx.clock.now());
-  return new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid, typ }).setIssuedAt(now).setExpirationTime(now + expiresIn).setIssuer(ctx.issuer).sign(key);
+  return new SignJWT(claims)
+    .setProtectedHeader({ alg: 'RS256', kid, typ })
+    .setIssuedAt(now)
+    .setExpirationTime(now + expiresIn)
+    .setIssuer(ctx.issuer)
+    .sign(key);
 }
 
 /**
  * An RFC 9068 access token for `a`'s user, carrying `scopes`, with the client's lifetime; bound to
  * a DPoP key (`cnf.jkt`, RFC 9449 §6) when `jkt` is given.
  */
-export function signAccessToken(ctx: TokenContext, app: Application, a: { id: string; userId: string | null }, scopes: string[], jkt?: string): Promise<string> {
+export function signAccessToken(
+  ctx: TokenContext,
+  app: Application,
+  a: { id: string; userId: string | null },
+  scopes: string[],
+  jkt?: string,
+): Promise<string> {
   const sub = appScopedUserId(ctx.secret, app.organizationId, a.userId!);
   return sign(
     ctx,
@@ -67,7 +78,16 @@ export interface TokenRequestTerms {
  * in one statement: one round trip, all or nothing. False when `rotating` was already rotated or
  * revoked (a concurrent use of the same refresh token won).
  */
-async function persistRefreshToken(ctx: TokenContext, authorizationId: string, familyId: string, tokenHash: string, scopes: string[], jkt: string | null, now: Date, rotating: string | null): Promise<boolean> {
+async function persistRefreshToken(
+  ctx: TokenContext,
+  authorizationId: string,
+  familyId: string,
+  tokenHash: string,
+  scopes: string[],
+  jkt: string | null,
+  now: Date,
+  rotating: string | null,
+): Promise<boolean> {
   const expiresAt = new Date(now.getTime() + REFRESH_TTL_SECONDS * 1000);
   const [row] = await ctx.db.$queryRaw<{ ok: boolean }[]>`
     WITH rotated AS (
@@ -90,7 +110,15 @@ async function persistRefreshToken(ctx: TokenContext, authorizationId: string, f
  * `rotating`. With DPoP the access token is bound to the key; so is a public client's refresh token
  * (RFC 9449 §5: a confidential client's refresh token is already bound by its authentication).
  */
-async function tokenResponse(ctx: TokenContext, app: Application, a: AuthorizationRow, scopes: string[], familyId: string, rotating: string | null, jkt: string | undefined) {
+async function tokenResponse(
+  ctx: TokenContext,
+  app: Application,
+  a: AuthorizationRow,
+  scopes: string[],
+  familyId: string,
+  rotating: string | null,
+  jkt: string | undefined,
+) {
   const now = ctx.clock.now();
   const refreshJkt = jkt && app.isPublic ? jkt : null;
   const sub = appScopedUserId(ctx.secret, app.organizationId, a.userId!);
@@ -101,7 +129,12 @@ async function tokenResponse(ctx: TokenContext, app: Application, a: Authorizati
     signAccessToken(ctx, app, a, scopes, jkt),
     scopes.includes('openid')
       ? // OIDC Core §12.2: an id_token from a refresh carries no nonce.
-        sign(ctx, { sub, aud: app.clientId, authorization_id: a.id, auth_time: seconds(a.authTime ?? now), ...(a.nonce && !rotating ? { nonce: a.nonce } : {}) }, 'JWT', ttl)
+        sign(
+          ctx,
+          { sub, aud: app.clientId, authorization_id: a.id, auth_time: seconds(a.authTime ?? now), ...(a.nonce && !rotating ? { nonce: a.nonce } : {}) },
+          'JWT',
+          ttl,
+        )
       : undefined,
   ]);
   if (!stored) throw await refreshReused(ctx, a.id);
@@ -138,7 +171,10 @@ async function refreshReused(ctx: TokenContext, authorizationId: string) {
 export async function revokeAuthorization(ctx: TokenContext, authorizationId: string): Promise<boolean> {
   const now = ctx.clock.now();
   const changed = await ctx.db.$transaction(async (tx) => {
-    const moved = await tx.authorization.updateMany({ where: { id: authorizationId, status: { in: ['approved', 'consumed'] } }, data: { status: 'revoked', revokedAt: now } });
+    const moved = await tx.authorization.updateMany({
+      where: { id: authorizationId, status: { in: ['approved', 'consumed'] } },
+      data: { status: 'revoked', revokedAt: now },
+    });
     await tx.refreshToken.updateMany({ where: { authorizationId, revokedAt: null }, data: { revokedAt: now } });
     return moved.count === 1;
   });
@@ -146,7 +182,12 @@ export async function revokeAuthorization(ctx: TokenContext, authorizationId: st
   return changed;
 }
 
-export async function exchangeCode(ctx: TokenContext, app: Application, input: { code: string; redirectUri: string; codeVerifier: string }, grant: TokenRequestTerms) {
+export async function exchangeCode(
+  ctx: TokenContext,
+  app: Application,
+  input: { code: string; redirectUri: string; codeVerifier: string },
+  grant: TokenRequestTerms,
+) {
   const now = ctx.clock.now();
   const row = await ctx.db.authorizationCode.findUnique({ where: { codeHash: sha256Hex(input.code) }, include: { authorization: true } });
   if (!row) throw invalidGrant('The authorization code is invalid');

@@ -2,7 +2,14 @@ import { type Scope, scopeDetail } from '@svc/schemas';
 import { type Locale, messages } from './locales/index.js';
 import { escapeHtml as e, layout } from './pages.js';
 
-export function renderSignIn(input: { authorizationId: string; email?: string | undefined; error?: string | undefined; csrf: string; appName: string; lang: Locale }): string {
+export function renderSignIn(input: {
+  authorizationId: string;
+  email?: string | undefined;
+  error?: string | undefined;
+  csrf: string;
+  appName: string;
+  lang: Locale;
+}): string {
   const t = messages(input.lang);
   return layout(
     t.signInTitle,

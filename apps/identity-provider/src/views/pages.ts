@@ -16,7 +16,13 @@ fieldset{border:1px solid #ccc;padding:.5rem 1rem} .scope{margin:.5rem 0} .scope
 const STYLE_HASH = `'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`;
 
 export function pageCsp(formTargets: string[] = []): string {
-  return [`default-src 'none'`, `style-src ${STYLE_HASH}`, `form-action 'self' ${formTargets.join(' ')}`.trim(), `frame-ancestors 'none'`, `base-uri 'none'`].join('; ');
+  return [
+    `default-src 'none'`,
+    `style-src ${STYLE_HASH}`,
+    `form-action 'self' ${formTargets.join(' ')}`.trim(),
+    `frame-ancestors 'none'`,
+    `base-uri 'none'`,
+  ].join('; ');
 }
 
 export function layout(title: string, body: string, lang: Locale = 'en'): string {

@@ -11,9 +11,16 @@ describe('a standards-following client (openid-client) against the running provi
     const ctx = { db: suite.db, now: () => new Date() };
     const user = await createUser(ctx, { email: uniqueEmail('e2e'), password: 'correct horse battery', palmVerified: true });
     const org = await createOrg(ctx, { name: 'E2E Org', ownerEmail: user.email });
-    const registered = await createClient(ctx, { org: org.id, name: 'E2E App', redirectUris: [suite.callback.url], scopes: 'openid identity:read profile.full' });
+    const registered = await createClient(ctx, {
+      org: org.id,
+      name: 'E2E App',
+      redirectUris: [suite.callback.url],
+      scopes: 'openid identity:read profile.full',
+    });
 
-    const config = await oidc.discovery(new URL(suite.idp.issuer), registered.client_id, registered.client_secret!, undefined, { execute: [oidc.allowInsecureRequests] });
+    const config = await oidc.discovery(new URL(suite.idp.issuer), registered.client_id, registered.client_secret!, undefined, {
+      execute: [oidc.allowInsecureRequests],
+    });
     expect(config.serverMetadata().code_challenge_methods_supported).toEqual(['S256']);
     const verifier = oidc.randomPKCECodeVerifier();
     const state = oidc.randomState();
@@ -29,7 +36,13 @@ describe('a standards-following client (openid-client) against the running provi
 
     // The user's part, through the JSON API: sign in, open the request, approve.
     const started = (await (await fetch(url)).json()) as { authorization_id: string };
-    const session = (await (await fetch(`${suite.idp.issuer}/auth/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: user.email, password: 'correct horse battery' }) })).json()) as { session_token: string };
+    const session = (await (
+      await fetch(`${suite.idp.issuer}/auth/session`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: user.email, password: 'correct horse battery' }),
+      })
+    ).json()) as { session_token: string };
     const approved = (await (
       await fetch(`${suite.idp.issuer}/oauth/authorize/approve`, {
         method: 'POST',
@@ -38,7 +51,12 @@ describe('a standards-following client (openid-client) against the running provi
       })
     ).json()) as { redirect_to: string };
 
-    const tokens = await oidc.authorizationCodeGrant(config, new URL(approved.redirect_to), { pkceCodeVerifier: verifier, expectedState: state, expectedNonce: nonce, idTokenExpected: true });
+    const tokens = await oidc.authorizationCodeGrant(config, new URL(approved.redirect_to), {
+      pkceCodeVerifier: verifier,
+      expectedState: state,
+      expectedNonce: nonce,
+      idTokenExpected: true,
+    });
     const claims = tokens.claims()!;
     expect(claims.iss).toBe(suite.idp.issuer);
     expect(claims.aud).toBe(registered.client_id);

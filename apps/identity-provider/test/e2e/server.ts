@@ -33,7 +33,11 @@ export async function startCallbackServer(): Promise<{ url: string; hits: URL[];
 }
 
 /** A Prisma client, the running provider and a callback server for one e2e suite. */
-export function useRunningIdp(): { readonly db: Db; readonly idp: Awaited<ReturnType<typeof startIdentityProvider>>; readonly callback: Awaited<ReturnType<typeof startCallbackServer>> } {
+export function useRunningIdp(): {
+  readonly db: Db;
+  readonly idp: Awaited<ReturnType<typeof startIdentityProvider>>;
+  readonly callback: Awaited<ReturnType<typeof startCallbackServer>>;
+} {
   const held = {} as { db: Db; idp: Awaited<ReturnType<typeof startIdentityProvider>>; callback: Awaited<ReturnType<typeof startCallbackServer>> };
   beforeAll(async () => {
     held.db = testDb();

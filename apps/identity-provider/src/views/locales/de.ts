@@ -21,15 +21,27 @@ export const de: Messages = {
   tooManyAttempts: 'Zu viele fehlgeschlagene Anmeldungen. Versuchen Sie es in einigen Minuten erneut.',
   formExpired: 'Ihr Anmeldeformular ist abgelaufen. Bitte versuchen Sie es erneut.',
   scopes: {
-    openid: { display_name: 'Sie anmelden', description: 'Bestätigt dieser Anwendung mit einer privaten Kennung, wer Sie sind, ohne weitere Angaben zu teilen.' },
-    'identity:read': { display_name: 'Grundlegende Identität', description: 'Ob Sie ein verifizierter, einzigartiger Mensch sind, Ihre Altersgruppe, Staatsangehörigkeit und Ihr Wohnsitzland.' },
+    openid: {
+      display_name: 'Sie anmelden',
+      description: 'Bestätigt dieser Anwendung mit einer privaten Kennung, wer Sie sind, ohne weitere Angaben zu teilen.',
+    },
+    'identity:read': {
+      display_name: 'Grundlegende Identität',
+      description: 'Ob Sie ein verifizierter, einzigartiger Mensch sind, Ihre Altersgruppe, Staatsangehörigkeit und Ihr Wohnsitzland.',
+    },
     'identity:date_of_birth': { display_name: 'Geburtsdatum', description: 'Ihr genaues Geburtsdatum.' },
     'identity:address_postal_code': { display_name: 'Postleitzahl', description: 'Die Postleitzahl Ihrer verifizierten Adresse.' },
     'identity:address_full': { display_name: 'Vollständige Adresse', description: 'Ihre vollständige verifizierte Postanschrift.' },
     'identity:legal_name': { display_name: 'Amtlicher Name', description: 'Ihr vollständiger amtlicher Name aus Ihrem Ausweisdokument.' },
-    'kyc:read': { display_name: 'Ergebnisse der Identitätsprüfung', description: 'Ob Sie die Identitätsprüfung (KYC) bestanden haben, wann, sowie Ausstellungsland und Ablaufdatum Ihres Dokuments.' },
+    'kyc:read': {
+      display_name: 'Ergebnisse der Identitätsprüfung',
+      description: 'Ob Sie die Identitätsprüfung (KYC) bestanden haben, wann, sowie Ausstellungsland und Ablaufdatum Ihres Dokuments.',
+    },
     'kyc:document_number': { display_name: 'Ausweisnummer', description: 'Die Nummer Ihres Ausweisdokuments.' },
-    'financial:read': { display_name: 'Finanzübersicht', description: 'Ob Ihr Nettovermögen über festgelegten Schwellen liegt und welche Finanznachweise Sie erbracht haben.' },
+    'financial:read': {
+      display_name: 'Finanzübersicht',
+      description: 'Ob Ihr Nettovermögen über festgelegten Schwellen liegt und welche Finanznachweise Sie erbracht haben.',
+    },
     'financial:bank_balance': { display_name: 'Kontostand', description: 'Ihr gesamter Kontostand.' },
     'financial:loan_balance': { display_name: 'Kreditsaldo', description: 'Ihre gesamten offenen Kredite.' },
     'financial:net_worth': { display_name: 'Nettovermögen', description: 'Ihr gesamtes Nettovermögen.' },

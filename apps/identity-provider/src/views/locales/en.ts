@@ -22,5 +22,8 @@ export const en: Messages = {
   tooManyAttempts: 'Too many failed sign-ins. Try again in a few minutes.',
   formExpired: 'Your sign-in form expired. Please try again.',
   // The catalog's own texts are the English ones.
-  scopes: Object.fromEntries(SCOPE_CATALOG.map((s) => [s.id, { display_name: s.display_name, description: s.description }])) as Record<Scope, { display_name: string; description: string }>,
+  scopes: Object.fromEntries(SCOPE_CATALOG.map((s) => [s.id, { display_name: s.display_name, description: s.description }])) as Record<
+    Scope,
+    { display_name: string; description: string }
+  >,
 };

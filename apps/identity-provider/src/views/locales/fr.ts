@@ -21,15 +21,27 @@ export const fr: Messages = {
   tooManyAttempts: 'Trop de tentatives de connexion échouées. Réessayez dans quelques minutes.',
   formExpired: 'Votre formulaire de connexion a expiré. Veuillez réessayer.',
   scopes: {
-    openid: { display_name: 'Vous connecter', description: "Confirme votre identité à cette application avec un identifiant privé, sans partager d'autres informations." },
-    'identity:read': { display_name: 'Identité de base', description: 'Si vous êtes un humain unique vérifié, votre tranche d’âge, votre nationalité et votre pays de résidence.' },
+    openid: {
+      display_name: 'Vous connecter',
+      description: "Confirme votre identité à cette application avec un identifiant privé, sans partager d'autres informations.",
+    },
+    'identity:read': {
+      display_name: 'Identité de base',
+      description: 'Si vous êtes un humain unique vérifié, votre tranche d’âge, votre nationalité et votre pays de résidence.',
+    },
     'identity:date_of_birth': { display_name: 'Date de naissance', description: 'Votre date de naissance exacte.' },
     'identity:address_postal_code': { display_name: 'Code postal', description: 'Le code postal de votre adresse vérifiée.' },
     'identity:address_full': { display_name: 'Adresse complète', description: 'Votre adresse postale vérifiée complète.' },
     'identity:legal_name': { display_name: 'Nom légal', description: 'Votre nom légal complet, tel qu’il figure sur votre pièce d’identité.' },
-    'kyc:read': { display_name: 'Résultats de la vérification d’identité', description: 'Si vous avez réussi la vérification d’identité (KYC), quand, ainsi que le pays et la date d’expiration de votre document.' },
+    'kyc:read': {
+      display_name: 'Résultats de la vérification d’identité',
+      description: 'Si vous avez réussi la vérification d’identité (KYC), quand, ainsi que le pays et la date d’expiration de votre document.',
+    },
     'kyc:document_number': { display_name: 'Numéro de pièce d’identité', description: 'Le numéro de votre pièce d’identité.' },
-    'financial:read': { display_name: 'Résumé financier', description: 'Si votre patrimoine net dépasse certains seuils et quels justificatifs financiers vous avez fournis.' },
+    'financial:read': {
+      display_name: 'Résumé financier',
+      description: 'Si votre patrimoine net dépasse certains seuils et quels justificatifs financiers vous avez fournis.',
+    },
     'financial:bank_balance': { display_name: 'Solde bancaire', description: 'Votre solde bancaire total.' },
     'financial:loan_balance': { display_name: 'Encours de prêts', description: 'Le total de vos prêts en cours.' },
     'financial:net_worth': { display_name: 'Patrimoine net', description: 'Votre patrimoine net total.' },
