@@ -111,3 +111,19 @@ export async function obtainCode(app: App, clientId: string, session: string, op
   if (approve.status !== 200) throw new Error(`approve: ${approve.status} ${JSON.stringify(approve.body)}`);
   return { code: approve.body.code as string, verifier, authorizationId: authorize.body.authorization_id as string, approve: approve.body };
 }
+
+/** The code grant's token request, as a confidential (Basic) or public (client_id) client sends it. */
+export function exchangeWith(app: App, client: { client_id: string; client_secret?: string | null }, body: Record<string, string>) {
+  const req = request(app).post('/oauth/token').type('form');
+  if (client.client_secret) req.set('Authorization', basic(client.client_id, client.client_secret));
+  return req.send({ grant_type: 'authorization_code', redirect_uri: REDIRECT, ...(client.client_secret ? {} : { client_id: client.client_id }), ...body });
+}
+
+/** Sign in, authorize, approve, exchange: tokens of `a`'s confidential client for `a`'s user. */
+export async function issueTokens(app: App, a: Awaited<ReturnType<typeof arrange>>, scope?: string) {
+  const session = await signIn(app, a.user.email, a.user.password);
+  const { code, verifier, authorizationId } = await obtainCode(app, a.confidential.client_id, session, scope ? { scope } : {});
+  const res = await exchangeWith(app, a.confidential, { code, code_verifier: verifier });
+  if (res.status !== 200) throw new Error(`token: ${res.status} ${JSON.stringify(res.body)}`);
+  return { session, authorizationId, ...(res.body as { access_token: string; refresh_token: string }) };
+}
