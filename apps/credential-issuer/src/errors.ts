@@ -1,5 +1,5 @@
 // The credential issuer's failures, in one list: every error a route or service throws on purpose.
-import { ForbiddenError, HttpError, NotFoundError, RateLimitedError, UnauthorizedError, ValidationError } from '@svc/http';
+import { ForbiddenError, HttpError, NotFoundError, RateLimitedError, ServiceUnavailableError, UnauthorizedError, ValidationError } from '@svc/http';
 
 export const tokenMissing = () => new UnauthorizedError('The X-API-Token header is required', 'unauthorized');
 export const tokenUnknown = () => new UnauthorizedError('The API token is not valid', 'invalid_token');
@@ -13,3 +13,5 @@ export const duplicateCredential = (id: string) =>
   new HttpError(409, 'credential_exists', `This organization already issued a credential with id ${id}; choose another id or leave it out`);
 export const notSignable = (reason: string) => new HttpError(400, 'invalid_credential', `The credential cannot be signed: ${reason}`);
 export const invalidField = (field: string, message: string) => new ValidationError([{ field, message }]);
+export const signingQueueFull = () => new ServiceUnavailableError('Too many credentials are being signed; try again shortly', 1, 'signing_queue_full');
+export const signingPoolClosing = () => new ServiceUnavailableError('The signing pool is shutting down', 1);

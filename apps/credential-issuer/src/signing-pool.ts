@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import { ServiceUnavailableError } from '@svc/http';
+import { signingPoolClosing, signingQueueFull } from './errors.js';
 
 export type JobKind = 'sign' | 'verify';
 
@@ -97,10 +97,10 @@ export class SigningPool {
   }
 
   run<T>(kind: JobKind, payload: unknown, tenant = ''): Promise<T> {
-    if (this.closed) return Promise.reject(new ServiceUnavailableError('The signing pool is shutting down', 1));
+    if (this.closed) return Promise.reject(signingPoolClosing());
     const queue = this.queues.get(tenant);
     if (this.idle.length === 0 && (this.waiting >= this.queueLimit || (queue?.length ?? 0) >= this.perTenant)) {
-      return Promise.reject(new ServiceUnavailableError('Too many credentials are being signed; try again shortly', 1, 'signing_queue_full'));
+      return Promise.reject(signingQueueFull());
     }
     return new Promise<T>((resolve, reject) => {
       const job: Job = { id: this.nextId++, tenant, kind, payload, resolve: resolve as (v: unknown) => void, reject };
@@ -125,7 +125,7 @@ export class SigningPool {
     this.queues.clear();
     this.turns.length = 0;
     this.waiting = 0;
-    for (const job of waiting) job.reject(new ServiceUnavailableError('The signing pool is shutting down', 1));
+    for (const job of waiting) job.reject(signingPoolClosing());
     await Promise.all([...this.idle, ...this.busy.keys()].map((w) => w.terminate()));
   }
 }

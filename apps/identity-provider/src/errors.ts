@@ -16,6 +16,8 @@ export class OAuthError extends HttpError {
 
 export const invalidRequest = (d: string) => new OAuthError('invalid_request', d);
 export const invalidScope = (d: string) => new OAuthError('invalid_scope', d);
+export const unsupportedGrantType = () =>
+  new OAuthError('unsupported_grant_type', 'grant_type must be authorization_code or refresh_token (password and implicit grants are not supported)');
 export const invalidDpopProof = (d: string) => new OAuthError('invalid_dpop_proof', d);
 /** RFC 9449 §8: the proof needs the server's current nonce, sent in DPoP-Nonce. */
 export const useDpopNonce = (nonce: string) =>

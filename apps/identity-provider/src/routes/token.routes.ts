@@ -2,7 +2,7 @@ import { Router } from 'express';
 import { handle, methodNotAllowed } from '@svc/http';
 import { ZTokenRequest } from '@svc/schemas';
 import type { AppDeps } from '../deps.js';
-import { OAuthError } from '../errors.js';
+import { unsupportedGrantType } from '../errors.js';
 import { authenticateClient, credentialsFrom } from '../services/clients.js';
 import { exchangeCode, refresh } from '../services/tokens.js';
 import { openCors } from './cors.js';
@@ -19,10 +19,7 @@ export function tokenRouter(deps: AppDeps): Router {
         // RFC 6749 errors, not the generic validation body, for a token request that does not parse.
         const grant = (req.body as { grant_type?: unknown } | undefined)?.grant_type;
         if (grant !== undefined && grant !== 'authorization_code' && grant !== 'refresh_token') {
-          throw new OAuthError(
-            'unsupported_grant_type',
-            'grant_type must be authorization_code or refresh_token (password and implicit grants are not supported)',
-          );
+          throw unsupportedGrantType();
         }
         next();
       },
