@@ -54,9 +54,14 @@ describe('what a change affects', () => {
     return packages.filter((p) => ['@svc/identity-provider', '@svc/wallet-verify', '@svc/credential-issuer'].includes(p)).sort();
   }
 
-  it('rebuilds every app when a shared package changes', () => {
+  it('rebuilds every app when a package they all use changes', () => {
     expect(affectedApps('packages/schemas/src/common.ts')).toEqual(['@svc/credential-issuer', '@svc/identity-provider', '@svc/wallet-verify']);
-    expect(affectedApps('packages/query-engine/src/values.ts')).toEqual(['@svc/credential-issuer', '@svc/identity-provider', '@svc/wallet-verify']);
+    expect(affectedApps('packages/http/src/errors.ts')).toEqual(['@svc/credential-issuer', '@svc/identity-provider', '@svc/wallet-verify']);
+  });
+
+  it('rebuilds only the apps that use a package', () => {
+    expect(affectedApps('packages/query-engine/src/values.ts')).toEqual(['@svc/identity-provider']);
+    expect(affectedApps('packages/api-keys/src/key-limiter.ts')).toEqual(['@svc/credential-issuer', '@svc/wallet-verify']);
   });
 
   it('rebuilds only the app whose own files changed', () => {
