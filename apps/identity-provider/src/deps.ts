@@ -12,6 +12,7 @@ import { RequestLimits } from './services/request-limits.js';
 import { PresetCache } from './services/preset-cache.js';
 import { Clients } from './services/clients.js';
 import { VerifiedTokens } from './services/access-tokens.js';
+import { GrantCache } from './services/grant-cache.js';
 
 export interface AppDeps extends CoreDeps {
   config: Config;
@@ -37,6 +38,7 @@ function idpCounters(metrics: Metrics) {
     tokensIssued: metrics.counter('tokens_issued_total', 'Access tokens issued, by grant', ['grant']),
     tokensRevoked: metrics.counter('tokens_revoked_total', 'Tokens and authorizations revoked through /oauth/revoke, by subject', ['subject']),
     presetCache: metrics.counter('preset_cache_lookups_total', 'Preset cache lookups by outcome: hit ratio = hit / all', ['outcome']),
+    grantCache: metrics.counter('grant_cache_lookups_total', 'Bearer grant lookups: hit, miss (read the database), bypass (listener not live)', ['outcome']),
   };
 }
 
@@ -49,11 +51,17 @@ export function buildDeps(config: Config, testClock?: Clock): AppDeps {
   const counters = idpCounters(core.metrics);
   const tokenStamps = new TimestampBatch(core.db, 'Authorization.lastTokenIssuedAt', 1, (err) => core.logger.warn({ err }, 'last_token_issued_at not written'));
   const purgeExpired = () => purgeExpiredRows(core.db, clock.now());
+  const grants = new GrantCache(clock, {
+    databaseUrl: config.DATABASE_URL,
+    logger: core.logger,
+    observe: (outcome) => counters.grantCache.inc({ outcome }),
+  }).start();
   const housekeeping = setInterval(() => purgeExpired().catch((err: unknown) => core.logger.warn({ err }, 'housekeeping failed')), HOUSEKEEPING_MS).unref();
   return {
     ...core,
     close: async () => {
       clearInterval(housekeeping);
+      await grants.close();
       await tokenStamps.close();
       await core.close();
     },
@@ -84,10 +92,19 @@ export function buildDeps(config: Config, testClock?: Clock): AppDeps {
       secret: config.IDP_SECRET,
       clock,
       verified: new VerifiedTokens(),
+      grants,
     },
     clients: new Clients(core.db),
     counters,
     presetCache: new PresetCache(core.db, core.store.cache, core.logger, (outcome) => counters.presetCache.inc({ outcome })),
-    checks: [...coreChecks(core), dependencyCheck('signing_key', () => signingKeys.signer())],
+    checks: [
+      ...coreChecks(core),
+      dependencyCheck('signing_key', () => signingKeys.signer()),
+      // Never fails readiness: without the listener, bearer checks read the database as they always could.
+      {
+        name: 'grant_cache',
+        run: async () => ({ ok: true, details: { mode: grants.live ? 'memory, kept true by PostgreSQL notifications' : 'database (listener not live)' } }),
+      },
+    ],
   };
 }

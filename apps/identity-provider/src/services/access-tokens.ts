@@ -85,6 +85,7 @@ export async function verifyAccessJwt(ctx: TokenContext, token: string): Promise
 }
 
 interface GrantRow {
+  applicationId: string;
   status: string;
   appStatus: string;
   userId: string | null;
@@ -101,12 +102,15 @@ interface GrantRow {
 
 /**
  * The grant behind a verified token, refused when the token or its authorization is revoked or the
- * client is. Read from the database on every request (one round trip), so a revocation is refused
- * at once by every replica.
+ * client is: from this replica's grant cache while its change listener is live, else from the
+ * database (one round trip), so a revocation is refused by every replica (see GrantCache).
  */
 export async function loadGrant(ctx: TokenContext, claims: AccessClaims): Promise<Verified<Grant>> {
+  const cached = ctx.grants.get(claims.jti);
+  if (cached) return { ok: true, value: cached };
+  const sequence = ctx.grants.sequence;
   const [row] = await ctx.db.$queryRaw<GrantRow[]>`
-    SELECT a.status::text AS "status", app.status::text AS "appStatus", a."userId", a."approvedAt", a."grantedScopes",
+    SELECT a."applicationId" AS "applicationId", a.status::text AS "status", app.status::text AS "appStatus", a."userId", a."approvedAt", a."grantedScopes",
            app."presetCacheTtlSeconds" AS "windowSeconds", u."dataVersion", u.email, u."serviceId", u."updatedAt" AS "userUpdatedAt",
            (SELECT w.address FROM "Wallet" w WHERE w."userId" = a."userId" ORDER BY w."isPrimary" DESC, w."createdAt" ASC LIMIT 1) AS "primaryWallet",
            EXISTS (SELECT 1 FROM "RevokedAccessToken" r WHERE r.jti = ${claims.jti}) AS "tokenRevoked"
@@ -117,17 +121,16 @@ export async function loadGrant(ctx: TokenContext, claims: AccessClaims): Promis
   if (!row || row.tokenRevoked || row.appStatus !== 'active' || !['approved', 'consumed'].includes(row.status) || !row.userId || !row.approvedAt) {
     return { ok: false, rejection: 'revoked' };
   }
-  return {
-    ok: true,
-    value: {
-      authorizationId: claims.authorization_id,
-      userId: row.userId,
-      grantedScopes: row.grantedScopes,
-      dataWindowEndsAt: new Date(row.approvedAt.getTime() + row.windowSeconds * 1000),
-      dataVersion: String(row.dataVersion ?? 0),
-      user: { email: row.email!, serviceId: row.serviceId!, updatedAt: row.userUpdatedAt!, primaryWallet: row.primaryWallet },
-    },
+  const grant: Grant = {
+    authorizationId: claims.authorization_id,
+    userId: row.userId,
+    grantedScopes: row.grantedScopes,
+    dataWindowEndsAt: new Date(row.approvedAt.getTime() + row.windowSeconds * 1000),
+    dataVersion: String(row.dataVersion ?? 0),
+    user: { email: row.email!, serviceId: row.serviceId!, updatedAt: row.userUpdatedAt!, primaryWallet: row.primaryWallet },
   };
+  ctx.grants.set(claims.jti, grant, row.applicationId, claims.exp * 1000, sequence);
+  return { ok: true, value: grant };
 }
 
 /** Preset data and user info may be read only inside the authorization's data window (E4010). */

@@ -78,6 +78,7 @@ export async function revokeToken(
       create: { jti: claims.jti, authorizationId: claims.authorization_id, expiresAt: new Date((claims.exp ?? 0) * 1000) },
       update: {},
     });
+    ctx.grants.changed(`t:${claims.jti}`);
     if (cascade) await revokeAuthorization(ctx, claims.authorization_id);
     return { subject: 'token', token_type: 'access_token', authorization_id: claims.authorization_id, client_id: app.clientId, status: 'revoked' };
   }

@@ -8,6 +8,7 @@ import type { Application } from './clients.js';
 import { appScopedUserId } from './keyed.js';
 import { forgetPresetData } from './preset-cache.js';
 import type { VerifiedTokens } from './access-tokens.js';
+import type { GrantCache } from './grant-cache.js';
 import type { SigningKeys } from './signing-keys.js';
 import type { Cache } from '@svc/kv';
 import type { Clock } from '@svc/runtime';
@@ -25,6 +26,7 @@ export interface TokenContext {
   secret: string;
   clock: Clock;
   verified: VerifiedTokens;
+  grants: GrantCache;
 }
 
 type AuthorizationRow = NonNullable<Awaited<ReturnType<Db['authorization']['findUnique']>>>;
@@ -178,6 +180,8 @@ export async function revokeAuthorization(ctx: TokenContext, authorizationId: st
     await tx.refreshToken.updateMany({ where: { authorizationId, revokedAt: null }, data: { revokedAt: now } });
     return moved.count === 1;
   });
+  // This replica stops serving the grant now; the others when the change's notification reaches them.
+  ctx.grants.changed(`a:${authorizationId}`);
   await forgetPresetData(ctx.cache, authorizationId);
   return changed;
 }

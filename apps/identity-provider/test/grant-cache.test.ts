@@ -1,0 +1,119 @@
+// The grant cache across replicas, on a real PostgreSQL: two identity-provider instances share a
+// database, each with its own memory and its own listener.
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import request from 'supertest';
+import { arrange, basic, buildIdp, issueTokens, useIdp } from './helpers.js';
+
+const suite = useIdp();
+let a: ReturnType<typeof buildIdp>;
+let b: ReturnType<typeof buildIdp>;
+
+/** Polls until `check` holds, for at most `ms` (the documented bound is what a test may wait). */
+async function eventually(check: () => Promise<boolean> | boolean, ms = 5_000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+const live = (idp: ReturnType<typeof buildIdp>) => idp.deps.tokens.grants.live;
+const userinfo = (idp: ReturnType<typeof buildIdp>, token: string) => request(idp.app).get('/v2/userinfo').set('Authorization', `Bearer ${token}`);
+async function lookups(idp: ReturnType<typeof buildIdp>, outcome: string): Promise<number> {
+  const text = (await request(idp.app).get('/metrics')).text;
+  return Number(new RegExp(`grant_cache_lookups_total\\{[^}]*outcome="${outcome}"[^}]*\\} (\\d+)`).exec(text)?.[1] ?? 0);
+}
+
+beforeAll(async () => {
+  a = buildIdp();
+  b = buildIdp();
+  await eventually(() => live(a) && live(b));
+});
+afterAll(async () => {
+  await a.deps.close();
+  await b.deps.close();
+});
+
+describe('the grant cache on two replicas', () => {
+  it('serves a repeated bearer request from memory', async () => {
+    const arranged = await arrange(suite.db);
+    const t = await issueTokens(a.app, arranged);
+    const before = await lookups(b, 'hit');
+    expect((await userinfo(b, t.access_token)).status).toBe(200);
+    expect((await userinfo(b, t.access_token)).status).toBe(200);
+    expect(await lookups(b, 'hit')).toBe(before + 1);
+    expect((await request(b.app).get('/ready')).body.checks).toContainEqual({
+      name: 'grant_cache',
+      ok: true,
+      details: expect.objectContaining({ mode: expect.stringMatching(/^memory/) }),
+    });
+  });
+
+  it('refuses on B a grant revoked through A, and at once on A itself', async () => {
+    const arranged = await arrange(suite.db);
+    const t = await issueTokens(a.app, arranged);
+    expect((await userinfo(a, t.access_token)).status).toBe(200);
+    expect((await userinfo(b, t.access_token)).status).toBe(200);
+    const revoked = await request(a.app)
+      .post('/oauth/revoke')
+      .set('Authorization', basic(arranged.confidential.client_id, arranged.confidential.client_secret!))
+      .send({ authorization_id: t.authorizationId });
+    expect(revoked.body.revoked).toBe(true);
+    // A dropped its own entry before answering.
+    expect((await userinfo(a, t.access_token)).status).toBe(401);
+    // B learns it from PostgreSQL's notification, within the documented bound.
+    await eventually(async () => (await userinfo(b, t.access_token)).status === 401, 2_000);
+  });
+
+  it('refuses a single revoked access token and a revoked client on the other replica', async () => {
+    const arranged = await arrange(suite.db);
+    const t = await issueTokens(a.app, arranged);
+    expect((await userinfo(b, t.access_token)).status).toBe(200);
+    await request(a.app)
+      .post('/oauth/revoke')
+      .set('Authorization', basic(arranged.confidential.client_id, arranged.confidential.client_secret!))
+      .send({ token: t.access_token });
+    await eventually(async () => (await userinfo(b, t.access_token)).status === 401, 2_000);
+
+    const other = await issueTokens(a.app, arranged);
+    expect((await userinfo(b, other.access_token)).status).toBe(200);
+    await suite.db.application.update({ where: { clientId: arranged.confidential.client_id }, data: { status: 'revoked', revokedAt: new Date() } });
+    await eventually(async () => (await userinfo(b, other.access_token)).status === 401, 2_000);
+  });
+
+  it('shows a change to the user at once on every replica', async () => {
+    const arranged = await arrange(suite.db);
+    const t = await issueTokens(a.app, arranged);
+    expect((await userinfo(b, t.access_token)).body.email).toBe(arranged.user.email);
+    const email = `changed-${arranged.user.email}`;
+    await suite.db.user.update({ where: { id: arranged.user.id }, data: { email } });
+    await eventually(async () => (await userinfo(b, t.access_token)).body.email === email, 2_000);
+  });
+
+  it('reads the database while its listener is down, and goes back to memory when it is back', async () => {
+    const arranged = await arrange(suite.db);
+    const t = await issueTokens(a.app, arranged);
+    expect((await userinfo(b, t.access_token)).status).toBe(200);
+    // Kill B's listener connection from the server side, as a network fault or failover would.
+    await suite.db.$executeRawUnsafe(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = '${b.deps.tokens.grants.listenerName}'`);
+    await eventually(() => !live(b), 3_000);
+    expect((await request(b.app).get('/ready')).body.checks).toContainEqual({
+      name: 'grant_cache',
+      ok: true,
+      details: expect.objectContaining({ mode: expect.stringMatching(/^database/) }),
+    });
+    // Revoked through A: B, reading the database now, refuses at once.
+    await request(a.app)
+      .post('/oauth/revoke')
+      .set('Authorization', basic(arranged.confidential.client_id, arranged.confidential.client_secret!))
+      .send({ authorization_id: t.authorizationId });
+    expect((await userinfo(b, t.access_token)).status).toBe(401);
+    // The listener reconnects by itself; B then serves from memory again, starting empty.
+    await eventually(() => live(b), 10_000);
+    const fresh = await issueTokens(a.app, arranged);
+    const hits = await lookups(b, 'hit');
+    expect((await userinfo(b, fresh.access_token)).status).toBe(200);
+    expect((await userinfo(b, fresh.access_token)).status).toBe(200);
+    expect(await lookups(b, 'hit')).toBe(hits + 1);
+  });
+});
