@@ -50,7 +50,8 @@ const db = createPrismaClient(database.url);
 const ctx = { db, now: () => new Date() };
 const owner = await createUser(ctx, { email: `bench-${randomBytes(4).toString('hex')}@bench.example`, password: 'bench password' });
 const org = await createOrg(ctx, { name: 'Bench', ownerEmail: owner.email });
-const token = (await createApiKey(ctx, { org: org.id, permissions: 'credentials:issue' })).key;
+// The per-key limits are measured elsewhere (tests); here they must not cap the signing throughput.
+const token = (await createApiKey(ctx, { org: org.id, permissions: 'credentials:issue', hourlyLimit: 10_000_000, burstLimit: 100_000 })).key;
 await ensureSigningKeys(ctx);
 await db.$disconnect();
 

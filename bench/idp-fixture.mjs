@@ -16,6 +16,8 @@ export function startIdentityProvider(databaseUrl) {
     IDP_SECRET: 'bench-secret-0123456789abcdefghijklmnopq',
     LOG_LEVEL: 'warn',
     RATE_LIMIT_DEFAULT: '100000000',
+    AUTHORIZE_RATE_LIMIT: '100000000',
+    AUTH_FAILURE_LIMIT: '100000000',
   });
 }
 export const SCOPE = 'openid identity:read kyc:read profile.full';

@@ -5,6 +5,10 @@ import { join } from 'node:path';
 import { dataDir, openLocalDatabase } from '@svc/admin';
 import autocannon from 'autocannon';
 
+// The bench database's signing keys are sealed under this KEK; it must stay the same from run to
+// run (bench only: a real deployment generates its own).
+process.env.SIGNING_KEY_KEK ??= 'bench-kek-0123456789abcdefghijklmnopqrstuv';
+
 /** DATABASE_URL when set, otherwise the embedded PostgreSQL under .data/bench (started and migrated). */
 export function benchDatabase() {
   return openLocalDatabase({ ...process.env, SVC_DATA_DIR: process.env.SVC_DATA_DIR ?? join(dataDir(), 'bench') });
