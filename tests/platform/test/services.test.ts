@@ -104,15 +104,19 @@ describe.each(SERVICES)('%s', (service) => {
     expect(body.checks.find((c) => c.name === 'database')).toMatchObject({ ok: true });
   });
 
-  it('stops with one line naming the variable when its configuration is bad', async () => {
+  it('stops with one line per bad variable, each naming it, when its configuration is bad', async () => {
+    const lines = (output: string) => output.trimEnd().split('\n');
+    const oneLineEach = /^Invalid configuration: [A-Z_]+: .+\((got .+|it is not set|\d+ characters given)\)$/;
     const bad = startServer(service, cleanEnv({ PORT: 'eighty', DATABASE_URL: testDatabaseUrl() }));
     started.push(bad);
     expect(await bad.exited).toBe(1);
-    expect(bad.output()).toMatch(/^Invalid configuration: PORT: .+\(got "eighty"\)\n$/);
+    expect(lines(bad.output()).every((l) => oneLineEach.test(l))).toBe(true);
+    expect(lines(bad.output())).toContainEqual(expect.stringMatching(/^Invalid configuration: PORT: .+\(got "eighty"\)$/));
     const missing = startServer(service, cleanEnv({}));
     started.push(missing);
     expect(await missing.exited).toBe(1);
-    expect(missing.output()).toMatch(/^Invalid configuration: DATABASE_URL: .+\(it is not set\)\n$/);
+    expect(lines(missing.output()).every((l) => oneLineEach.test(l))).toBe(true);
+    expect(lines(missing.output())).toContainEqual(expect.stringMatching(/^Invalid configuration: DATABASE_URL: .+\(it is not set\)$/));
   });
 
   it('finishes an in-flight request, then exits 0 on SIGTERM', async () => {
