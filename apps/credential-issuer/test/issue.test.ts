@@ -119,17 +119,29 @@ describe('POST /credentials/issue (the spec’s shape)', () => {
 
 describe('POST /credentials/issue (the W3C VC API shape)', () => {
   it('signs the caller’s credential and answers 201 {verifiableCredential}', async () => {
-    const did = (await issue({ subject_address: SUBJECT, claims: { a: 1 } })).body.credential.issuer;
-    const credential = {
-      '@context': ['https://www.w3.org/ns/credentials/v2', 'https://www.w3.org/ns/credentials/undefined-terms/v2'],
-      type: ['VerifiableCredential'],
-      issuer: did,
-      credentialSubject: { id: `did:ethr:${SUBJECT}`, member_since: '2020-01-01' },
-    };
-    const res = await issue({ credential, options: {} });
-    expect(res.status).toBe(201);
-    expect(res.body.verifiableCredential).toMatchObject({ ...credential, id: expect.stringMatching(/^urn:uuid:/), proof: { cryptosuite: 'bbs-2023' } });
-    expect(await verifyCredential({ credential: res.body.verifiableCredential })).toEqual({ verified: true, errors: [] });
+    // A fresh instance: its key cache starts with the newest key (an earlier test rotated it), so
+    // the DID it reports is the one it signs with, however slow the machine.
+    const fresh = buildIssuer();
+    const issueFresh = (body: unknown) =>
+      request(fresh.app)
+        .post('/credentials/issue')
+        .set('X-API-Token', token)
+        .send(body as object);
+    try {
+      const did = (await issueFresh({ subject_address: SUBJECT, claims: { a: 1 } })).body.credential.issuer;
+      const credential = {
+        '@context': ['https://www.w3.org/ns/credentials/v2', 'https://www.w3.org/ns/credentials/undefined-terms/v2'],
+        type: ['VerifiableCredential'],
+        issuer: did,
+        credentialSubject: { id: `did:ethr:${SUBJECT}`, member_since: '2020-01-01' },
+      };
+      const res = await issueFresh({ credential, options: {} });
+      expect(res.status).toBe(201);
+      expect(res.body.verifiableCredential).toMatchObject({ ...credential, id: expect.stringMatching(/^urn:uuid:/), proof: { cryptosuite: 'bbs-2023' } });
+      expect(await verifyCredential({ credential: res.body.verifiableCredential })).toEqual({ verified: true, errors: [] });
+    } finally {
+      await fresh.deps.close();
+    }
   });
 });
 
