@@ -51,6 +51,13 @@ async function measure(name, url, options) {
 const database = await benchDatabase();
 const fixture = await createFixture(database.url);
 const rows = [];
+// The yardstick every figure is also divided by, so it compares with outside runs.
+let hello;
+{
+  const target = await startTarget(here('./targets/express-hello.mjs'));
+  hello = await measure('express hello-world (one JSON object)', `${target.url}/v1/human/verify`, {});
+  await target.stop();
+}
 {
   const target = await startTarget(here('./targets/express-json.mjs'));
   rows.push(
@@ -74,13 +81,14 @@ const rows = [];
 }
 await database.close();
 
-const base = rows[0].rps;
+rows.unshift(hello);
+const base = rows[1].rps;
 console.log(
   `\ndata endpoints: ${connections} connections, ${seconds} s each, Redis: ${process.env.REDIS_URL ? 'yes' : 'no (in-process store)'} (${new Date().toISOString()})`,
 );
-console.log(`${'target'.padEnd(40)}${'req/s'.padStart(8)}${'p99 ms'.padStart(8)}${'× express'.padStart(11)}`);
+console.log(`${'target'.padEnd(40)}${'req/s'.padStart(8)}${'p99 ms'.padStart(8)}${'× express json'.padStart(16)}${'× hello'.padStart(9)}`);
 for (const r of rows)
   console.log(
-    `${r.name.padEnd(40)}${r.rps.toFixed(0).padStart(8)}${String(r.p99).padStart(8)}${(r.rps / base).toFixed(2).padStart(11)}${r.bad ? `  (${r.bad} non-2xx or errors)` : ''}`,
+    `${r.name.padEnd(40)}${r.rps.toFixed(0).padStart(8)}${String(r.p99).padStart(8)}${(r.rps / base).toFixed(2).padStart(16)}${(r.rps / hello.rps).toFixed(2).padStart(9)}${r.bad ? `  (${r.bad} non-2xx or errors)` : ''}`,
   );
 if (rows.some((r) => r.bad)) process.exitCode = 1;
