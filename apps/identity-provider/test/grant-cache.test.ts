@@ -2,6 +2,11 @@
 // database, each with its own memory and its own listener.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
+import { createLogger } from '@svc/http';
+import { systemClock } from '@svc/runtime';
+import { testDatabaseUrl } from '@svc/testkit';
+import type { Grant } from '../src/services/access-tokens.js';
+import { GrantCache } from '../src/services/grant-cache.js';
 import { arrange, basic, buildIdp, issueTokens, useIdp } from './helpers.js';
 
 const suite = useIdp();
@@ -115,5 +120,43 @@ describe('the grant cache on two replicas', () => {
     expect((await userinfo(b, fresh.access_token)).status).toBe(200);
     expect((await userinfo(b, fresh.access_token)).status).toBe(200);
     expect(await lookups(b, 'hit')).toBe(hits + 1);
+  });
+});
+
+describe('a read that races a change', () => {
+  const grant = (authorizationId: string, userId: string): Grant => ({
+    authorizationId,
+    userId,
+    grantedScopes: ['openid'],
+    dataWindowEndsAt: new Date(Date.now() + 60_000),
+    dataVersion: '1',
+    user: { email: 'x@test.example', serviceId: 's', updatedAt: new Date(), primaryWallet: null },
+  });
+
+  it('is cached when only unrelated things changed meanwhile, and not when what it read changed', async () => {
+    const cache = new GrantCache(systemClock(), { databaseUrl: testDatabaseUrl(), logger: createLogger({ name: 't', level: 'silent' }) }).start();
+    try {
+      await eventually(() => cache.live);
+      const exp = Date.now() + 60_000;
+      let began = cache.sequence;
+      cache.changed('u:someone-else');
+      cache.changed('a:another-authorization');
+      cache.set('jti-1', grant('auth-1', 'user-1'), 'app-1', exp, began);
+      expect(cache.get('jti-1')).toBeDefined();
+
+      for (const change of ['a:auth-2', 'u:user-2', 'c:app-2', 't:jti-2']) {
+        began = cache.sequence;
+        cache.changed(change);
+        cache.set('jti-2', grant('auth-2', 'user-2'), 'app-2', exp, began);
+        expect(cache.get('jti-2')).toBeUndefined();
+      }
+      // So many changes since the read began that the log no longer reaches back: not cached.
+      began = cache.sequence;
+      for (let i = 0; i < 1_500; i++) cache.changed(`u:noise-${i}`);
+      cache.set('jti-3', grant('auth-3', 'user-3'), 'app-3', exp, began);
+      expect(cache.get('jti-3')).toBeUndefined();
+    } finally {
+      await cache.close();
+    }
   });
 });

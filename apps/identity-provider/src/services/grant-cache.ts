@@ -14,6 +14,30 @@ interface Entry {
 
 export type GrantLookup = 'hit' | 'miss' | 'bypass';
 
+/** A change: a (authorization), c (client), u (user), t (token), or * (everything: liveness changed). */
+interface Change {
+  seq: number;
+  kind: string;
+  id: string;
+}
+
+const LOG_SIZE = 1_000;
+
+function concerns(change: Change, jti: string, entry: Entry): boolean {
+  switch (change.kind) {
+    case 't':
+      return change.id === jti;
+    case 'a':
+      return change.id === entry.grant.authorizationId;
+    case 'u':
+      return change.id === entry.grant.userId;
+    case 'c':
+      return change.id === entry.applicationId;
+    default:
+      return true;
+  }
+}
+
 /**
  * What a bearer request needs to know about its token (the grant behind it, its client's status,
  * whether the token itself is revoked), kept in this replica's memory by token id and kept true
@@ -23,8 +47,9 @@ export type GrantLookup = 'hit' | 'miss' | 'bypass';
  *
  * Only while the listener is live (subscribed, and its own heartbeat heard back within the bound)
  * is anything served from here; otherwise every request reads the database as before, and the
- * cache starts empty when the listener comes back. A read that races a change is not cached: each
- * change bumps `sequence`, and an entry loaded before a bump is dropped on arrival.
+ * cache starts empty when the listener comes back. A read that races a change to what it read is
+ * not cached: every change is numbered and kept in a short log, and an entry whose read began
+ * before a change that concerns it (or before the log's start) is dropped on arrival.
  */
 export class GrantCache {
   private readonly entries = new Map<string, Entry>();
@@ -32,6 +57,7 @@ export class GrantCache {
   private readonly max: number;
   private readonly observe: (lookup: GrantLookup) => void;
   private seq = 0;
+  private readonly log: Change[] = [];
 
   constructor(
     private readonly clock: Clock,
@@ -92,29 +118,39 @@ export class GrantCache {
   }
 
   set(jti: string, grant: Grant, applicationId: string, expiresAt: number, sequence: number): void {
-    if (!this.live || sequence !== this.seq) return;
+    if (!this.live) return;
+    const entry = { grant, applicationId, expiresAt };
+    if (sequence !== this.seq) {
+      // Changes since the read began: any that concerns this entry (or one the log no longer holds) wins.
+      if ((this.log[0]?.seq ?? Number.POSITIVE_INFINITY) > sequence + 1) return;
+      if (this.log.some((change) => change.seq > sequence && concerns(change, jti, entry))) return;
+    }
     if (this.entries.size >= this.max) this.entries.delete(this.entries.keys().next().value!);
-    this.entries.set(jti, { grant, applicationId, expiresAt });
+    this.entries.set(jti, entry);
   }
 
-  /** A change this replica made itself: dropped at once, without waiting for its notification. */
+  /** A change committed (its notification), or one this replica made itself: dropped at once. */
   changed(payload: string): void {
-    this.seq++;
-    const [kind, id] = [payload.slice(0, 1), payload.slice(2)];
+    this.record(payload.slice(0, 1), payload.slice(2));
+  }
+
+  private flush(): void {
+    this.record('*', '');
+  }
+
+  private record(kind: string, id: string): void {
+    const change = { seq: ++this.seq, kind, id };
+    this.log.push(change);
+    if (this.log.length > LOG_SIZE) this.log.shift();
+    if (kind === '*') {
+      this.entries.clear();
+      return;
+    }
     if (kind === 't') {
       this.entries.delete(id);
       return;
     }
-    for (const [jti, entry] of this.entries) {
-      const hit =
-        kind === 'a' ? entry.grant.authorizationId === id : kind === 'u' ? entry.grant.userId === id : kind === 'c' ? entry.applicationId === id : true;
-      if (hit) this.entries.delete(jti);
-    }
-  }
-
-  private flush(): void {
-    this.seq++;
-    this.entries.clear();
+    for (const [jti, entry] of this.entries) if (concerns(change, jti, entry)) this.entries.delete(jti);
   }
 
   async close(): Promise<void> {
