@@ -100,7 +100,9 @@ const base = rows[0].rps;
 const oidcRps = rows[1].rps;
 rows.unshift(hello);
 console.log(`\nidentity-provider: ${connections} connections, ${seconds} s each (${new Date().toISOString()})`);
-console.log(`${'target'.padEnd(40)}${'req/s'.padStart(8)}${'p99 ms'.padStart(8)}${'× express form'.padStart(16)}${'× oidc-provider'.padStart(17)}${'× hello'.padStart(9)}`);
+console.log(
+  `${'target'.padEnd(40)}${'req/s'.padStart(8)}${'p99 ms'.padStart(8)}${'× express form'.padStart(16)}${'× oidc-provider'.padStart(17)}${'× hello'.padStart(9)}`,
+);
 for (const r of rows)
   console.log(
     `${r.name.padEnd(40)}${r.rps.toFixed(0).padStart(8)}${String(r.p99).padStart(8)}${(r.rps / base).toFixed(2).padStart(16)}${(r.rps / oidcRps).toFixed(2).padStart(17)}${(r.rps / hello.rps).toFixed(2).padStart(9)}${r.bad ? `  (${r.bad} non-2xx)` : ''}`,
