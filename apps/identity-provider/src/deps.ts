@@ -85,6 +85,7 @@ export function buildDeps(config: Config, testClock?: Clock): AppDeps {
     signingKeys,
     tokens: {
       db: core.db,
+      sql: core.sql,
       cache: core.store.cache,
       keys: signingKeys,
       issuer: config.issuer,

@@ -210,6 +210,28 @@ describe('refresh tokens', () => {
     expect(next.body.error).toBe('invalid_grant');
   });
 
+  it('narrows to the asked scopes in granted order, and the successor keeps only those', async () => {
+    const a = await arrange(suite.db);
+    const { token } = await tokensFor(a);
+    const refreshWith = (body: object) =>
+      request(suite.idp.app)
+        .post('/oauth/token')
+        .set('Authorization', basic(a.confidential.client_id, a.confidential.client_secret!))
+        .send({ grant_type: 'refresh_token', ...body });
+    const granted: string[] = token.granted_scopes;
+    expect(granted).toContain('openid');
+    expect(granted.length).toBeGreaterThan(2);
+    const kept = [granted[0]!, granted.at(-1)!];
+    const narrowed = await refreshWith({ refresh_token: token.refresh_token, scope: `${kept[1]} ${kept[0]} ${kept[1]}` });
+    expect(narrowed.body).toMatchObject({ scope: kept.join(' '), granted_scopes: kept });
+    const next = await refreshWith({ refresh_token: narrowed.body.refresh_token });
+    expect(next.body.granted_scopes).toEqual(kept);
+    // A refused request rotates nothing: the token still works afterwards.
+    expect((await refreshWith({ refresh_token: next.body.refresh_token, scope: granted[1] })).body.error).toBe('invalid_scope');
+    expect((await refreshWith({ refresh_token: next.body.refresh_token, scope: ' ' })).body.error).toBe('invalid_request');
+    expect((await refreshWith({ refresh_token: next.body.refresh_token })).status).toBe(200);
+  });
+
   it('refuses a wider scope and a token presented by another client', async () => {
     const a = await arrange(suite.db);
     const b = await arrange(suite.db);

@@ -1,5 +1,7 @@
 import { PrismaPg } from '@prisma/adapter-pg';
+import pg from 'pg';
 import { PrismaClient } from './generated/prisma/client.js';
+import { Sql } from './sql.js';
 
 export type Db = PrismaClient;
 
@@ -8,16 +10,40 @@ export interface PrismaOptions {
   poolSize?: number;
 }
 
-/** The only way the services build a Prisma client: the pg driver adapter, no engine binary. */
-export function createPrismaClient(databaseUrl: string, options: PrismaOptions = {}): PrismaClient {
-  const adapter = new PrismaPg({
+export interface Database {
+  db: PrismaClient;
+  /** The same connections, straight through the driver, for the hottest queries. */
+  sql: Sql;
+  /** Ends the Prisma client and its pool. */
+  close: () => Promise<void>;
+}
+
+/** The only way the services reach PostgreSQL: one pg pool, under Prisma's driver adapter and `Sql`. */
+export function createDatabase(databaseUrl: string, options: PrismaOptions = {}): Database {
+  const pool = new pg.Pool({
     connectionString: databaseUrl,
     max: options.poolSize ?? 10,
     connectionTimeoutMillis: 3_000,
     // A statement that runs this long is a bug or an outage; fail the request, not the pool.
     statement_timeout: 10_000,
   });
-  return new PrismaClient({ adapter });
+  // An idle connection dropped by a PostgreSQL restart must not end the process: the next query
+  // fails instead (a 503), and the pool opens a new connection after it.
+  pool.on('error', () => undefined);
+  const db = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
+  return {
+    db,
+    sql: new Sql(pool),
+    close: async () => {
+      await db.$disconnect();
+      if (!pool.ended) await pool.end();
+    },
+  };
+}
+
+/** A Prisma client alone (the admin CLI); `$disconnect()` ends its pool. */
+export function createPrismaClient(databaseUrl: string, options: PrismaOptions = {}): PrismaClient {
+  return createDatabase(databaseUrl, options).db;
 }
 
 /** Readiness probe: one round trip, bounded in time. */

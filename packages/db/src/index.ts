@@ -1,4 +1,14 @@
-export { createPrismaClient, isDatabaseUnavailable, isUniqueViolation, pingDatabase, type Db, type PrismaOptions } from './client.js';
+export {
+  createDatabase,
+  createPrismaClient,
+  isDatabaseUnavailable,
+  isUniqueViolation,
+  pingDatabase,
+  type Database,
+  type Db,
+  type PrismaOptions,
+} from './client.js';
+export { Sql, statement, type Statement } from './sql.js';
 export { migrate, readMigrations, checksumOf, MigrationError, MIGRATIONS_DIR, type Migration, type MigrateResult } from './migrate.js';
 export { ChangeListener, type ChangeListenerOptions } from './change-listener.js';
 export { TimestampBatch, type BatchedColumn } from './timestamp-batch.js';

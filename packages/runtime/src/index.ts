@@ -1,4 +1,4 @@
-import { createPrismaClient, isDatabaseUnavailable, pingDatabase, type Db } from '@svc/db';
+import { createDatabase, isDatabaseUnavailable, pingDatabase, type Db, type Sql } from '@svc/db';
 import { createLogger, dependencyCheck, Metrics, type Logger, type ReadinessCheck } from '@svc/http';
 import { createStore, StoreUnavailableError, type Store } from '@svc/kv';
 
@@ -12,12 +12,13 @@ export interface Clock {
 
 export const systemClock = (): Clock => ({ now: () => new Date() });
 
-/** What every service holds: one logger, one Prisma client, one store (Redis or in-process), its metrics, its clock. */
+/** What every service holds: one logger, one database (Prisma, and its driver for hot queries), one store (Redis or in-process), its metrics, its clock. */
 export interface CoreDeps {
   logger: Logger;
   clock: Clock;
   metrics: Metrics;
   db: Db;
+  sql: Sql;
   store: Store;
   /** Closes the store and the database; the HTTP server is drained before this runs. */
   close(): Promise<void>;
@@ -38,7 +39,8 @@ export interface CoreConfig {
  */
 export function createCoreDeps(service: string, namespace: string, config: CoreConfig, clock?: Clock): CoreDeps {
   const logger = createLogger({ name: service, level: config.LOG_LEVEL });
-  const db = createPrismaClient(config.DATABASE_URL);
+  const database = createDatabase(config.DATABASE_URL);
+  const { db } = database;
   const store = createStore({
     redisUrl: config.REDIS_URL,
     namespace: config.REDIS_KEY_PREFIX ?? namespace,
@@ -53,10 +55,11 @@ export function createCoreDeps(service: string, namespace: string, config: CoreC
     clock: clock ?? systemClock(),
     metrics: new Metrics(service),
     db,
+    sql: database.sql,
     store,
     close: async () => {
       await store.close();
-      await db.$disconnect();
+      await database.close();
     },
     isOutage: (err) => err instanceof StoreUnavailableError || isDatabaseUnavailable(err),
   };

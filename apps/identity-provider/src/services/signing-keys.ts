@@ -1,7 +1,8 @@
 import type { Db } from '@svc/db';
 import type { Clock } from '@svc/runtime';
 import { type KeyEncryption, rewrapSigningKeys, rotateSigningKey } from '@svc/signing-keys';
-import { createLocalJWKSet, importJWK, type JWK } from 'jose';
+import { createPrivateKey, type JsonWebKey, type KeyObject } from 'node:crypto';
+import { createLocalJWKSet, type JWK } from 'jose';
 
 export interface PublishedKey {
   kty: string;
@@ -12,11 +13,9 @@ export interface PublishedKey {
   e: string;
 }
 
-type ImportedKey = Awaited<ReturnType<typeof importJWK>>;
-
 export interface ActiveSigner {
   kid: string;
-  key: ImportedKey;
+  key: KeyObject;
 }
 
 interface Snapshot {
@@ -34,7 +33,9 @@ interface Snapshot {
  */
 export class SigningKeys {
   private snapshot: Snapshot | undefined;
-  private readonly imported = new Map<string, ImportedKey>();
+  /** The re-read under way: concurrent requests past the refresh time share it. */
+  private loading: Promise<Snapshot> | undefined;
+  private readonly imported = new Map<string, KeyObject>();
 
   constructor(
     private readonly db: Db,
@@ -45,8 +46,15 @@ export class SigningKeys {
 
   private readonly now = () => this.clock.now();
 
-  private async load(): Promise<Snapshot> {
-    if (this.snapshot && this.now().getTime() - this.snapshot.at < this.refreshMs) return this.snapshot;
+  private load(): Promise<Snapshot> {
+    if (this.snapshot && this.now().getTime() - this.snapshot.at < this.refreshMs) return Promise.resolve(this.snapshot);
+    this.loading ??= this.read().finally(() => {
+      this.loading = undefined;
+    });
+    return this.loading;
+  }
+
+  private async read(): Promise<Snapshot> {
     let now = this.now();
     let rows = await this.rows(now);
     if (!rows.some((r) => r.status === 'active')) {
@@ -95,7 +103,7 @@ export class SigningKeys {
     if (!signer) throw new Error('no identity-provider signing key is active yet');
     let key = this.imported.get(signer.kid);
     if (!key) {
-      key = await importJWK(signer.jwk, 'RS256');
+      key = createPrivateKey({ key: signer.jwk as JsonWebKey, format: 'jwk' });
       this.imported.set(signer.kid, key);
     }
     return { kid: signer.kid, key };

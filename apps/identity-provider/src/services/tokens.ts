@@ -1,7 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
-import type { Db } from '@svc/db';
+import type { Db, Sql } from '@svc/db';
 import { constantTimeEqual, randomBase62, sha256Hex } from '@svc/secrets';
-import { SignJWT, type JWTPayload } from 'jose';
 import { invalidGrant, invalidRequest, invalidScope } from '../errors.js';
 import { forgetCode } from './authorizations.js';
 import type { Application } from './clients.js';
@@ -12,12 +11,15 @@ import type { GrantCache } from './grant-cache.js';
 import type { SigningKeys } from './signing-keys.js';
 import type { Cache } from '@svc/kv';
 import type { Clock } from '@svc/runtime';
+import { signRs256 } from './jws.js';
+import { rotateRefreshToken, type PresentedRefreshToken, readRefreshToken } from './refresh-tokens.js';
 
 export const REFRESH_TTL_SECONDS = 30 * 86_400;
 const VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/;
 
 export interface TokenContext {
   db: Db;
+  sql: Sql;
   cache: Cache;
   keys: SigningKeys;
   issuer: string;
@@ -29,19 +31,12 @@ export interface TokenContext {
   grants: GrantCache;
 }
 
-type AuthorizationRow = NonNullable<Awaited<ReturnType<Db['authorization']['findUnique']>>>;
-
 const seconds = (d: Date) => Math.floor(d.getTime() / 1000);
 
-async function sign(ctx: TokenContext, claims: JWTPayload, typ: string, expiresIn: number): Promise<string> {
+async function sign(ctx: TokenContext, claims: object, typ: string, expiresIn: number): Promise<string> {
   const { kid, key } = await ctx.keys.signer();
   const now = seconds(ctx.clock.now());
-  return new SignJWT(claims)
-    .setProtectedHeader({ alg: 'RS256', kid, typ })
-    .setIssuedAt(now)
-    .setExpirationTime(now + expiresIn)
-    .setIssuer(ctx.issuer)
-    .sign(key);
+  return signRs256(key, { kid, typ }, { ...claims, iat: now, exp: now + expiresIn, iss: ctx.issuer });
 }
 
 /**
@@ -75,71 +70,46 @@ export interface TokenRequestTerms {
   admit: () => Promise<void>;
 }
 
-/**
- * Rotates `rotating` (when refreshing), stores the new refresh token and stamps the authorization,
- * in one statement: one round trip, all or nothing. False when `rotating` was already rotated or
- * revoked (a concurrent use of the same refresh token won).
- */
-async function persistRefreshToken(
+/** Stores the first refresh token of a grant (a family of its own) and stamps the authorization, in one round trip. */
+async function storeFirstRefreshToken(
   ctx: TokenContext,
   authorizationId: string,
-  familyId: string,
   tokenHash: string,
   scopes: string[],
   jkt: string | null,
   now: Date,
-  rotating: string | null,
-): Promise<boolean> {
+): Promise<void> {
   const expiresAt = new Date(now.getTime() + REFRESH_TTL_SECONDS * 1000);
-  const [row] = await ctx.db.$queryRaw<{ ok: boolean }[]>`
-    WITH rotated AS (
-      UPDATE "RefreshToken" SET "rotatedAt" = ${now} WHERE id = ${rotating}::uuid AND "rotatedAt" IS NULL AND "revokedAt" IS NULL RETURNING id
-    ), go AS (
-      SELECT 1 WHERE ${rotating}::uuid IS NULL OR EXISTS (SELECT 1 FROM rotated)
-    ), issued AS (
+  await ctx.db.$executeRaw`
+    WITH issued AS (
       INSERT INTO "RefreshToken" (id, "authorizationId", "familyId", "tokenHash", scopes, "dpopJkt", "expiresAt", "createdAt")
-      SELECT gen_random_uuid(), ${authorizationId}::uuid, ${familyId}::uuid, ${tokenHash}, ${scopes}::text[], ${jkt}, ${expiresAt}, ${now} FROM go
+      VALUES (gen_random_uuid(), ${authorizationId}::uuid, gen_random_uuid(), ${tokenHash}, ${scopes}::text[], ${jkt}, ${expiresAt}, ${now})
       RETURNING id
-    ), stamped AS (
-      UPDATE "Authorization" SET "lastTokenIssuedAt" = ${now} WHERE id = ${authorizationId}::uuid AND EXISTS (SELECT 1 FROM go) RETURNING id
     )
-    SELECT EXISTS (SELECT 1 FROM issued) AS ok`;
-  return row?.ok === true;
+    UPDATE "Authorization" SET "lastTokenIssuedAt" = ${now} WHERE id = ${authorizationId}::uuid`;
+}
+
+/** What the tokens of a grant are made from: the authorization and, for a code exchange, its nonce. */
+interface GrantHolder {
+  id: string;
+  userId: string | null;
+  authTime: Date | null;
+  nonce?: string | null;
 }
 
 /**
- * Access token, id token (with `openid`) and a fresh refresh token of `familyId`, replacing
- * `rotating`. With DPoP the access token is bound to the key; so is a public client's refresh token
- * (RFC 9449 §5: a confidential client's refresh token is already bound by its authentication).
+ * The token response around an already stored `refreshToken`: access token and id token (with
+ * `openid`), signed side by side. With DPoP the access token is bound to the key.
  */
-async function tokenResponse(
-  ctx: TokenContext,
-  app: Application,
-  a: AuthorizationRow,
-  scopes: string[],
-  familyId: string,
-  rotating: string | null,
-  jkt: string | undefined,
-) {
-  const now = ctx.clock.now();
-  const refreshJkt = jkt && app.isPublic ? jkt : null;
+async function tokenResponse(ctx: TokenContext, app: Application, a: GrantHolder, scopes: string[], refreshToken: string, jkt: string | undefined, now: Date) {
   const sub = appScopedUserId(ctx.secret, app.organizationId, a.userId!);
   const ttl = app.accessTokenTtlSeconds;
-  const refreshToken = `svcrt_${randomBase62(43)}`;
-  const [stored, accessToken, idToken] = await Promise.all([
-    persistRefreshToken(ctx, a.id, familyId, sha256Hex(refreshToken), scopes, refreshJkt, now, rotating),
+  const [accessToken, idToken] = await Promise.all([
     signAccessToken(ctx, app, a, scopes, jkt),
     scopes.includes('openid')
-      ? // OIDC Core §12.2: an id_token from a refresh carries no nonce.
-        sign(
-          ctx,
-          { sub, aud: app.clientId, authorization_id: a.id, auth_time: seconds(a.authTime ?? now), ...(a.nonce && !rotating ? { nonce: a.nonce } : {}) },
-          'JWT',
-          ttl,
-        )
+      ? sign(ctx, { sub, aud: app.clientId, authorization_id: a.id, auth_time: seconds(a.authTime ?? now), ...(a.nonce ? { nonce: a.nonce } : {}) }, 'JWT', ttl)
       : undefined,
   ]);
-  if (!stored) throw await refreshReused(ctx, a.id);
   return {
     access_token: accessToken,
     token_type: jkt ? ('DPoP' as const) : ('Bearer' as const),
@@ -155,6 +125,11 @@ async function tokenResponse(
     ...(idToken ? { id_token: idToken } : {}),
   };
 }
+
+/** A public client's refresh token is bound to its DPoP key (RFC 9449 §5); a confidential client's is bound by its authentication. */
+const refreshBinding = (app: Application, jkt: string | undefined) => (jkt && app.isPublic ? jkt : null);
+
+const newRefreshToken = () => `svcrt_${randomBase62(43)}`;
 
 /**
  * Reuse of a rotated refresh token means someone holds a stolen copy, and nobody can tell whether
@@ -217,28 +192,72 @@ export async function exchangeCode(
   }
   await ctx.db.authorization.updateMany({ where: { id: a.id, status: 'approved' }, data: { status: 'consumed', consumedAt: now } });
   await forgetCode(ctx.cache, a.id);
-  return tokenResponse(ctx, app, a, a.grantedScopes, randomUUID(), null, grant.jkt);
+  const refreshToken = newRefreshToken();
+  const [response] = await Promise.all([
+    tokenResponse(ctx, app, a, a.grantedScopes, refreshToken, grant.jkt, now),
+    storeFirstRefreshToken(ctx, a.id, sha256Hex(refreshToken), a.grantedScopes, refreshBinding(app, grant.jkt), now),
+  ]);
+  return response;
 }
 
+/** Why a presented refresh token cannot be rotated, checked in the order a client can act on. */
+async function refusal(
+  ctx: TokenContext,
+  app: Application,
+  row: PresentedRefreshToken | undefined,
+  asked: string[] | undefined,
+  jkt: string | undefined,
+  now: Date,
+) {
+  if (!row) return invalidGrant('The refresh token is invalid');
+  if (row.applicationId !== app.id) return invalidGrant('The refresh token was issued to another client');
+  if (row.rotatedAt) return refreshReused(ctx, row.authorizationId);
+  if (row.revokedAt) return invalidGrant('The refresh token is revoked');
+  if (row.expiresAt <= now) return invalidGrant('The refresh token has expired');
+  if (row.status !== 'approved' && row.status !== 'consumed') return invalidGrant(`The authorization is ${row.status}`);
+  // A bound refresh token is only good with a proof signed by the same key (RFC 9449 §5).
+  if (row.dpopJkt && row.dpopJkt !== jkt) return invalidGrant('This refresh token is DPoP-bound: send a DPoP proof signed with the key it is bound to');
+  if (asked) {
+    const wider = asked.filter((s) => !row.scopes.includes(s));
+    if (wider.length) return invalidScope(`Not granted before: ${wider.join(' ')}`);
+  }
+  return undefined;
+}
+
+/**
+ * Rotation in one round trip: one statement checks the presented token and its grant, marks it
+ * rotated, stores its successor and stamps the authorization, all or nothing. Its answer says why
+ * when nothing was rotated. A public client is charged only once its token proved valid, so its
+ * token is read (and its budget charged) first.
+ */
 export async function refresh(ctx: TokenContext, app: Application, input: { refreshToken: string; scope?: string | undefined }, grant: TokenRequestTerms) {
   const now = ctx.clock.now();
-  const row = await ctx.db.refreshToken.findUnique({ where: { tokenHash: sha256Hex(input.refreshToken) }, include: { authorization: true } });
-  if (!row) throw invalidGrant('The refresh token is invalid');
-  if (row.authorization.applicationId !== app.id) throw invalidGrant('The refresh token was issued to another client');
-  if (row.rotatedAt) throw await refreshReused(ctx, row.authorizationId);
-  if (row.revokedAt) throw invalidGrant('The refresh token is revoked');
-  if (row.expiresAt <= now) throw invalidGrant('The refresh token has expired');
-  if (!['approved', 'consumed'].includes(row.authorization.status)) throw invalidGrant(`The authorization is ${row.authorization.status}`);
-  // A bound refresh token is only good with a proof signed by the same key (RFC 9449 §5).
-  if (row.dpopJkt && row.dpopJkt !== grant.jkt) throw invalidGrant('This refresh token is DPoP-bound: send a DPoP proof signed with the key it is bound to');
-  let scopes = row.scopes;
+  const presentedHash = sha256Hex(input.refreshToken);
+  let asked: string[] | undefined;
   if (input.scope !== undefined) {
-    const asked = [...new Set(input.scope.split(' ').filter(Boolean))];
-    const wider = asked.filter((s) => !row.scopes.includes(s));
-    if (wider.length) throw invalidScope(`Not granted before: ${wider.join(' ')}`);
+    asked = [...new Set(input.scope.split(' ').filter(Boolean))];
     if (asked.length === 0) throw invalidRequest('scope must not be empty');
-    scopes = row.scopes.filter((s) => asked.includes(s));
   }
-  await grant.admit();
-  return tokenResponse(ctx, app, row.authorization, scopes, row.familyId, row.id, grant.jkt);
+  if (app.isPublic) {
+    const refused = await refusal(ctx, app, await readRefreshToken(ctx.sql, presentedHash), asked, grant.jkt, now);
+    if (refused) throw refused;
+    await grant.admit();
+  }
+  const refreshToken = newRefreshToken();
+  const row = await rotateRefreshToken(ctx.sql, {
+    presentedHash,
+    applicationId: app.id,
+    jkt: grant.jkt ?? null,
+    asked: asked ?? null,
+    tokenHash: sha256Hex(refreshToken),
+    binding: refreshBinding(app, grant.jkt),
+    now,
+    expiresAt: new Date(now.getTime() + REFRESH_TTL_SECONDS * 1000),
+  });
+  if (!row?.issuedScopes) {
+    // Checked true but not rotated: a concurrent use of the same token won, which is reuse.
+    throw (await refusal(ctx, app, row, asked, grant.jkt, now)) ?? (await refreshReused(ctx, row!.authorizationId));
+  }
+  // OIDC Core §12.2: an id_token from a refresh carries no nonce.
+  return tokenResponse(ctx, app, { id: row.authorizationId, userId: row.userId, authTime: row.authTime }, row.issuedScopes, refreshToken, grant.jkt, now);
 }

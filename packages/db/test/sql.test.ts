@@ -1,0 +1,22 @@
+import { afterAll, describe, expect, it } from '@jest/globals';
+import { createDatabase, statement } from '../src/index.js';
+
+const database = createDatabase(process.env.DATABASE_URL!, { poolSize: 2 });
+afterAll(() => database.close());
+
+const echo = statement<{ at: Date; n: number; names: string[] }>('sql_test_echo', 'SELECT $1::timestamptz AS at, $2::int AS n, $3::text[] AS names');
+
+describe('Sql: prepared statements on the pool under Prisma', () => {
+  it('runs a named statement again and again on every pooled connection, with typed values back', async () => {
+    const at = new Date('2026-11-24T01:02:03.456Z');
+    const rows = await Promise.all(Array.from({ length: 6 }, (_, i) => database.sql.one(echo, [at.toISOString(), i, ['a', 'b']])));
+    expect(rows.map((r) => r?.n)).toEqual([0, 1, 2, 3, 4, 5]);
+    for (const r of rows) expect(r).toEqual({ at, n: expect.any(Number), names: ['a', 'b'] });
+  });
+
+  it('answers undefined for no row, and refuses a bad value with PostgreSQL’s error', async () => {
+    const none = statement<{ x: number }>('sql_test_none', 'SELECT 1 AS x WHERE false');
+    expect(await database.sql.one(none, [])).toBeUndefined();
+    await expect(database.sql.one(echo, ['not a time', 1, []])).rejects.toThrow(/invalid input syntax/);
+  });
+});
