@@ -1,48 +1,24 @@
 // Credentials issued per second through POST /credentials/issue (5 and 50 claims, concurrent
 // clients) beside the library's raw single-thread bbs-2023 signing, both measured in this run.
 //   npm run --silent -w @svc/bench credential-issuer [-- --seconds 8 --connections 8]
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import * as Bls from '@digitalbazaar/bls12-381-multikey';
 import { createApiKey, createOrg, createUser, ensureSigningKeys } from '@svc/admin';
 import { createPrismaClient } from '@svc/db';
 import autocannon from 'autocannon';
+import { claimsOf, SUBJECT } from './credential-claims.mjs';
 import { benchDatabase, startTarget } from './lib.mjs';
 
 const { values } = parseArgs({ options: { seconds: { type: 'string', default: '8' }, connections: { type: 'string', default: '8' } } });
 const seconds = Number(values.seconds);
 const connections = Number(values.connections);
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
-const { signCredential } = await import(here('../apps/credential-issuer/dist/vc/bbs.js'));
 
-const claimsOf = (n) =>
-  Object.fromEntries(Array.from({ length: n }, (_, i) => [`claim_${i}`, i % 3 === 0 ? `value ${i}` : i % 3 === 1 ? i * 1.5 : i % 2 === 0]));
-const SUBJECT = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
-
-async function rawPerSecond(claimCount) {
-  const pair = await Bls.generateBbsKeyPair({ algorithm: Bls.ALGORITHMS.BBS_BLS12381_SHA256 });
-  const exported = await pair.export({ publicKey: true, secretKey: true });
-  const controller = `did:key:${exported.publicKeyMultibase}`;
-  const key = { ...exported, controller, id: `${controller}#${exported.publicKeyMultibase}` };
-  const credential = {
-    '@context': ['https://www.w3.org/ns/credentials/v2', 'https://www.w3.org/ns/credentials/undefined-terms/v2'],
-    id: 'urn:uuid:7d0b3f0e-4b1a-4c55-9f4c-0e6f5d8a1b2c',
-    type: ['VerifiableCredential'],
-    issuer: controller,
-    validFrom: '2026-11-22T10:00:00Z',
-    validUntil: '',
-    credentialSubject: { id: `did:ethr:${SUBJECT}`, ...claimsOf(claimCount) },
-  };
-  const sign = () => signCredential({ credential, key, created: new Date(), mandatoryPointers: ['/issuer', '/validFrom'] });
-  await sign();
-  let n = 0;
-  const end = Date.now() + seconds * 1000;
-  while (Date.now() < end) {
-    await sign();
-    n++;
-  }
-  return n / seconds;
+/** The unmodified libraries' rate on one thread, in a process of their own. */
+function rawPerSecond(claimCount) {
+  return Number(execFileSync(process.execPath, [here('./targets/raw-bbs.mjs'), String(claimCount), String(seconds)]).toString());
 }
 
 const database = await benchDatabase();

@@ -66,3 +66,16 @@ declare module '@digitalbazaar/did-method-key' {
     get(options: { url: string }): Promise<unknown>;
   };
 }
+
+declare module '@digitalbazaar/bbs-signatures' {
+  interface Signing {
+    secretKey: Uint8Array;
+    publicKey: Uint8Array;
+    header: Uint8Array;
+    messages: Uint8Array[];
+    ciphersuite: string;
+  }
+  export function secretKeyToPublicKey(options: { secretKey: Uint8Array; ciphersuite: string }): Promise<Uint8Array>;
+  export function sign(options: Signing): Promise<Uint8Array>;
+  export function verifySignature(options: Omit<Signing, 'secretKey'> & { signature: Uint8Array }): Promise<boolean>;
+}

@@ -5,6 +5,7 @@ import { createDiscloseCryptosuite, createSignCryptosuite, createVerifyCryptosui
 import { DataIntegrityProof } from '@digitalbazaar/data-integrity';
 import * as vc from '@digitalbazaar/vc';
 import { documentLoader } from './document-loader.js';
+import './generator-cache.js';
 
 /** @typedef {Record<string, any>} Credential A JSON-LD credential, as the libraries take and give it. */
 /** @typedef {{ id: string, controller: string, publicKeyMultibase: string, secretKeyMultibase?: string }} IssuerKey */
