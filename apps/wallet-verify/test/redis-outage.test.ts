@@ -66,6 +66,28 @@ function service(env: NodeJS.ProcessEnv, clock?: () => number) {
   return built.app;
 }
 
+describe('Redis on the request path', () => {
+  it('costs one round trip per verification, the rate limit, once key and wallet are known', async () => {
+    const { key, human } = await arrange(db);
+    const app = service({});
+    const hit = () => request(app).get('/v1/human/verify').query({ wallet_address: human.wallet }).set('X-SVC-API-Key', key.key);
+    expect((await hit()).status).toBe(200);
+    // This suite's Redis serves nobody else: every command it sees is this app's.
+    const { Redis } = await import('ioredis');
+    const monitor = await new Redis(port, '127.0.0.1').monitor();
+    const sent: string[] = [];
+    // Commands a Lua script runs are reported with the source "lua": they are not round trips.
+    monitor.on('monitor', (_time: string, args: string[], source: string) => source !== 'lua' && sent.push(String(args[0]).toLowerCase()));
+    try {
+      for (let i = 0; i < 10; i++) expect((await hit()).status).toBe(200);
+      await new Promise((r) => setTimeout(r, 100));
+      expect(sent).toEqual(Array(10).fill('evalsha'));
+    } finally {
+      monitor.disconnect();
+    }
+  });
+});
+
 describe('when Redis goes away and comes back', () => {
   it('fails closed by default, reports it on /ready, and recovers', async () => {
     const { key, human } = await arrange(db);

@@ -7,6 +7,11 @@ export type AddressCheck =
 
 const HEX40 = /^[0-9a-fA-F]{40}$/;
 
+// Addresses already proven checksummed: the same wallets are asked about again and again, and the
+// Keccak hash is most of a wallet check's CPU. Bounded; emptied when full (refilled by use).
+const CHECKED_LIMIT = 10_000;
+const checked = new Set<string>();
+
 /** The EIP-55 mixed-case form of 40 hex digits (any case). */
 export function toChecksumAddress(hex40: string): string {
   const lower = hex40.toLowerCase();
@@ -33,6 +38,7 @@ export function checkAddress(input: string | undefined | null): AddressCheck {
     const expected = HEX40.test(body) ? toChecksumAddress(body) : undefined;
     return { ok: false, reason: 'prefix', message: 'must start with "0x"', ...(expected ? { expected } : {}) };
   }
+  if (checked.has(input)) return { ok: true, address: input };
   const body = input.slice(2);
   if (body.length !== 40) {
     return { ok: false, reason: 'length', message: `must have 40 hexadecimal digits after "0x", got ${body.length}` };
@@ -45,5 +51,7 @@ export function checkAddress(input: string | undefined | null): AddressCheck {
     const why = body === body.toLowerCase() || body === body.toUpperCase() ? 'has no EIP-55 checksum (single-case)' : 'fails the EIP-55 checksum';
     return { ok: false, reason: 'checksum', message: `${why}; the checksummed form is ${expected}`, expected };
   }
+  if (checked.size >= CHECKED_LIMIT) checked.clear();
+  checked.add(input);
   return { ok: true, address: input };
 }
