@@ -38,6 +38,7 @@ export async function startTarget(script, env = {}) {
   }
   return {
     url: `http://127.0.0.1:${port}`,
+    pid: child.pid,
     stop: () =>
       new Promise((resolve) => {
         child.once('exit', resolve);

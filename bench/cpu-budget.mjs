@@ -1,0 +1,121 @@
+// Where a token request's CPU goes, in CPU milliseconds per answered request: the target process
+// (its event loop and thread pool together), PostgreSQL's processes and the load generator, read
+// from /proc around the same load. On a machine where the load generator, the service and the
+// database share the cores, req/s is bounded by cores ÷ the sum of these.
+//   npm run --silent -w @svc/bench cpu-budget [-- --seconds 8]
+import { generateKeyPairSync, sign } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { createFixture, issueTokens, startIdentityProvider } from './idp-fixture.mjs';
+import { benchDatabase, startTarget } from './lib.mjs';
+
+const { values } = parseArgs({ options: { seconds: { type: 'string', default: '8' } } });
+const seconds = Number(values.seconds);
+const here = (p) => fileURLToPath(new URL(p, import.meta.url));
+const TICK_MS = 10;
+
+/** utime + stime of a process, its threads included, in clock ticks. */
+function ticks(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return 0;
+  }
+}
+const postgresTicks = () =>
+  readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .reduce((sum, pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/comm`, 'utf8').startsWith('postgres') ? sum + ticks(pid) : sum;
+      } catch {
+        return sum;
+      }
+    }, 0);
+
+async function measure(name, target, options) {
+  await autocannon({ ...options, connections: 50, duration: 2 });
+  const before = { target: ticks(target.pid), postgres: postgresTicks(), generator: ticks(process.pid) };
+  const result = await autocannon({ ...options, connections: 50, duration: seconds });
+  const per = (t) => (t * TICK_MS) / result.requests.total;
+  return {
+    name,
+    rps: result.requests.average,
+    target: per(ticks(target.pid) - before.target),
+    postgres: per(postgresTicks() - before.postgres),
+    generator: per(ticks(process.pid) - before.generator),
+    bad: result.non2xx + result.errors,
+  };
+}
+
+const rows = [];
+{
+  const target = await startTarget(here('./targets/express-hello.mjs'));
+  rows.push(await measure('express hello-world', target, { url: `${target.url}/v1/human/verify` }));
+  await target.stop();
+}
+{
+  const target = await startTarget(here('./targets/oidc-provider.mjs'));
+  const basic = `Basic ${Buffer.from('bench:bench-secret-bench-secret-bench-secret').toString('base64')}`;
+  rows.push(
+    await measure('oidc-provider client_credentials', target, {
+      url: `${target.url}/token`,
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basic },
+      body: 'grant_type=client_credentials&scope=api',
+    }),
+  );
+  await target.stop();
+}
+const database = await benchDatabase();
+const fixture = await createFixture(database.url);
+{
+  const target = await startIdentityProvider(database.url);
+  const pool = (await issueTokens(target.url, fixture, 100)).map((t) => t.refresh_token);
+  rows.push(
+    await measure('identity-provider client user-token', target, {
+      url: `${target.url}/oauth/client/user-token`,
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ client_id: fixture.client.client_id, client_secret: fixture.client.client_secret, email: fixture.user.email }),
+    }),
+  );
+  rows.push(
+    await measure('identity-provider refresh grant', target, {
+      url: `${target.url}/oauth/token`,
+      requests: [
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: fixture.basicAuth },
+          setupRequest: (req) => ({ ...req, body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: pool.shift() ?? 'svcrt_pool_empty' }).toString() }),
+          onResponse: (status, body) => {
+            if (status === 200) pool.push(JSON.parse(body).refresh_token);
+          },
+        },
+      ],
+    }),
+  );
+  await target.stop();
+}
+await database.close();
+
+console.log(`\nCPU ms per answered request, 50 connections, ${seconds} s, ${cpus().length} cores, Node.js ${process.versions.node} (${new Date().toISOString()})`);
+console.log(`${'target'.padEnd(38)}${'req/s'.padStart(8)}${'target'.padStart(9)}${'postgres'.padStart(10)}${'load gen'.padStart(10)}${'sum'.padStart(8)}`);
+for (const r of rows) {
+  const sum = r.target + r.postgres + r.generator;
+  console.log(
+    `${r.name.padEnd(38)}${r.rps.toFixed(0).padStart(8)}${r.target.toFixed(3).padStart(9)}${r.postgres.toFixed(3).padStart(10)}${r.generator.toFixed(3).padStart(10)}${sum.toFixed(3).padStart(8)}${r.bad ? `  (${r.bad} non-2xx)` : ''}`,
+  );
+}
+
+// The floor under any RS256 token: one 2048-bit RSA signature, whichever thread makes it.
+const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+const payload = Buffer.alloc(400, 1);
+const started = process.cpuUsage();
+for (let i = 0; i < 500; i++) sign('sha256', payload, privateKey);
+const used = process.cpuUsage(started);
+console.log(`one RS256 signature (2048-bit RSA, node:crypto): ${((used.user + used.system) / 1000 / 500).toFixed(3)} CPU ms`);
