@@ -91,7 +91,10 @@ const fixture = await createFixture(database.url);
         {
           method: 'POST',
           headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: fixture.basicAuth },
-          setupRequest: (req) => ({ ...req, body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: pool.shift() ?? 'svcrt_pool_empty' }).toString() }),
+          setupRequest: (req) => ({
+            ...req,
+            body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: pool.shift() ?? 'svcrt_pool_empty' }).toString(),
+          }),
           onResponse: (status, body) => {
             if (status === 200) pool.push(JSON.parse(body).refresh_token);
           },
@@ -103,7 +106,9 @@ const fixture = await createFixture(database.url);
 }
 await database.close();
 
-console.log(`\nCPU ms per answered request, 50 connections, ${seconds} s, ${cpus().length} cores, Node.js ${process.versions.node} (${new Date().toISOString()})`);
+console.log(
+  `\nCPU ms per answered request, 50 connections, ${seconds} s, ${cpus().length} cores, Node.js ${process.versions.node} (${new Date().toISOString()})`,
+);
 console.log(`${'target'.padEnd(38)}${'req/s'.padStart(8)}${'target'.padStart(9)}${'postgres'.padStart(10)}${'load gen'.padStart(10)}${'sum'.padStart(8)}`);
 for (const r of rows) {
   const sum = r.target + r.postgres + r.generator;

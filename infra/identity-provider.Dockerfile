@@ -2,7 +2,7 @@
 # The identity-provider image: only its own workspace packages, built inside the image (the Prisma client
 # generated here too), run as the unprivileged node user. From the repository root:
 #   docker build -f infra/identity-provider.Dockerfile -t svc/identity-provider .
-ARG NODE_IMAGE=node:20.19-bookworm-slim
+ARG NODE_IMAGE=node:24-bookworm-slim
 
 FROM ${NODE_IMAGE} AS prune
 WORKDIR /src
