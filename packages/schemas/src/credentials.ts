@@ -12,34 +12,50 @@ export const ZIssueForSubjectRequest = z
   })
   .strict();
 
+const CREDENTIALS_V2 = 'https://www.w3.org/ns/credentials/v2';
+
+/** VC DM 2.0 §4.3: the v2 context first, then context URLs or embedded context objects. */
+const ZContext = z.array(z.union([z.string(), z.record(z.string(), z.unknown())])).min(1);
+
+/** VC DM 2.0 §4.8: one subject, or a set of them. */
+const ZSubjects = z.union([z.record(z.string(), z.unknown()), z.array(z.record(z.string(), z.unknown())).min(1)]);
+
+/** RFC 6901; each step a `/` and its (escaped) name. */
+const ZJsonPointer = z
+  .string()
+  .max(1024)
+  .regex(/^(\/([^~/]|~[01])*)+$/, 'must be a JSON Pointer such as /credentialSubject/age_over_18');
+
 /** The W3C VC API request: `{credential, options?}`, told apart by its `credential` member. */
 export const ZVcApiIssueRequest = z.object({
   credential: z
     .object({
-      '@context': z
-        .array(z.string())
-        .min(1)
-        .refine((c) => c[0] === 'https://www.w3.org/ns/credentials/v2', 'must start with https://www.w3.org/ns/credentials/v2'),
+      '@context': ZContext.refine((c) => c[0] === CREDENTIALS_V2, `must start with ${CREDENTIALS_V2}`),
       type: z.array(z.string()).refine((t) => t.includes('VerifiableCredential'), 'must contain VerifiableCredential'),
       issuer: z.union([z.string(), z.looseObject({ id: z.string() })]),
-      credentialSubject: z.record(z.string(), z.unknown()),
+      credentialSubject: ZSubjects,
       proof: z.undefined({ error: 'must be absent: the issuer adds the proof' }).optional(),
     })
     .passthrough(),
-  options: z.record(z.string(), z.unknown()).optional(),
+  options: z
+    .looseObject({
+      /** Signed into the base proof as always disclosed, beside the issuer's own (issuer, validity, status). */
+      mandatoryPointers: z.array(ZJsonPointer).max(100).optional(),
+    })
+    .optional(),
 });
 
 export const ZIssueRequest = z.union([ZIssueForSubjectRequest, ZVcApiIssueRequest]);
 
 export const ZVerifiableCredential = z
   .looseObject({
-    '@context': z.array(z.string()),
+    '@context': ZContext,
     type: z.array(z.string()),
     issuer: z.union([z.string(), z.looseObject({ id: z.string() })]),
     id: z.string().optional(),
     validFrom: z.string().optional(),
     validUntil: z.string().optional(),
-    credentialSubject: z.record(z.string(), z.unknown()),
+    credentialSubject: ZSubjects,
     credentialStatus: z.record(z.string(), z.unknown()).optional(),
     proof: z.looseObject({ type: z.string(), cryptosuite: z.string().optional(), proofValue: z.string() }).optional(),
   })

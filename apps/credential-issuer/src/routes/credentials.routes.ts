@@ -11,6 +11,7 @@ import {
 import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
 import { claimProblems } from '../services/claim-rules.js';
+import { structureProblems } from '../services/credential-structure.js';
 import { credentialIdOf, credentialStatus, listCredentials, revokeCredential } from '../services/credential-records.js';
 import { issueForSubject, issueGiven, type IssueContext } from '../services/issue-credential.js';
 import { verifyCredential } from '../services/verify-credential.js';
@@ -31,12 +32,20 @@ export function credentialsRouter(deps: AppDeps): Router {
         if (Object.hasOwn(body, 'credential')) {
           const parsed = ZVcApiIssueRequest.safeParse(body);
           if (!parsed.success) throw new ValidationError(toFieldIssues(parsed.error, 'body'));
-          const problems = claimProblems(
-            Object.fromEntries(Object.entries(parsed.data.credential.credentialSubject).filter(([k]) => k !== 'id')),
-            'body.credential.credentialSubject',
-          );
+          const { credential, options } = parsed.data;
+          const subjects = Array.isArray(credential.credentialSubject) ? credential.credentialSubject : [credential.credentialSubject];
+          const problems = [
+            ...subjects.flatMap((subject, i) =>
+              claimProblems(
+                Object.fromEntries(Object.entries(subject).filter(([k]) => k !== 'id')),
+                Array.isArray(credential.credentialSubject) ? `body.credential.credentialSubject[${i}]` : 'body.credential.credentialSubject',
+                { names: false },
+              ),
+            ),
+            ...structureProblems(credential, 'body.credential'),
+          ];
           if (problems.length) throw new ValidationError(problems);
-          const verifiableCredential = await issueGiven(ctx, caller, parsed.data.credential);
+          const verifiableCredential = await issueGiven(ctx, caller, credential, options?.mandatoryPointers ?? []);
           deps.counters.issued.inc({ request: 'vc_api' });
           res.status(201).json({ verifiableCredential });
           return;

@@ -1,9 +1,11 @@
 import { contextTerms } from '../vc/document-loader.js';
 
 // What a caller may put in `claims`, so that what the issuer signs is exactly what was sent:
-// - names: letters, digits and underscores, starting with a letter (no JSON-LD keywords, no IRIs);
-// - no name the credentials v2 context defines (id, type, name, exp, kid, sub, …): JSON-LD would
-//   retype those values instead of signing them as given;
+// - names (only where the issuer itself maps claim names into a credential, the spec's shape):
+//   letters, digits and underscores, starting with a letter (no JSON-LD keywords, no IRIs), and
+//   no name the credentials v2 context defines (id, type, name, exp, kid, sub, …), which JSON-LD
+//   would retype instead of signing as given. A caller's own credential (the VC API shape) uses
+//   the names its contexts define, as VC DM 2.0 intends;
 // - no null anywhere: JSON-LD drops nulls, so they would go unsigned;
 // - arrays are signed as sets: duplicates would collapse, so they are refused.
 const NAME = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
@@ -15,7 +17,7 @@ export interface ClaimProblem {
   message: string;
 }
 
-export function claimProblems(claims: unknown, prefix = 'claims'): ClaimProblem[] {
+export function claimProblems(claims: unknown, prefix = 'claims', options: { names: boolean } = { names: true }): ClaimProblem[] {
   const problems: ClaimProblem[] = [];
   if (claims === null || typeof claims !== 'object' || Array.isArray(claims)) {
     return [{ field: prefix, message: 'must be a JSON object of claim names to values' }];
@@ -46,7 +48,8 @@ export function claimProblems(claims: unknown, prefix = 'claims'): ClaimProblem[
     for (const [name, child] of Object.entries(value as Record<string, unknown>)) {
       if (++members > CLAIM_LIMITS.members) return void problems.push({ field: prefix, message: `has more than ${CLAIM_LIMITS.members} members in all` });
       const field = `${at}.${name}`;
-      if (!NAME.test(name)) problems.push({ field, message: 'is not a claim name: use letters, digits and _, starting with a letter (at most 64)' });
+      if (!options.names) visit(child, field, depth + 1);
+      else if (!NAME.test(name)) problems.push({ field, message: 'is not a claim name: use letters, digits and _, starting with a letter (at most 64)' });
       else if (RESERVED.has(name)) problems.push({ field, message: `"${name}" is reserved by the credentials v2 context and would not be signed as given` });
       else visit(child, field, depth + 1);
     }

@@ -8,7 +8,10 @@ import { SigningJobError, type SigningPool } from '../signing-pool.js';
 import { CREDENTIALS_V2, UNDEFINED_TERMS_V2 } from '../vc/document-loader.js';
 import type { IssuerKey, IssuerKeys } from './issuer-keys.js';
 
-export type Credential = Record<string, unknown> & { id: string; credentialSubject: Record<string, unknown> };
+type Subject = Record<string, unknown>;
+export type Credential = Record<string, unknown> & { id: string; credentialSubject: Subject | Subject[] };
+
+const subjectsOf = (credential: Credential) => (Array.isArray(credential.credentialSubject) ? credential.credentialSubject : [credential.credentialSubject]);
 
 export interface IssueContext {
   db: Db;
@@ -26,10 +29,17 @@ export interface Caller {
 // Seconds precision, as Data Integrity proofs and most verifiers print dateTimes.
 const iso = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, 'Z');
 
-/** The issuer's own status entry; with `recordId` it names the record (VC API shape, see sign()). */
+// The W3C's namespace for issuer-dependent terms: what the undefined-terms context maps to.
+const ISSUER_DEPENDENT = 'https://www.w3.org/ns/credentials/issuer-dependent#';
+
+/**
+ * The issuer's own status entry. In the VC API shape (`recordId` given) it names the record and
+ * defines its own terms in an embedded context, so a caller's credential needs no context beyond
+ * what its own members use (the spec's shape carries the undefined-terms context instead).
+ */
 function statusEntry(config: Config, recordId?: string) {
   return {
-    ...(recordId ? { id: `urn:uuid:${recordId}` } : {}),
+    ...(recordId ? { '@context': { '@vocab': ISSUER_DEPENDENT }, id: `urn:uuid:${recordId}` } : {}),
     type: config.CREDENTIAL_STATUS_TYPE,
     chain_id: config.CHAIN_ID,
     revocation_registry_contract_address: config.REVOCATION_REGISTRY_ADDRESS,
@@ -63,8 +73,11 @@ export async function issueForSubject(
 
 const invalid = (field: string, message: string) => invalidField(`body.credential.${field}`, message);
 
-/** The W3C VC API shape: the caller's unsigned credential, whose issuer must be this issuer. */
-export async function issueGiven(ctx: IssueContext, caller: Caller, given: Record<string, unknown>) {
+/**
+ * The W3C VC API shape: the caller's unsigned credential, whose issuer must be this issuer;
+ * `mandatoryPointers` are disclosed in every derivation, beside the issuer's own.
+ */
+export async function issueGiven(ctx: IssueContext, caller: Caller, given: Record<string, unknown>, mandatoryPointers: string[]) {
   const key = await ctx.keys.current();
   const issuer = typeof given.issuer === 'object' && given.issuer !== null ? (given.issuer as { id?: unknown }).id : given.issuer;
   if (issuer !== key.controller) {
@@ -84,8 +97,9 @@ export async function issueGiven(ctx: IssueContext, caller: Caller, given: Recor
     validFrom: (given.validFrom as string | undefined) ?? iso(ctx.clock.now()),
     credentialStatus: statusEntry(ctx.config, recordId),
   } as unknown as Credential;
-  const subject = typeof credential.credentialSubject?.id === 'string' ? (credential.credentialSubject.id as string) : '';
-  return sign(ctx, caller, credential, subject.replace(/^did:ethr:/, ''), key, recordId);
+  // The record is listed under the first subject (the one the simple shape would name).
+  const subject = subjectsOf(credential)[0]?.id;
+  return sign(ctx, caller, credential, typeof subject === 'string' ? subject.replace(/^did:ethr:/, '') : '', key, recordId, mandatoryPointers);
 }
 
 /**
@@ -93,7 +107,15 @@ export async function issueGiven(ctx: IssueContext, caller: Caller, given: Recor
  * duplicate is 409 before any signing work); another organization's use of the same id is neither
  * refused nor revealed, since revocation follows the record named in credentialStatus, not the id.
  */
-async function sign(ctx: IssueContext, caller: Caller, credential: Credential, subjectAddress: string, key: IssuerKey, recordId: string): Promise<Credential> {
+async function sign(
+  ctx: IssueContext,
+  caller: Caller,
+  credential: Credential,
+  subjectAddress: string,
+  key: IssuerKey,
+  recordId: string,
+  callerPointers: string[] = [],
+): Promise<Credential> {
   if (
     await ctx.db.issuedCredential.findUnique({
       where: { organizationId_credentialId: { organizationId: caller.organizationId, credentialId: credential.id } },
@@ -102,11 +124,16 @@ async function sign(ctx: IssueContext, caller: Caller, credential: Credential, s
   ) {
     throw duplicateCredential(credential.id);
   }
+  // The issuer's own pointers first: who issued it, when it is valid and how to check revocation
+  // are disclosed in every derived credential, whatever the holder selects.
   const mandatoryPointers = [
-    '/issuer',
-    '/validFrom',
-    ...(credential.validUntil ? ['/validUntil'] : []),
-    ...(credential.credentialStatus ? ['/credentialStatus'] : []),
+    ...new Set([
+      '/issuer',
+      '/validFrom',
+      ...(credential.validUntil ? ['/validUntil'] : []),
+      ...(credential.credentialStatus ? ['/credentialStatus'] : []),
+      ...callerPointers,
+    ]),
   ];
   let signed: Credential;
   try {
@@ -120,7 +147,6 @@ async function sign(ctx: IssueContext, caller: Caller, credential: Credential, s
     if (err instanceof SigningJobError) throw notSignable(err.message);
     throw err;
   }
-  const subject = signed.credentialSubject;
   try {
     await ctx.db.issuedCredential.create({
       data: {
@@ -131,7 +157,7 @@ async function sign(ctx: IssueContext, caller: Caller, credential: Credential, s
         subjectAddress,
         issuerDid: key.controller,
         verificationMethod: key.id,
-        claimNames: Object.keys(subject).filter((k) => k !== 'id'),
+        claimNames: [...new Set(subjectsOf(signed).flatMap((subject) => Object.keys(subject)))].filter((k) => k !== 'id'),
         validFrom: new Date(String(signed.validFrom)),
         validUntil: signed.validUntil ? new Date(String(signed.validUntil)) : null,
       },

@@ -1,6 +1,7 @@
 import type { Db } from '@svc/db';
 import { SigningJobError, type SigningPool } from '../signing-pool.js';
 import { revocationOf } from './credential-records.js';
+import { structureProblems } from './credential-structure.js';
 
 /**
  * Verifies a credential as a verifier would: the proof (derived proofs as presented; this
@@ -16,7 +17,7 @@ export async function verifyCredential(db: Db, pool: SigningPool, credential: Re
     if (!(err instanceof SigningJobError)) throw err;
     proof = { verified: false, errors: [err.message] };
   }
-  const errors = [...proof.errors];
+  const errors = [...proof.errors, ...structureProblems(credential, 'credential').map((p) => `${p.field} ${p.message}`)];
   const validUntil = typeof credential.validUntil === 'string' && credential.validUntil ? Date.parse(credential.validUntil) : undefined;
   if (validUntil !== undefined && validUntil < now.getTime()) errors.push('the credential expired at validUntil');
   const revocation = await revocationOf(db, credential);

@@ -43,6 +43,24 @@ async function keyPairOf(key) {
   return pair;
 }
 
+/**
+ * JSON-LD's safe mode refuses what would not be signed as given with a bare "Safe mode validation
+ * error."; say which term, and what to add.
+ * @param {unknown} err
+ */
+function explained(err) {
+  const event = /** @type {{ details?: { event?: { code?: string, message?: string, details?: { property?: string, type?: string } } } }} */ (err)?.details?.event;
+  if (!event) return err;
+  const what = event.details ?? {};
+  if (event.code === 'invalid property')
+    return new Error(
+      `"${what.property}" is not defined by the credential's contexts: define it (an embedded context object after the v2 URL is enough) or add https://www.w3.org/ns/credentials/undefined-terms/v2`,
+    );
+  if (event.code === 'relative @type reference')
+    return new Error(`the type "${what.type}" is not defined by the credential's contexts: define it in a context or use an absolute IRI`);
+  return new Error(`${event.message ?? 'JSON-LD safe mode refused the credential'} (${event.code})`);
+}
+
 /** @param {{ credential: Credential, key: IssuerKey, created: Date, mandatoryPointers: string[] }} job */
 export async function signCredential({ credential, key, created, mandatoryPointers }) {
   const pair = await keyPairOf(key);
@@ -51,7 +69,11 @@ export async function signCredential({ credential, key, created, mandatoryPointe
     date: created,
     cryptosuite: keepCreated(createSignCryptosuite({ mandatoryPointers })),
   });
-  return vc.issue({ credential, suite, documentLoader });
+  try {
+    return await vc.issue({ credential, suite, documentLoader });
+  } catch (err) {
+    throw explained(err);
+  }
 }
 
 /** @param {{ credential: Credential, selectivePointers: string[] }} job */

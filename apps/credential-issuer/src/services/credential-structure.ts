@@ -1,0 +1,38 @@
+import type { ClaimProblem } from './claim-rules.js';
+
+// VC Data Model 2.0: each object of these members MUST carry a `type` (§4.10 credentialStatus,
+// §4.11 credentialSchema, §5.4 refreshService, §5.5 termsOfUse, §5.6 evidence), and a
+// credentialSchema also an `id` (a URL). A proof over a credential that breaks them still
+// verifies cryptographically, so they are checked apart: refused on issue, reported on verify.
+const REQUIRED: Record<string, readonly ('id' | 'type')[]> = {
+  credentialStatus: ['type'],
+  credentialSchema: ['id', 'type'],
+  refreshService: ['type'],
+  termsOfUse: ['type'],
+  evidence: ['type'],
+};
+
+const isType = (v: unknown) => (typeof v === 'string' && v !== '') || (Array.isArray(v) && v.length > 0 && v.every((t) => typeof t === 'string' && t !== ''));
+const isUrl = (v: unknown) => typeof v === 'string' && URL.canParse(v);
+
+/** Where `credential` breaks those rules, one problem per member; `prefix` names the credential's place in the request. */
+export function structureProblems(credential: Record<string, unknown>, prefix: string): ClaimProblem[] {
+  const problems: ClaimProblem[] = [];
+  for (const [member, required] of Object.entries(REQUIRED)) {
+    if (!Object.hasOwn(credential, member)) continue;
+    const value = credential[member];
+    const items = Array.isArray(value) ? value : [value];
+    if (items.length === 0) problems.push({ field: `${prefix}.${member}`, message: 'must be an object or a non-empty array of objects' });
+    for (const [i, item] of items.entries()) {
+      const field = Array.isArray(value) ? `${prefix}.${member}[${i}]` : `${prefix}.${member}`;
+      if (item === null || typeof item !== 'object' || Array.isArray(item)) {
+        problems.push({ field, message: 'must be an object' });
+        continue;
+      }
+      const object = item as Record<string, unknown>;
+      if (required.includes('id') && !isUrl(object.id)) problems.push({ field: `${field}.id`, message: 'is required and must be a URL' });
+      if (!isType(object.type)) problems.push({ field: `${field}.type`, message: 'is required: a type name or a list of them' });
+    }
+  }
+  return problems;
+}
