@@ -15,3 +15,22 @@ export const notSignable = (reason: string) => new HttpError(400, 'invalid_crede
 export const invalidField = (field: string, message: string) => new ValidationError([{ field, message }]);
 export const signingQueueFull = () => new ServiceUnavailableError('Too many credentials are being signed; try again shortly', 1, 'signing_queue_full');
 export const signingPoolClosing = () => new ServiceUnavailableError('The signing pool is shutting down', 1);
+
+interface Verification {
+  checks: string[];
+  warnings: { type: string; title: string; detail: string }[];
+  errors: { type: string; title: string; detail: string }[];
+}
+
+/** VC API verify: a credential that fails is a 400 carrying the whole verdict, every failing check. */
+export class VerificationFailedError extends HttpError {
+  override name = 'VerificationFailedError';
+  constructor(readonly verdict: Verification) {
+    super(400, 'verification_failed', `The credential did not verify: ${verdict.errors.map((e) => e.detail).join('; ')}`);
+  }
+
+  override toBody() {
+    return { ...super.toBody(), verified: false as const, ...this.verdict };
+  }
+}
+export const notDerivable = (reason: string) => new HttpError(400, 'invalid_credential', `The credential cannot be derived: ${reason}`);

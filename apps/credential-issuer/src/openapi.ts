@@ -8,10 +8,16 @@ import {
   ZIssueResponse,
   ZRevokeCredentialRequest,
   ZRevokeCredentialResponse,
+  ZDeriveCredentialRequest,
+  ZDeriveCredentialResponse,
+  ZErrorBody,
   ZVcApiIssueResponse,
-  ZVerifyCredentialRequest,
+  ZVcApiVerificationFailure,
+  ZVcApiVerifyCredentialResponse,
   ZVerifyCredentialResponse,
+  ZVerifyRequest,
 } from '@svc/schemas';
+import { z } from 'zod';
 
 const token = [['apiToken']] as ApiSpec['operations'][number]['security'];
 const refused = errorResponses({
@@ -49,13 +55,34 @@ export const CREDENTIAL_ISSUER_API: ApiSpec = {
       method: 'post',
       path: '/credentials/verify',
       tag: 'Credentials',
-      summary: 'Verify a credential: proof, validity window, revocation',
+      summary: 'Verify a credential: proof, structure, validity window, revocation',
+      description:
+        'The spec’s request {credential} answers 200 {verified, checks, errors} whatever the verdict. The W3C VC API request {verifiableCredential, options?: {checks, expectedProofPurpose, domain, challenge}} answers 200 {verified: true, checks, warnings, errors} when the credential verifies, and 400 verification_failed with the whole verdict (every failing check as VC Data Model problem details) when it does not.',
       security: token,
-      body: ZVerifyCredentialRequest,
+      body: ZVerifyRequest,
       responses: {
-        200: { description: 'The verdict (a failing credential is verified: false)', schema: ZVerifyCredentialResponse },
+        200: {
+          description: 'The verdict (spec request: also when it fails); verified (VC API request)',
+          schema: z.union([ZVerifyCredentialResponse, ZVcApiVerifyCredentialResponse]),
+        },
+        400: { description: 'Invalid request, or (VC API request) a credential that did not verify', schema: z.union([ZVcApiVerificationFailure, ZErrorBody]) },
         ...refused,
-        ...errorResponses({ 400: 'Invalid request', 503: 'Signing queue full (Retry-After)' }),
+        ...errorResponses({ 503: 'Signing queue full (Retry-After)' }),
+      },
+    },
+    {
+      method: 'post',
+      path: '/credentials/derive',
+      tag: 'Credentials',
+      summary: 'Derive a selectively disclosed credential (W3C VC API, holder)',
+      description:
+        'From a bbs-2023 base credential, a derived one disclosing the members selectivePointers name plus those the issuer made mandatory; it verifies with /credentials/verify and with any bbs-2023 verifier. Nothing is stored.',
+      security: token,
+      body: ZDeriveCredentialRequest,
+      responses: {
+        201: { description: 'Derived', schema: ZDeriveCredentialResponse },
+        ...refused,
+        ...errorResponses({ 400: 'Invalid request, or a credential the library cannot derive (the reason)', 503: 'Signing queue full (Retry-After)' }),
       },
     },
     {

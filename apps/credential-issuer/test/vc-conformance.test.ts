@@ -123,3 +123,77 @@ describe('a term the contexts do not define', () => {
     expect(res.body).toMatchObject({ error: 'invalid_credential', error_description: expect.stringMatching(message) });
   });
 });
+
+describe('POST /credentials/verify, the VC API request', () => {
+  const issueOne = async () => (await post('/credentials/issue', { credential: await credentialOf({}) })).body.verifiableCredential;
+
+  it('answers 200 {verified, checks, warnings, errors} for a credential that verifies, and honours options.checks', async () => {
+    const verifiableCredential = await issueOne();
+    const res = await post('/credentials/verify', { verifiableCredential, options: { expectedProofPurpose: 'assertionMethod' } });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ verified: true, checks: ['proof', 'validity', 'status'], warnings: [], errors: [] });
+    const onlyStatus = await post('/credentials/verify', { verifiableCredential, options: { checks: ['status'] } });
+    expect(onlyStatus.body).toMatchObject({ verified: true, checks: ['status'] });
+  });
+
+  it('answers 400 with every failing check as problem details: tampered and revoked both', async () => {
+    const verifiableCredential = await issueOne();
+    expect((await post('/credentials/revoke', { credential_id: verifiableCredential.id })).status).toBe(200);
+    const tampered = { ...verifiableCredential, credentialSubject: { ...verifiableCredential.credentialSubject, name: 'Mallory' } };
+    const res = await post('/credentials/verify', { verifiableCredential: tampered });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ error: 'verification_failed', verified: false, checks: ['proof', 'validity', 'status'], warnings: [] });
+    const types = res.body.errors.map((e: { type: string }) => e.type);
+    expect(types).toContain('https://www.w3.org/TR/vc-data-model#CRYPTOGRAPHIC_SECURITY_ERROR');
+    expect(types).toContain('https://www.w3.org/ns/credentials/status#revoked');
+  });
+
+  it('refuses a proof that lacks the purpose, domain or challenge asked for', async () => {
+    const verifiableCredential = await issueOne();
+    for (const options of [{ expectedProofPurpose: 'authentication' }, { challenge: 'c-123' }, { domain: 'example.org' }]) {
+      const res = await post('/credentials/verify', { verifiableCredential, options });
+      expect(res.status).toBe(400);
+      expect(res.body.errors).toContainEqual(
+        expect.objectContaining({ title: 'CRYPTOGRAPHIC_SECURITY_ERROR', detail: expect.stringMatching(/^proof\.(proofPurpose|challenge|domain) is not/) }),
+      );
+    }
+  });
+
+  it('answers 400 naming the field for an unknown check or option', async () => {
+    const verifiableCredential = await issueOne();
+    const res = await post('/credentials/verify', { verifiableCredential, options: { checks: ['vibes'] } });
+    expect(res.status).toBe(400);
+    expect(res.body.details[0].field).toBe('body.options.checks[0]');
+    expect((await post('/credentials/verify', { verifiableCredential, options: { unknown: 1 } })).status).toBe(400);
+  });
+});
+
+describe('POST /credentials/derive', () => {
+  it('issue with mandatory pointers → derive with selective pointers → verify (the worked example in docs/credential-issuer.md)', async () => {
+    const credential = await credentialOf({ credentialSubject: { id: `did:ethr:${SUBJECT}`, name: 'Alice', description: 'member since 2020' } });
+    const issued = await post('/credentials/issue', { credential, options: { mandatoryPointers: ['/credentialSubject/name'] } });
+    const derived = await post('/credentials/derive', {
+      verifiableCredential: issued.body.verifiableCredential,
+      options: { selectivePointers: ['/credentialSubject/id'] },
+    });
+    expect(derived.status).toBe(201);
+    const { verifiableCredential } = derived.body;
+    expect(verifiableCredential.credentialSubject).toEqual({ id: `did:ethr:${SUBJECT}`, name: 'Alice' });
+    expect(verifiableCredential.proof.proofValue).not.toBe(issued.body.verifiableCredential.proof.proofValue);
+    expect(await verifyCredential({ credential: verifiableCredential })).toEqual({ verified: true, errors: [] });
+    expect((await post('/credentials/verify', { verifiableCredential })).body).toMatchObject({ verified: true });
+  });
+
+  it('answers 400 for a pointer to nothing, a credential without a base proof, and malformed options', async () => {
+    const issued = (await post('/credentials/issue', { credential: await credentialOf({}) })).body.verifiableCredential;
+    const nowhere = await post('/credentials/derive', { verifiableCredential: issued, options: { selectivePointers: ['/credentialSubject/nowhere'] } });
+    expect(nowhere.status).toBe(400);
+    expect(nowhere.body.error).toBe('invalid_credential');
+    const { proof: _proof, ...unsigned } = issued;
+    expect((await post('/credentials/derive', { verifiableCredential: unsigned, options: { selectivePointers: ['/credentialSubject/name'] } })).status).toBe(
+      400,
+    );
+    const malformed = await post('/credentials/derive', { verifiableCredential: issued, options: { selectivePointers: [] } });
+    expect(malformed.body.details[0].field).toBe('body.options.selectivePointers');
+  });
+});

@@ -67,6 +67,46 @@ export const ZVcApiIssueResponse = z.object({ verifiableCredential: ZVerifiableC
 export const ZVerifyCredentialRequest = z.object({ credential: z.record(z.string(), z.unknown(), { error: 'must be a credential object' }) });
 export const ZVerifyCredentialResponse = z.object({ verified: z.boolean(), checks: z.array(z.string()), errors: z.array(z.string()) });
 
+const ZCredentialObject = z.record(z.string(), z.unknown(), { error: 'must be a credential object' });
+
+/** The W3C VC API verify request, told apart from `{credential}` by its `verifiableCredential` member. */
+export const ZVcApiVerifyCredentialRequest = z.object({
+  verifiableCredential: ZCredentialObject,
+  options: z
+    .object({
+      checks: z
+        .array(z.enum(['proof', 'validity', 'status']))
+        .min(1)
+        .optional(),
+      expectedProofPurpose: z.string().max(200).optional(),
+      domain: z.string().max(2000).optional(),
+      challenge: z.string().max(2000).optional(),
+    })
+    .strict()
+    .optional(),
+});
+export const ZVerifyRequest = z.union([ZVerifyCredentialRequest, ZVcApiVerifyCredentialRequest]);
+
+/** VC Data Model 2.0 §7.2 problem details. */
+const ZProblem = z.object({ type: z.string(), title: z.string(), detail: z.string() }).meta({ id: 'ProblemDetails' });
+const verification = { checks: z.array(z.string()), warnings: z.array(ZProblem), errors: z.array(ZProblem) };
+export const ZVcApiVerifyCredentialResponse = z.object({ verified: z.literal(true), ...verification });
+/** A credential that fails a check (VC API shape): 400, every failing check in `errors`. */
+export const ZVcApiVerificationFailure = z.object({
+  error: z.literal('verification_failed'),
+  error_description: z.string(),
+  request_id: z.string().optional(),
+  verified: z.literal(false),
+  ...verification,
+});
+
+/** The W3C VC API derive request: a holder discloses what `selectivePointers` name, and the issuer's mandatory members. */
+export const ZDeriveCredentialRequest = z.object({
+  verifiableCredential: ZCredentialObject,
+  options: z.object({ selectivePointers: z.array(ZJsonPointer).min(1).max(100) }).strict(),
+});
+export const ZDeriveCredentialResponse = z.object({ verifiableCredential: ZVerifiableCredential });
+
 export const ZRevokeCredentialRequest = z.object({ credential_id: z.string() });
 export const ZRevokeCredentialResponse = z.object({ revoked: z.literal(true), credential_id: z.string(), revoked_at: z.string() });
 

@@ -1,5 +1,28 @@
 import type { VerifiableCredential, VerifyCredentialResponse } from '@svc/schemas';
+import { SvcApiError } from './errors.js';
 import { call, type TransportOptions } from './http.js';
+
+/** VC Data Model 2.0 problem details: why a check failed. */
+export interface Problem {
+  type: string;
+  title: string;
+  detail: string;
+}
+
+/** The W3C VC API verdict, the same whether the credential verified (200) or not (400). */
+export interface Verification {
+  verified: boolean;
+  checks: string[];
+  warnings: Problem[];
+  errors: Problem[];
+}
+
+export interface VerifyOptions {
+  checks?: ('proof' | 'validity' | 'status')[];
+  expectedProofPurpose?: string;
+  domain?: string;
+  challenge?: string;
+}
 
 export interface IssuedCredentialSummary {
   id: string;
@@ -50,6 +73,41 @@ export class CredentialIssuerClient {
   async verify(credential: Record<string, unknown>): Promise<VerifyCredentialResponse> {
     return (await call<VerifyCredentialResponse>(this.options.baseUrl, '/credentials/verify', { json: { credential }, headers: this.headers }, this.options))
       .body;
+  }
+
+  /**
+   * The W3C VC API verify: every failing check as problem details. A credential that does not
+   * verify is a verdict, not an exception (the service answers it with a 400).
+   */
+  async verifyCredential(verifiableCredential: Record<string, unknown>, options?: VerifyOptions): Promise<Verification> {
+    try {
+      return (
+        await call<Verification>(
+          this.options.baseUrl,
+          '/credentials/verify',
+          { json: { verifiableCredential, ...(options ? { options } : {}) }, headers: this.headers },
+          this.options,
+        )
+      ).body;
+    } catch (err) {
+      if (err instanceof SvcApiError && err.error === 'verification_failed') {
+        const { verified, checks, warnings, errors } = err.body as Verification;
+        return { verified, checks, warnings, errors };
+      }
+      throw err;
+    }
+  }
+
+  /** The W3C VC API derive (a holder's step): a credential disclosing what `selectivePointers` name, plus the issuer's mandatory members. */
+  async derive(verifiableCredential: Record<string, unknown>, selectivePointers: string[]): Promise<VerifiableCredential> {
+    return (
+      await call<{ verifiableCredential: VerifiableCredential }>(
+        this.options.baseUrl,
+        '/credentials/derive',
+        { json: { verifiableCredential, options: { selectivePointers } }, headers: this.headers },
+        this.options,
+      )
+    ).body.verifiableCredential;
   }
 
   async revoke(credentialId: string): Promise<{ revoked: true; credential_id: string; revoked_at: string }> {

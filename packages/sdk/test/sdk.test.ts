@@ -175,9 +175,17 @@ describe('CredentialIssuerClient', () => {
     const credential = await client.issue({ subjectAddress: WALLET, claims: { kyc_passed: true, level: 2 } });
     expect(credential.proof).toMatchObject({ type: 'DataIntegrityProof', cryptosuite: 'bbs-2023' });
     expect(await client.verify(credential)).toEqual({ verified: true, checks: ['proof', 'validity', 'status'], errors: [] });
+    expect(await client.verifyCredential(credential)).toEqual({ verified: true, checks: ['proof', 'validity', 'status'], warnings: [], errors: [] });
+    const derived = await client.derive(credential, ['/credentialSubject/level']);
+    expect(derived.credentialSubject).toEqual({ id: `did:ethr:${WALLET}`, level: 2 });
+    expect((await client.verifyCredential(derived, { checks: ['proof'] })).verified).toBe(true);
     expect(await client.revoke(credential.id!)).toMatchObject({ revoked: true, credential_id: credential.id });
     expect(await client.status(credential.id!)).toMatchObject({ revoked: true });
     expect((await client.verify(credential)).verified).toBe(false);
+    expect(await client.verifyCredential(credential)).toMatchObject({
+      verified: false,
+      errors: [expect.objectContaining({ detail: 'the credential has been revoked' })],
+    });
     expect((await client.list({ subjectAddress: WALLET })).items.map((i) => i.id)).toEqual([credential.id]);
     await expect(client.issue({ subjectAddress: WALLET, claims: { id: 'reserved' } })).rejects.toBeInstanceOf(ValidationApiError);
     await expect(new CredentialIssuerClient({ baseUrl: issuer.url, apiToken: 'svck_wrong' }).list()).rejects.toBeInstanceOf(SvcApiError);

@@ -5,11 +5,15 @@ import {
   ZCredentialListQuery,
   ZIssueForSubjectRequest,
   ZRevokeCredentialRequest,
+  ZDeriveCredentialRequest,
   ZVcApiIssueRequest,
+  ZVcApiVerifyCredentialRequest,
   ZVerifyCredentialRequest,
 } from '@svc/schemas';
 import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
+import { notDerivable, VerificationFailedError } from '../errors.js';
+import { SigningJobError } from '../signing-pool.js';
 import { claimProblems } from '../services/claim-rules.js';
 import { structureProblems } from '../services/credential-structure.js';
 import { credentialIdOf, credentialStatus, listCredentials, revokeCredential } from '../services/credential-records.js';
@@ -69,10 +73,52 @@ export function credentialsRouter(deps: AppDeps): Router {
     .route('/credentials/verify')
     .post(
       issuing,
-      handle({ body: ZVerifyCredentialRequest }, async ({ body }, _req, res) => {
-        const verdict = await verifyCredential(deps.db, deps.pool, body.credential, deps.clock.now(), res.locals.caller!.apiKeyId);
+      // Told apart by shape: `verifiableCredential` means the VC API request.
+      handle({ body: z.looseObject({}) }, async ({ body }, _req, res) => {
+        const tenant = res.locals.caller!.apiKeyId;
+        if (Object.hasOwn(body, 'verifiableCredential')) {
+          const parsed = ZVcApiVerifyCredentialRequest.safeParse(body);
+          if (!parsed.success) throw new ValidationError(toFieldIssues(parsed.error, 'body'));
+          const { verified, ...verdict } = await verifyCredential(
+            deps.db,
+            deps.pool,
+            parsed.data.verifiableCredential,
+            deps.clock.now(),
+            tenant,
+            parsed.data.options,
+          );
+          deps.counters.verified.inc({ verified: String(verified) });
+          if (!verified) throw new VerificationFailedError(verdict);
+          res.json({ verified, ...verdict });
+          return;
+        }
+        const parsed = ZVerifyCredentialRequest.safeParse(body);
+        if (!parsed.success) throw new ValidationError(toFieldIssues(parsed.error, 'body'));
+        const verdict = await verifyCredential(deps.db, deps.pool, parsed.data.credential, deps.clock.now(), tenant);
         deps.counters.verified.inc({ verified: String(verdict.verified) });
-        res.json(verdict);
+        res.json({ verified: verdict.verified, checks: verdict.checks, errors: verdict.errors.map((e) => e.detail) });
+      }),
+    )
+    .all(methodNotAllowed);
+
+  router
+    .route('/credentials/derive')
+    .post(
+      issuing,
+      handle({ body: ZDeriveCredentialRequest }, async ({ body }, _req, res) => {
+        let verifiableCredential: unknown;
+        try {
+          verifiableCredential = await deps.pool.run(
+            'derive',
+            { credential: body.verifiableCredential, selectivePointers: body.options.selectivePointers },
+            res.locals.caller!.apiKeyId,
+          );
+        } catch (err) {
+          // The library refuses what it cannot derive: no bbs-2023 base proof, a pointer to nothing, …
+          if (err instanceof SigningJobError) throw notDerivable(err.message);
+          throw err;
+        }
+        res.status(201).json({ verifiableCredential });
       }),
     )
     .all(methodNotAllowed);

@@ -3,24 +3,72 @@ import { SigningJobError, type SigningPool } from '../signing-pool.js';
 import { revocationOf } from './credential-records.js';
 import { structureProblems } from './credential-structure.js';
 
+export const CHECKS = ['proof', 'validity', 'status'] as const;
+export type Check = (typeof CHECKS)[number];
+
+/** A reason a credential failed, as VC Data Model 2.0 §7.2 problem details. */
+export interface Problem {
+  type: string;
+  title: string;
+  detail: string;
+}
+
+const VC_DM = 'https://www.w3.org/TR/vc-data-model#';
+const problem = (title: 'CRYPTOGRAPHIC_SECURITY_ERROR' | 'MALFORMED_VALUE_ERROR' | 'RANGE_ERROR', detail: string): Problem => ({
+  type: `${VC_DM}${title}`,
+  title,
+  detail,
+});
+// VC DM 2.0 names no problem type for a revoked credential; this one is the issuer's own.
+const revoked = (): Problem => ({ type: 'https://www.w3.org/ns/credentials/status#revoked', title: 'REVOKED', detail: 'the credential has been revoked' });
+
+export interface VerifyOptions {
+  /** Which checks to run (all by default). */
+  checks?: readonly Check[] | undefined;
+  /** The proof's purpose must be this (this issuer's proofs are assertionMethod). */
+  expectedProofPurpose?: string | undefined;
+  /** The proof must carry exactly these (a credential proof rarely does). */
+  domain?: string | undefined;
+  challenge?: string | undefined;
+}
+
 /**
  * Verifies a credential as a verifier would: the proof (derived proofs as presented; this
- * issuer's base proofs by deriving them internally), the validity window, and revocation.
- * A credential that fails answers `verified: false` with the reasons, never an error status.
+ * issuer's base proofs by deriving them internally) with its purpose, domain and challenge, VC DM
+ * 2.0's structure, the validity window, and revocation. Every failing check is reported, so a
+ * credential both tampered and revoked says both.
  */
-export async function verifyCredential(db: Db, pool: SigningPool, credential: Record<string, unknown>, now: Date, tenant: string) {
-  const checks = ['proof', 'validity', 'status'];
-  let proof: { verified: boolean; errors: string[] };
-  try {
-    proof = await pool.run('verify', { credential }, tenant);
-  } catch (err) {
-    if (!(err instanceof SigningJobError)) throw err;
-    proof = { verified: false, errors: [err.message] };
+export async function verifyCredential(db: Db, pool: SigningPool, credential: Record<string, unknown>, now: Date, tenant: string, options: VerifyOptions = {}) {
+  const checks = [...(options.checks ?? CHECKS)];
+  const errors: Problem[] = [];
+  if (checks.includes('proof')) {
+    let proof: { verified: boolean; errors: string[] };
+    try {
+      proof = await pool.run('verify', { credential }, tenant);
+    } catch (err) {
+      if (!(err instanceof SigningJobError)) throw err;
+      proof = { verified: false, errors: [err.message] };
+    }
+    if (!proof.verified)
+      errors.push(...(proof.errors.length ? proof.errors : ['the proof does not verify']).map((e) => problem('CRYPTOGRAPHIC_SECURITY_ERROR', e)));
+    const given = (credential.proof ?? {}) as Record<string, unknown>;
+    for (const [member, expected] of [
+      ['proofPurpose', options.expectedProofPurpose],
+      ['domain', options.domain],
+      ['challenge', options.challenge],
+    ] as const) {
+      if (expected !== undefined && given[member] !== expected)
+        errors.push(problem('CRYPTOGRAPHIC_SECURITY_ERROR', `proof.${member} is not ${JSON.stringify(expected)}`));
+    }
   }
-  const errors = [...proof.errors, ...structureProblems(credential, 'credential').map((p) => `${p.field} ${p.message}`)];
-  const validUntil = typeof credential.validUntil === 'string' && credential.validUntil ? Date.parse(credential.validUntil) : undefined;
-  if (validUntil !== undefined && validUntil < now.getTime()) errors.push('the credential expired at validUntil');
-  const revocation = await revocationOf(db, credential);
-  if (revocation?.revoked) errors.push('the credential has been revoked');
-  return { verified: proof.verified && errors.length === 0, checks, errors };
+  errors.push(...structureProblems(credential, 'credential').map((p) => problem('MALFORMED_VALUE_ERROR', `${p.field} ${p.message}`)));
+  if (checks.includes('validity')) {
+    const at = (member: string) => (typeof credential[member] === 'string' && credential[member] ? Date.parse(credential[member] as string) : undefined);
+    const validFrom = at('validFrom');
+    const validUntil = at('validUntil');
+    if (validFrom !== undefined && validFrom > now.getTime()) errors.push(problem('RANGE_ERROR', 'the credential is not valid before validFrom'));
+    if (validUntil !== undefined && validUntil < now.getTime()) errors.push(problem('RANGE_ERROR', 'the credential expired at validUntil'));
+  }
+  if (checks.includes('status') && (await revocationOf(db, credential))?.revoked) errors.push(revoked());
+  return { verified: errors.length === 0, checks, warnings: [] as Problem[], errors };
 }
