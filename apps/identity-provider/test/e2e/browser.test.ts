@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { createClient, createOrg, createUser } from '@svc/admin';
 import type { Db } from '@svc/db';
 import { testDb, uniqueEmail } from '@svc/testkit';
@@ -8,6 +8,9 @@ import { startCallbackServer, startIdentityProvider } from './server.js';
 
 // Debian's Chromium (apt-get install chromium); CHROMIUM_PATH overrides.
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+// A test here drives several sign-ins through a real browser; on a two-core CI machine running
+// other suites beside it, that has taken more than the preset's 20 s. A bound, not a measurement.
+jest.setTimeout(60_000);
 
 let db: Db;
 let idp: Awaited<ReturnType<typeof startIdentityProvider>>;
