@@ -79,3 +79,19 @@ declare module '@digitalbazaar/bbs-signatures' {
   export function sign(options: Signing): Promise<Uint8Array>;
   export function verifySignature(options: Omit<Signing, 'secretKey'> & { signature: Uint8Array }): Promise<boolean>;
 }
+
+declare module '@digitalbazaar/credentials-examples-context' {
+  export const contexts: Map<string, object>;
+}
+declare module '@digitalbazaar/vdl-context' {
+  export const contexts: Map<string, object>;
+}
+declare module '@digitalbazaar/citizenship-context' {
+  export const contexts: Map<string, object>;
+}
+declare module '@digitalbazaar/age-verification-context' {
+  export const contexts: Map<string, object>;
+}
+declare module '@digitalbazaar/odrl-context' {
+  export const contexts: Map<string, object>;
+}

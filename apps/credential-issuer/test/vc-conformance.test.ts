@@ -197,3 +197,30 @@ describe('POST /credentials/derive', () => {
     expect(malformed.body.details[0].field).toBe('body.options.selectivePointers');
   });
 });
+
+describe('bundled contexts', () => {
+  it.each([
+    [
+      'the W3C examples context',
+      'https://www.w3.org/ns/credentials/examples/v2',
+      { type: ['ExampleDegreeCredential'], credentialSubject: { degree: { type: 'ExampleBachelorDegree', subtype: 'Bachelor of Science' } } },
+    ],
+    [
+      'the citizenship vocabulary',
+      'https://w3id.org/citizenship/v4rc1',
+      { credentialSubject: { type: ['Person'], givenName: 'Alice', birthCountry: 'Bahamas' } },
+    ],
+  ])('%s (%s) is processed offline and signed', async (_what, url, members) => {
+    const base = await credentialOf({});
+    const credential = { ...base, ...members, '@context': [V2, url], type: ['VerifiableCredential', ...((members as { type?: string[] }).type ?? [])] };
+    const res = await post('/credentials/issue', { credential });
+    expect(res.body).toMatchObject({ verifiableCredential: { '@context': [V2, url], proof: { cryptosuite: 'bbs-2023' } } });
+    expect(await verifyCredential({ credential: res.body.verifiableCredential })).toEqual({ verified: true, errors: [] });
+  });
+
+  it('an unknown one is a 400 naming it and listing what is bundled', async () => {
+    const res = await post('/credentials/issue', { credential: await credentialOf({ '@context': [V2, 'https://example.com/unknown/v1'] }) });
+    expect(res.status).toBe(400);
+    expect(res.body.error_description).toMatch(/https:\/\/example\.com\/unknown\/v1 is not bundled .* https:\/\/www\.w3\.org\/ns\/credentials\/examples\/v2/);
+  });
+});

@@ -4,7 +4,7 @@ import * as Bls from '@digitalbazaar/bls12-381-multikey';
 import { createDiscloseCryptosuite, createSignCryptosuite, createVerifyCryptosuite } from '@digitalbazaar/bbs-2023-cryptosuite';
 import { DataIntegrityProof } from '@digitalbazaar/data-integrity';
 import * as vc from '@digitalbazaar/vc';
-import { documentLoader } from './document-loader.js';
+import { DocumentNotBundledError, documentLoader } from './document-loader.js';
 import './generator-cache.js';
 
 /** @typedef {Record<string, any>} Credential A JSON-LD credential, as the libraries take and give it. */
@@ -49,6 +49,10 @@ async function keyPairOf(key) {
  * @param {unknown} err
  */
 function explained(err) {
+  // A context the issuer does not bundle: jsonld wraps the loader's own message, which says what to do.
+  for (let cause = /** @type {any} */ (err); cause; cause = cause.details?.cause ?? cause.cause) {
+    if (cause instanceof DocumentNotBundledError) return new Error(cause.message);
+  }
   const event = /** @type {{ details?: { event?: { code?: string, message?: string, details?: { property?: string, type?: string } } } }} */ (err)?.details?.event;
   if (!event) return err;
   const what = event.details ?? {};
