@@ -224,3 +224,38 @@ describe('bundled contexts', () => {
     expect(res.body.error_description).toMatch(/https:\/\/example\.com\/unknown\/v1 is not bundled .* https:\/\/www\.w3\.org\/ns\/credentials\/examples\/v2/);
   });
 });
+
+describe('VC Data Model 1.1 credentials', () => {
+  const V1 = 'https://www.w3.org/2018/credentials/v1';
+  const v1Credential = async (members: Record<string, unknown> = {}) => ({
+    '@context': [V1, 'https://www.w3.org/2018/credentials/examples/v1'],
+    type: ['VerifiableCredential', 'UniversityDegreeCredential'],
+    issuer: await did(),
+    credentialSubject: { id: `did:ethr:${SUBJECT}`, degree: { type: 'BachelorDegree', name: 'Bachelor of Science' } },
+    ...members,
+  });
+
+  it('are signed with issuanceDate (added when absent, never validFrom) and verify', async () => {
+    const credential = await v1Credential({ expirationDate: '2099-01-01T00:00:00Z' });
+    const res = await post('/credentials/issue', { credential });
+    expect(res.status).toBe(201);
+    const signed = res.body.verifiableCredential;
+    const { '@context': _context, ...members } = credential;
+    expect(signed).toMatchObject({ ...members, issuanceDate: expect.any(String), proof: { cryptosuite: 'bbs-2023' } });
+    expect(signed).not.toHaveProperty('validFrom');
+    // The Data Integrity context is added beside the caller's, as the library does for 1.1 documents.
+    expect(signed['@context']).toEqual([...credential['@context'], 'https://w3id.org/security/data-integrity/v2']);
+    expect(await verifyCredential({ credential: signed })).toEqual({ verified: true, errors: [] });
+    expect((await post('/credentials/verify', { verifiableCredential: signed })).body).toMatchObject({ verified: true });
+  });
+
+  it('past their expirationDate fail the validity check; a malformed date is a 400', async () => {
+    const expired = (await post('/credentials/issue', { credential: await v1Credential({ expirationDate: '2020-01-01T00:00:00Z' }) })).body
+      .verifiableCredential;
+    const res = await post('/credentials/verify', { verifiableCredential: expired });
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toContainEqual(expect.objectContaining({ title: 'RANGE_ERROR', detail: 'the credential expired at expirationDate' }));
+    const bad = await post('/credentials/issue', { credential: await v1Credential({ issuanceDate: 'yesterday' }) });
+    expect(bad.body.details).toContainEqual({ field: 'body.credential.issuanceDate', message: expect.any(String) });
+  });
+});

@@ -7,20 +7,11 @@ import { systemClock } from '@svc/runtime';
 import { testDatabaseUrl } from '@svc/testkit';
 import type { Grant } from '../src/services/access-tokens.js';
 import { GrantCache } from '../src/services/grant-cache.js';
-import { arrange, basic, buildIdp, issueTokens, useIdp } from './helpers.js';
+import { arrange, basic, buildIdp, eventually, issueTokens, useIdp } from './helpers.js';
 
 const suite = useIdp();
 let a: ReturnType<typeof buildIdp>;
 let b: ReturnType<typeof buildIdp>;
-
-/** Polls until `check` holds, for at most `ms` (the documented bound is what a test may wait). */
-async function eventually(check: () => Promise<boolean> | boolean, ms = 5_000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 const live = (idp: ReturnType<typeof buildIdp>) => idp.deps.tokens.grants.live;
 const userinfo = (idp: ReturnType<typeof buildIdp>, token: string) => request(idp.app).get('/v2/userinfo').set('Authorization', `Bearer ${token}`);

@@ -127,3 +127,12 @@ export async function issueTokens(app: App, a: Awaited<ReturnType<typeof arrange
   if (res.status !== 200) throw new Error(`token: ${res.status} ${JSON.stringify(res.body)}`);
   return { session, authorizationId, ...(res.body as { access_token: string; refresh_token: string }) };
 }
+
+/** Polls until `check` holds, for at most `ms` (the documented bound is what a test may wait). */
+export async function eventually(check: () => Promise<boolean> | boolean, ms = 5_000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}

@@ -3,7 +3,7 @@ import { addCredential } from '@svc/admin';
 import { ZPresetBatchResponse, ZPresetError, ZPresetList, ZPresetResult } from '@svc/schemas';
 import request from 'supertest';
 import { arrangeData, KYC_EXPIRES } from './data-helpers.js';
-import { basic, useIdp } from './helpers.js';
+import { basic, eventually, useIdp } from './helpers.js';
 
 const suite = useIdp();
 const app = () => suite.idp.app;
@@ -203,12 +203,15 @@ describe('POST /v2/presets/batch', () => {
     expectPresetError(await batch('not-a-token', { presets: ['age'] }), 401, 'E4042');
   });
 
-  it('shows a change to the user’s credentials at once', async () => {
+  // A change made elsewhere (the admin CLI here) reaches the service through PostgreSQL's
+  // notification, so the test waits for it within the grant cache's bound.
+  it('shows a change to the user’s credentials once PostgreSQL announces it', async () => {
     const d = await arrangeData(suite.db, app(), { scope: BASIC });
     expect((await batch(d.accessToken, { presets: ['nationality', 'phone'] })).body.results).toEqual([
       expect.objectContaining({ preset: 'nationality', value: 'DE' }),
     ]);
     await addCredential(d.ctx, { email: d.user.email, source: 'passport', claims: JSON.stringify({ nationality: 'FR', phone: '+33123456789' }) });
+    await eventually(async () => (await batch(d.accessToken, { presets: ['nationality'] })).body.results[0]?.value === 'FR', 2_000);
     const after = await batch(d.accessToken, { presets: ['nationality', 'phone'] });
     expect(after.body.results.map((r: { preset: string; value: unknown }) => [r.preset, r.value])).toEqual([
       ['nationality', 'FR'],

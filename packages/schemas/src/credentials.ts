@@ -13,6 +13,7 @@ export const ZIssueForSubjectRequest = z
   .strict();
 
 const CREDENTIALS_V2 = 'https://www.w3.org/ns/credentials/v2';
+const CREDENTIALS_V1 = 'https://www.w3.org/2018/credentials/v1';
 
 /** VC DM 2.0 §4.3: the v2 context first, then context URLs or embedded context objects. */
 const ZContext = z.array(z.union([z.string(), z.record(z.string(), z.unknown())])).min(1);
@@ -30,7 +31,8 @@ const ZJsonPointer = z
 export const ZVcApiIssueRequest = z.object({
   credential: z
     .object({
-      '@context': ZContext.refine((c) => c[0] === CREDENTIALS_V2, `must start with ${CREDENTIALS_V2}`),
+      // VC DM 2.0, or 1.1 (issuanceDate/expirationDate): bbs-2023 signs both.
+      '@context': ZContext.refine((c) => c[0] === CREDENTIALS_V2 || c[0] === CREDENTIALS_V1, `must start with ${CREDENTIALS_V2} (or ${CREDENTIALS_V1})`),
       type: z.array(z.string()).refine((t) => t.includes('VerifiableCredential'), 'must contain VerifiableCredential'),
       issuer: z.union([z.string(), z.looseObject({ id: z.string() })]),
       credentialSubject: ZSubjects,

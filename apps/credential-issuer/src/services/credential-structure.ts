@@ -36,3 +36,14 @@ export function structureProblems(credential: Record<string, unknown>, prefix: s
   }
   return problems;
 }
+
+const CREDENTIALS_V1 = 'https://www.w3.org/2018/credentials/v1';
+
+/**
+ * Where a credential states its validity: VC DM 2.0's validFrom/validUntil, or VC DM 1.1's
+ * issuanceDate/expirationDate (bbs-2023 signs both models; the v1 context defines only the latter).
+ */
+export function validityMembers(credential: Record<string, unknown>) {
+  const v1 = Array.isArray(credential['@context']) && credential['@context'][0] === CREDENTIALS_V1;
+  return v1 ? ({ from: 'issuanceDate', until: 'expirationDate' } as const) : ({ from: 'validFrom', until: 'validUntil' } as const);
+}

@@ -7,6 +7,7 @@ import type { Config } from '../config.js';
 import { SigningJobError, type SigningPool } from '../signing-pool.js';
 import { CREDENTIALS_V2, UNDEFINED_TERMS_V2 } from '../vc/document-loader.js';
 import type { IssuerKey, IssuerKeys } from './issuer-keys.js';
+import { validityMembers } from './credential-structure.js';
 
 type Subject = Record<string, unknown>;
 export type Credential = Record<string, unknown> & { id: string; credentialSubject: Subject | Subject[] };
@@ -86,15 +87,17 @@ export async function issueGiven(ctx: IssueContext, caller: Caller, given: Recor
   // Never change what the caller asked to be signed: a bad member is refused, not replaced.
   if (Object.hasOwn(given, 'id') && (typeof given.id !== 'string' || !URL.canParse(given.id)))
     throw invalid('id', 'must be a URL (e.g. urn:uuid:… or https://…), or left out for the issuer to assign one');
-  if (Object.hasOwn(given, 'validFrom') && (typeof given.validFrom !== 'string' || Number.isNaN(Date.parse(given.validFrom))))
-    throw invalid('validFrom', 'must be an XML Schema dateTime string, or left out');
+  const { from, until } = validityMembers(given);
+  const isDate = (v: unknown) => typeof v === 'string' && !Number.isNaN(Date.parse(v));
+  if (Object.hasOwn(given, from) && !isDate(given[from])) throw invalid(from, 'must be an XML Schema dateTime string, or left out');
+  if (Object.hasOwn(given, until) && !isDate(given[until])) throw invalid(until, 'must be an XML Schema dateTime string, or left out');
   // Every credential this issuer signs is recorded and revocable through the issuer's own status.
   if (Object.hasOwn(given, 'credentialStatus')) throw invalid('credentialStatus', 'is set by this issuer (its own revocation entry); leave it out');
   const recordId = randomUUID();
   const credential = {
     ...given,
     id: (given.id as string | undefined) ?? `urn:uuid:${recordId}`,
-    validFrom: (given.validFrom as string | undefined) ?? iso(ctx.clock.now()),
+    [from]: (given[from] as string | undefined) ?? iso(ctx.clock.now()),
     credentialStatus: statusEntry(ctx.config, recordId),
   } as unknown as Credential;
   // The record is listed under the first subject (the one the simple shape would name).
@@ -126,11 +129,12 @@ async function sign(
   }
   // The issuer's own pointers first: who issued it, when it is valid and how to check revocation
   // are disclosed in every derived credential, whatever the holder selects.
+  const { from, until } = validityMembers(credential);
   const mandatoryPointers = [
     ...new Set([
       '/issuer',
-      '/validFrom',
-      ...(credential.validUntil ? ['/validUntil'] : []),
+      `/${from}`,
+      ...(credential[until] ? [`/${until}`] : []),
       ...(credential.credentialStatus ? ['/credentialStatus'] : []),
       ...callerPointers,
     ]),
@@ -139,7 +143,7 @@ async function sign(
   try {
     signed = await ctx.pool.run<Credential>(
       'sign',
-      { credential, key, created: new Date(Date.parse(String(credential.validFrom)) || ctx.clock.now().getTime()), mandatoryPointers },
+      { credential, key, created: new Date(Date.parse(String(credential[from])) || ctx.clock.now().getTime()), mandatoryPointers },
       caller.apiKeyId,
     );
   } catch (err) {
@@ -158,8 +162,8 @@ async function sign(
         issuerDid: key.controller,
         verificationMethod: key.id,
         claimNames: [...new Set(subjectsOf(signed).flatMap((subject) => Object.keys(subject)))].filter((k) => k !== 'id'),
-        validFrom: new Date(String(signed.validFrom)),
-        validUntil: signed.validUntil ? new Date(String(signed.validUntil)) : null,
+        validFrom: new Date(String(signed[from])),
+        validUntil: signed[until] ? new Date(String(signed[until])) : null,
       },
     });
   } catch (err) {

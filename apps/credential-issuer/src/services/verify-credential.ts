@@ -1,7 +1,7 @@
 import type { Db } from '@svc/db';
 import { SigningJobError, type SigningPool } from '../signing-pool.js';
 import { revocationOf } from './credential-records.js';
-import { structureProblems } from './credential-structure.js';
+import { structureProblems, validityMembers } from './credential-structure.js';
 
 export const CHECKS = ['proof', 'validity', 'status'] as const;
 export type Check = (typeof CHECKS)[number];
@@ -64,10 +64,11 @@ export async function verifyCredential(db: Db, pool: SigningPool, credential: Re
   errors.push(...structureProblems(credential, 'credential').map((p) => problem('MALFORMED_VALUE_ERROR', `${p.field} ${p.message}`)));
   if (checks.includes('validity')) {
     const at = (member: string) => (typeof credential[member] === 'string' && credential[member] ? Date.parse(credential[member] as string) : undefined);
-    const validFrom = at('validFrom');
-    const validUntil = at('validUntil');
-    if (validFrom !== undefined && validFrom > now.getTime()) errors.push(problem('RANGE_ERROR', 'the credential is not valid before validFrom'));
-    if (validUntil !== undefined && validUntil < now.getTime()) errors.push(problem('RANGE_ERROR', 'the credential expired at validUntil'));
+    const { from, until } = validityMembers(credential);
+    const validFrom = at(from);
+    const validUntil = at(until);
+    if (validFrom !== undefined && validFrom > now.getTime()) errors.push(problem('RANGE_ERROR', `the credential is not valid before ${from}`));
+    if (validUntil !== undefined && validUntil < now.getTime()) errors.push(problem('RANGE_ERROR', `the credential expired at ${until}`));
   }
   if (checks.includes('status') && (await revocationOf(db, credential))?.revoked) errors.push(revoked());
   return { verified: errors.length === 0, checks, warnings: [] as Problem[], errors };
