@@ -97,10 +97,34 @@ ${Object.entries(schemas)
 }
 
 /** GET /openapi.json (readable from any origin) and GET /docs, both built once. */
+const LINKS = { docs: '/docs', openapi: '/openapi.json', health: '/health', ready: '/ready' };
+
+/** `GET /`: the service's name, version and where to read about it; a short page for a browser. */
+function serviceIndex(doc: Json) {
+  const info = (doc.info ?? {}) as { title?: string; description?: string; version?: string };
+  const index = { title: info.title ?? '', description: info.description ?? '', version: info.version ?? '', links: LINKS };
+  const page = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${esc(index.title)}</title></head>
+<body><h1>${esc(index.title)}</h1><p>${esc(index.description)}</p>
+<ul><li><a href="${LINKS.docs}">API documentation</a></li><li><a href="${LINKS.openapi}">OpenAPI document</a></li><li><a href="${LINKS.health}">Health</a> and <a href="${LINKS.ready}">readiness</a></li></ul>
+<p>Version ${esc(index.version)}</p></body></html>
+`;
+  return { index, page };
+}
+
 export function apiDocsRouter(doc: Json): Router {
   const json = JSON.stringify(doc);
   const html = renderApiDocs(doc);
+  const { index, page } = serviceIndex(doc);
   const router = Router();
+  router
+    .route('/')
+    .get((req, res) => {
+      res.vary('Accept');
+      if (req.accepts(['json', 'html']) === 'html') res.type('html').send(page);
+      else res.json(index);
+    })
+    .all(methodNotAllowed);
   router
     .route('/openapi.json')
     .get((_req, res) => {

@@ -1,4 +1,4 @@
-import { ZErrorBody, ZLiveness, ZReadiness } from '@svc/schemas';
+import { ZErrorBody, ZLiveness, ZReadiness, ZServiceIndex } from '@svc/schemas';
 import { z } from 'zod';
 import type { OperationSpec, ResponseSpec } from './openapi.js';
 
@@ -9,6 +9,16 @@ export function errorResponses(statuses: Record<number, string>, schema: z.ZodTy
 
 /** The operations every service serves: probes, metrics and its own documentation. */
 export const PLATFORM_OPERATIONS: OperationSpec[] = [
+  {
+    method: 'get',
+    path: '/',
+    tag: 'platform',
+    summary: 'What this service is, and where its documentation is',
+    description: 'JSON for API callers; a short page for a browser (Accept: text/html).',
+    responses: {
+      200: { description: 'The service', schema: ZServiceIndex, alternatives: [{ contentType: 'text/html', schema: z.string() }] },
+    },
+  },
   {
     method: 'get',
     path: '/health',

@@ -21,3 +21,11 @@ export const ZReadiness = z.object({
 
 export type Liveness = z.infer<typeof ZLiveness>;
 export type Readiness = z.infer<typeof ZReadiness>;
+
+/** `GET /`: what this service is and where to read about it. */
+export const ZServiceIndex = z.object({
+  title: z.string(),
+  description: z.string(),
+  version: z.string(),
+  links: z.object({ docs: z.string(), openapi: z.string(), health: z.string(), ready: z.string() }),
+});

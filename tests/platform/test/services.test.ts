@@ -83,6 +83,25 @@ describe.each(SERVICES)('%s', (service) => {
     expect(metrics).toContain(`http_request_duration_seconds_bucket{le="0.005",service="${service}",method="GET",route="/health"}`);
   });
 
+  it('names itself at / and links its documentation: JSON for API callers, a page for a browser', async () => {
+    const { get } = await boot(service, {});
+    const title = ((await (await get('/openapi.json')).json()) as { info: { title: string } }).info.title;
+    const json = await get('/');
+    expect(json.status).toBe(200);
+    expect(await json.json()).toEqual({
+      title,
+      description: expect.any(String),
+      version,
+      links: { docs: '/docs', openapi: '/openapi.json', health: '/health', ready: '/ready' },
+    });
+    const page = await get('/', { headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } });
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    const html = await page.text();
+    expect(html).toContain(`<h1>${title}</h1>`);
+    for (const link of ['/docs', '/openapi.json', '/health']) expect(html).toContain(`href="${link}"`);
+    expect((await get('/', { method: 'POST' })).status).toBe(405);
+  });
+
   it('answers /ready 503 not_ready when the database is unreachable', async () => {
     const deadPort = await freePort();
     const { get } = await boot(service, { DATABASE_URL: `postgresql://postgres@127.0.0.1:${deadPort}/none` });
