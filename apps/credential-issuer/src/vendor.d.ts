@@ -51,13 +51,8 @@ declare module '@digitalbazaar/vc' {
   }): Promise<VerifyResult>;
 }
 
-declare module '@digitalbazaar/credentials-context' {
-  export const contexts: Map<string, unknown>;
-}
-declare module '@digitalbazaar/data-integrity-context' {
-  export const contexts: Map<string, unknown>;
-}
-declare module '@digitalbazaar/multikey-context' {
+// Every context package the loader bundles exports its documents by URL.
+declare module '@digitalbazaar/*-context' {
   export const contexts: Map<string, unknown>;
 }
 declare module '@digitalbazaar/did-method-key' {
@@ -78,20 +73,4 @@ declare module '@digitalbazaar/bbs-signatures' {
   export function secretKeyToPublicKey(options: { secretKey: Uint8Array; ciphersuite: string }): Promise<Uint8Array>;
   export function sign(options: Signing): Promise<Uint8Array>;
   export function verifySignature(options: Omit<Signing, 'secretKey'> & { signature: Uint8Array }): Promise<boolean>;
-}
-
-declare module '@digitalbazaar/credentials-examples-context' {
-  export const contexts: Map<string, object>;
-}
-declare module '@digitalbazaar/vdl-context' {
-  export const contexts: Map<string, object>;
-}
-declare module '@digitalbazaar/citizenship-context' {
-  export const contexts: Map<string, object>;
-}
-declare module '@digitalbazaar/age-verification-context' {
-  export const contexts: Map<string, object>;
-}
-declare module '@digitalbazaar/odrl-context' {
-  export const contexts: Map<string, object>;
 }
