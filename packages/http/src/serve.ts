@@ -51,7 +51,8 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   };
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.once(signal, () => {
-      logger.info({ signal }, 'shutting down');
+      // Ctrl-C under `npm start` brings SIGINT from the terminal and SIGTERM from the launcher: one line.
+      if (!stopping) logger.info({ signal }, 'shutting down');
       stop().then(
         () => process.exit(0),
         (err) => {

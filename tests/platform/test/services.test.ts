@@ -138,8 +138,8 @@ describe.each(SERVICES)('%s', (service) => {
     expect(lines(missing.output())).toContainEqual(expect.stringMatching(/^Invalid configuration: DATABASE_URL: .+\(it is not set\)$/));
   });
 
-  it('finishes an in-flight request, then exits 0 on SIGTERM', async () => {
-    const { server, port } = await boot(service, {});
+  it('finishes an in-flight request, then exits 0 on Ctrl-C and the launcher’s SIGTERM, saying so once', async () => {
+    const { server, port } = await boot(service, { LOG_LEVEL: 'info' });
     // A request whose body is half sent is in flight at the server for as long as we like.
     const response = new Promise<{ status: number; body: string }>((resolve, reject) => {
       const req = httpRequest(
@@ -153,6 +153,8 @@ describe.each(SERVICES)('%s', (service) => {
       req.on('error', reject);
       req.write('{"a":');
       setTimeout(() => {
+        // The terminal's SIGINT reaches every process of the group; `npm start` then sends SIGTERM.
+        server.child.kill('SIGINT');
         server.child.kill('SIGTERM');
         setTimeout(() => req.end('"bc"}'), 300);
       }, 300);
@@ -162,5 +164,7 @@ describe.each(SERVICES)('%s', (service) => {
     expect(JSON.parse(answered.body)).toMatchObject({ error: 'not_found' });
     expect(await server.exited).toBe(0);
     await expect(fetch(`http://127.0.0.1:${port}/health`)).rejects.toThrow();
+    expect(server.output().match(/shutting down/g)).toHaveLength(1);
+    expect(server.output()).not.toMatch(/"level":(50|60)/);
   });
 });
