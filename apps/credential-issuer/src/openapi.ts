@@ -15,6 +15,8 @@ import {
   ZVcApiVerificationFailure,
   ZVcApiVerifyCredentialResponse,
   ZVerifyCredentialResponse,
+  ZVerifyPresentationRequest,
+  ZVerifyPresentationResponse,
   ZVerifyRequest,
 } from '@svc/schemas';
 import { z } from 'zod';
@@ -68,6 +70,21 @@ export const CREDENTIAL_ISSUER_API: ApiSpec = {
         400: { description: 'Invalid request, or (VC API request) a credential that did not verify', schema: z.union([ZVcApiVerificationFailure, ZErrorBody]) },
         ...refused,
         ...errorResponses({ 503: 'Signing queue full (Retry-After)' }),
+      },
+    },
+    {
+      method: 'post',
+      path: '/presentations/verify',
+      tag: 'Credentials',
+      summary: 'Verify a presentation: the holder’s proof and every credential inside it (W3C VC API)',
+      description:
+        'The holder’s proof (eddsa-rdfc-2022 or ecdsa-rdfc-2019, proofPurpose authentication) must carry options.challenge (required) and options.domain (when given); each credential inside is verified (bbs-2023 derived, eddsa-rdfc-2022, ecdsa-rdfc-2019), checked against VC Data Model 2.0’s structure and, when this issuer signed it, against its revocation record. 200 whatever the verdict, as the VC API defines; every failure as problem details.',
+      security: token,
+      body: ZVerifyPresentationRequest,
+      responses: {
+        200: { description: 'The verdict', schema: ZVerifyPresentationResponse },
+        ...refused,
+        ...errorResponses({ 400: 'Invalid request', 503: 'Signing queue full (Retry-After)' }),
       },
     },
     {

@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { signingPoolClosing, signingQueueFull } from './errors.js';
 
-export type JobKind = 'sign' | 'derive' | 'verify';
+export type JobKind = 'sign' | 'derive' | 'verify' | 'verifyPresentation';
 
 interface Job {
   id: number;

@@ -49,6 +49,22 @@ declare module '@digitalbazaar/vc' {
     documentLoader: Loader;
     checkStatus: () => Promise<{ verified: boolean }>;
   }): Promise<VerifyResult>;
+  export function verify(options: {
+    presentation: object;
+    challenge?: string | undefined;
+    domain?: string | undefined;
+    suite: unknown[];
+    documentLoader: Loader;
+    checkStatus: () => Promise<{ verified: boolean }>;
+  }): Promise<VerifyResult & { presentationResult?: unknown; credentialResults?: unknown }>;
+  export function createPresentation(options: { verifiableCredential?: object[]; holder?: string; id?: string }): Record<string, any>;
+  export function signPresentation(options: {
+    presentation: object;
+    suite: unknown;
+    challenge: string;
+    domain?: string;
+    documentLoader: Loader;
+  }): Promise<Record<string, any>>;
 }
 
 // Every context package the loader bundles exports its documents by URL.
@@ -73,4 +89,23 @@ declare module '@digitalbazaar/bbs-signatures' {
   export function secretKeyToPublicKey(options: { secretKey: Uint8Array; ciphersuite: string }): Promise<Uint8Array>;
   export function sign(options: Signing): Promise<Uint8Array>;
   export function verifySignature(options: Omit<Signing, 'secretKey'> & { signature: Uint8Array }): Promise<boolean>;
+}
+
+declare module '@digitalbazaar/eddsa-rdfc-2022-cryptosuite' {
+  export const cryptosuite: unknown;
+}
+declare module '@digitalbazaar/ecdsa-rdfc-2019-cryptosuite' {
+  export const cryptosuite: unknown;
+}
+declare module '@digitalbazaar/ed25519-multikey' {
+  export function from(key: object): Promise<unknown>;
+  export function generate(
+    options?: object,
+  ): Promise<{ id?: string; controller?: string; signer(): unknown; export(o: object): Promise<{ publicKeyMultibase: string }> }>;
+}
+declare module '@digitalbazaar/ecdsa-multikey' {
+  export function from(key: object): Promise<unknown>;
+  export function generate(options: {
+    curve: string;
+  }): Promise<{ id?: string; controller?: string; signer(): unknown; export(o: object): Promise<{ publicKeyMultibase: string }> }>;
 }

@@ -102,6 +102,21 @@ export const ZVcApiVerificationFailure = z.object({
   ...verification,
 });
 
+/** The W3C VC API presentation verify request; the holder's proof must carry this challenge (and domain, when given). */
+export const ZVerifyPresentationRequest = z.object({
+  verifiablePresentation: z.record(z.string(), z.unknown(), { error: 'must be a presentation object' }),
+  options: z
+    .object({ challenge: z.string().max(2000).optional(), domain: z.string().max(2000).optional() })
+    .strict()
+    .optional(),
+});
+/** 200 whatever the verdict (VC API): the presentation's own proof, then each credential inside it. */
+export const ZVerifyPresentationResponse = z.object({
+  verified: z.boolean(),
+  ...verification,
+  credentialResults: z.array(z.object({ id: z.string().optional(), verified: z.boolean(), errors: z.array(ZProblem) })),
+});
+
 /** The W3C VC API derive request: a holder discloses what `selectivePointers` name, and the issuer's mandatory members. */
 export const ZDeriveCredentialRequest = z.object({
   verifiableCredential: ZCredentialObject,

@@ -98,6 +98,24 @@ export class CredentialIssuerClient {
     }
   }
 
+  /**
+   * The W3C VC API presentation verify: the holder's proof (for `challenge`, and `domain` when
+   * given) and each credential inside; a verdict whatever it is.
+   */
+  async verifyPresentation(
+    verifiablePresentation: Record<string, unknown>,
+    options: { challenge: string; domain?: string },
+  ): Promise<Verification & { credentialResults: { id?: string; verified: boolean; errors: Problem[] }[] }> {
+    return (
+      await call<Verification & { credentialResults: { id?: string; verified: boolean; errors: Problem[] }[] }>(
+        this.options.baseUrl,
+        '/presentations/verify',
+        { json: { verifiablePresentation, options }, headers: this.headers },
+        this.options,
+      )
+    ).body;
+  }
+
   /** The W3C VC API derive (a holder's step): a credential disclosing what `selectivePointers` name, plus the issuer's mandatory members. */
   async derive(verifiableCredential: Record<string, unknown>, selectivePointers: string[]): Promise<VerifiableCredential> {
     return (

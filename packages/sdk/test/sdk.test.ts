@@ -179,6 +179,12 @@ describe('CredentialIssuerClient', () => {
     const derived = await client.derive(credential, ['/credentialSubject/level']);
     expect(derived.credentialSubject).toEqual({ id: `did:ethr:${WALLET}`, level: 2 });
     expect((await client.verifyCredential(derived, { checks: ['proof'] })).verified).toBe(true);
+    // An unsigned presentation has no holder proof: a verdict, not an exception.
+    const presented = await client.verifyPresentation(
+      { '@context': ['https://www.w3.org/ns/credentials/v2'], type: ['VerifiablePresentation'], verifiableCredential: [derived] },
+      { challenge: 'c-1' },
+    );
+    expect(presented).toMatchObject({ verified: false, credentialResults: [{ verified: true }] });
     expect(await client.revoke(credential.id!)).toMatchObject({ revoked: true, credential_id: credential.id });
     expect(await client.status(credential.id!)).toMatchObject({ revoked: true });
     expect((await client.verify(credential)).verified).toBe(false);

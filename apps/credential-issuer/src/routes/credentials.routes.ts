@@ -9,6 +9,7 @@ import {
   ZVcApiIssueRequest,
   ZVcApiVerifyCredentialRequest,
   ZVerifyCredentialRequest,
+  ZVerifyPresentationRequest,
 } from '@svc/schemas';
 import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
@@ -19,6 +20,7 @@ import { structureProblems } from '../services/credential-structure.js';
 import { credentialIdOf, credentialStatus, listCredentials, revokeCredential } from '../services/credential-records.js';
 import { issueForSubject, issueGiven, type IssueContext } from '../services/issue-credential.js';
 import { verifyCredential } from '../services/verify-credential.js';
+import { verifyPresentation } from '../services/verify-presentation.js';
 import { requireToken } from './require-token.js';
 
 export function credentialsRouter(deps: AppDeps): Router {
@@ -97,6 +99,17 @@ export function credentialsRouter(deps: AppDeps): Router {
         const verdict = await verifyCredential(deps.db, deps.pool, parsed.data.credential, deps.clock.now(), tenant);
         deps.counters.verified.inc({ verified: String(verdict.verified) });
         res.json({ verified: verdict.verified, checks: verdict.checks, errors: verdict.errors.map((e) => e.detail) });
+      }),
+    )
+    .all(methodNotAllowed);
+
+  router
+    .route('/presentations/verify')
+    .post(
+      issuing,
+      handle({ body: ZVerifyPresentationRequest }, async ({ body }, _req, res) => {
+        const verdict = await verifyPresentation(deps.db, deps.pool, body.verifiablePresentation, body.options ?? {}, res.locals.caller!.apiKeyId);
+        res.json(verdict);
       }),
     )
     .all(methodNotAllowed);

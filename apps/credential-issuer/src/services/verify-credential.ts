@@ -14,13 +14,17 @@ export interface Problem {
 }
 
 const VC_DM = 'https://www.w3.org/TR/vc-data-model#';
-const problem = (title: 'CRYPTOGRAPHIC_SECURITY_ERROR' | 'MALFORMED_VALUE_ERROR' | 'RANGE_ERROR', detail: string): Problem => ({
+export const problem = (title: 'CRYPTOGRAPHIC_SECURITY_ERROR' | 'MALFORMED_VALUE_ERROR' | 'RANGE_ERROR', detail: string): Problem => ({
   type: `${VC_DM}${title}`,
   title,
   detail,
 });
 // VC DM 2.0 names no problem type for a revoked credential; this one is the issuer's own.
-const revoked = (): Problem => ({ type: 'https://www.w3.org/ns/credentials/status#revoked', title: 'REVOKED', detail: 'the credential has been revoked' });
+export const revokedProblem = (): Problem => ({
+  type: 'https://www.w3.org/ns/credentials/status#revoked',
+  title: 'REVOKED',
+  detail: 'the credential has been revoked',
+});
 
 export interface VerifyOptions {
   /** Which checks to run (all by default). */
@@ -70,6 +74,6 @@ export async function verifyCredential(db: Db, pool: SigningPool, credential: Re
     if (validFrom !== undefined && validFrom > now.getTime()) errors.push(problem('RANGE_ERROR', `the credential is not valid before ${from}`));
     if (validUntil !== undefined && validUntil < now.getTime()) errors.push(problem('RANGE_ERROR', `the credential expired at ${until}`));
   }
-  if (checks.includes('status') && (await revocationOf(db, credential))?.revoked) errors.push(revoked());
+  if (checks.includes('status') && (await revocationOf(db, credential))?.revoked) errors.push(revokedProblem());
   return { verified: errors.length === 0, checks, warnings: [] as Problem[], errors };
 }

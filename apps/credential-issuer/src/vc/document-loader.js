@@ -10,6 +10,8 @@ import * as credentialsContext from '@digitalbazaar/credentials-context';
 import { contexts as examplesContexts } from '@digitalbazaar/credentials-examples-context';
 import * as dataIntegrityContext from '@digitalbazaar/data-integrity-context';
 import { driver as didKeyDriver } from '@digitalbazaar/did-method-key';
+import * as EcdsaMultikey from '@digitalbazaar/ecdsa-multikey';
+import * as Ed25519Multikey from '@digitalbazaar/ed25519-multikey';
 import * as multikeyContext from '@digitalbazaar/multikey-context';
 import { contexts as odrlContexts } from '@digitalbazaar/odrl-context';
 import { contexts as vdlContexts } from '@digitalbazaar/vdl-context';
@@ -40,6 +42,9 @@ const didKey = didKeyDriver();
 // The driver matches the first four characters of the multibase key; about 1% of BLS12-381 G2
 // keys encode to `zUC6…` rather than `zUC7…`, so both prefixes must be registered.
 for (const header of ['zUC7', 'zUC6']) didKey.use({ multibaseMultikeyHeader: header, fromMultibase: Bls.from });
+// Holders sign presentations with Ed25519 (z6Mk…) or P-256 / P-384 (zDna…, z82L…) keys.
+didKey.use({ multibaseMultikeyHeader: 'z6Mk', fromMultibase: Ed25519Multikey.from });
+for (const header of ['zDna', 'z82L']) didKey.use({ multibaseMultikeyHeader: header, fromMultibase: EcdsaMultikey.from });
 
 export class DocumentNotBundledError extends Error {
   /** @param {string} url */
