@@ -4,6 +4,7 @@
 // Each suite creates, migrates and drops a database of its own, so none depends on another.
 // Extra arguments go to turbo, e.g. `npm test -- --filter=@svc/wallet-verify`.
 import { spawn, spawnSync } from 'node:child_process';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 
 // Build first: on a fresh clone nothing is built yet, and the helpers below live in dist/.
@@ -14,8 +15,9 @@ const { dataDir } = await import('@svc/admin');
 
 const env = { ...process.env };
 let embedded;
+const embeddedDir = join(dataDir(env), 'test-postgres');
 if (!env.DATABASE_URL) {
-  embedded = await startEmbeddedPostgres({ dataDir: join(dataDir(env), 'test-postgres'), port: Number(env.TEST_PG_PORT ?? 54330), database: 'postgres' });
+  embedded = await startEmbeddedPostgres({ dataDir: embeddedDir, port: Number(env.TEST_PG_PORT ?? 54330), database: 'postgres' });
   env.DATABASE_URL = embedded.url;
   process.stdout.write(`[test] embedded PostgreSQL at ${new URL(embedded.url).host}\n`);
 }
@@ -45,6 +47,8 @@ turbo.stdout.on('data', (chunk) => {
 });
 const code = await new Promise((resolve) => turbo.on('exit', (c, signal) => resolve(c ?? (signal ? 1 : 0))));
 await embedded?.stop();
+// The cluster held only this run's throw-away databases: nothing of it is kept (about 55 MB).
+if (embedded?.owned) await rm(embeddedDir, { recursive: true, force: true });
 process.stdout.write(
   `\ntests: ${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}${totals.suites ? ` (${totals.suites} suites failed)` : ''}\n`,
 );

@@ -10,9 +10,10 @@ export default async function globalSetup() {
   let serverUrl = process.env.DATABASE_URL;
   if (!serverUrl) {
     // Run directly in a workspace without `npm test`'s embedded server: start one of our own.
-    const embedded = await startEmbeddedPostgres({ dataDir: `${repoRoot}.data/test-postgres`, port: 54330, database: 'postgres' });
+    const dataDir = `${repoRoot}.data/test-postgres`;
+    const embedded = await startEmbeddedPostgres({ dataDir, port: 54330, database: 'postgres' });
     serverUrl = embedded.url;
-    globalThis.__svcEmbedded = embedded;
+    globalThis.__svcEmbedded = { ...embedded, dataDir };
   }
   const name = `t_${basename(process.cwd()).replace(/[^a-z0-9]/gi, '_')}_${randomBytes(4).toString('hex')}`.toLowerCase();
   const admin = new pg.Client({ connectionString: serverUrl });

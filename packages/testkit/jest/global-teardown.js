@@ -1,3 +1,4 @@
+import { rm } from 'node:fs/promises';
 import pg from 'pg';
 
 export default async function globalTeardown() {
@@ -8,5 +9,8 @@ export default async function globalTeardown() {
     await admin.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(name)} WITH (FORCE)`);
     await admin.end();
   }
-  await globalThis.__svcEmbedded?.stop();
+  const embedded = globalThis.__svcEmbedded;
+  await embedded?.stop();
+  // Started by global-setup for this run only: its data goes with it.
+  if (embedded?.owned) await rm(embedded.dataDir, { recursive: true, force: true });
 }
