@@ -1,6 +1,7 @@
+import { afterAll, beforeAll } from '@jest/globals';
 import { createApiKey, createOrg, createUser, type AdminContext } from '@svc/admin';
 import type { Db } from '@svc/db';
-import { testDatabaseUrl, testSigningKeyKek, uniqueEmail } from '@svc/testkit';
+import { testDatabaseUrl, testDb, testSigningKeyKek, uniqueEmail } from '@svc/testkit';
 import { contractSuite } from '@svc/testkit/contract-suite';
 import { createApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
@@ -24,4 +25,19 @@ export async function arrangeOrg(db: Db, permissions = 'credentials:issue') {
   const org = await createOrg(ctx, { name: 'Issuing Org', ownerEmail: owner.email });
   const token = await createApiKey(ctx, { org: org.id, permissions, hourlyLimit: 100_000, burstLimit: 1000 });
   return { ctx, org, token };
+}
+
+/** One test file's issuer instance, database handle and API token, made before its tests and closed after. */
+export function useIssuer(): { readonly db: Db; readonly issuer: ReturnType<typeof buildIssuer>; readonly token: string } {
+  const suite = {} as { db: Db; issuer: ReturnType<typeof buildIssuer>; token: string };
+  beforeAll(async () => {
+    suite.db = testDb();
+    suite.issuer = buildIssuer();
+    suite.token = (await arrangeOrg(suite.db)).token.key;
+  });
+  afterAll(async () => {
+    await suite.issuer.deps.close();
+    await suite.db.$disconnect();
+  });
+  return suite;
 }

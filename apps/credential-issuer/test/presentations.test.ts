@@ -1,33 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { DataIntegrityProof } from '@digitalbazaar/data-integrity';
 import * as EcdsaMultikey from '@digitalbazaar/ecdsa-multikey';
 import { cryptosuite as ecdsaRdfc2019 } from '@digitalbazaar/ecdsa-rdfc-2019-cryptosuite';
 import * as Ed25519Multikey from '@digitalbazaar/ed25519-multikey';
 import { cryptosuite as eddsaRdfc2022 } from '@digitalbazaar/eddsa-rdfc-2022-cryptosuite';
 import * as vc from '@digitalbazaar/vc';
-import type { Db } from '@svc/db';
-import { testDb } from '@svc/testkit';
 import request from 'supertest';
 import { documentLoader } from '../src/vc/document-loader.js';
-import { arrangeOrg, buildIssuer, SUBJECT } from './helpers.js';
+import { SUBJECT, useIssuer } from './helpers.js';
 
 // A holder wraps a credential this issuer signed (derived, so it discloses only some claims) in a
 // presentation and signs it for a verifier's challenge; POST /presentations/verify checks both.
-let db: Db;
-let issuer: ReturnType<typeof buildIssuer>;
-let token: string;
+const suite = useIssuer();
 
-beforeAll(async () => {
-  db = testDb();
-  issuer = buildIssuer();
-  token = (await arrangeOrg(db)).token.key;
-});
-afterAll(async () => {
-  await issuer.deps.close();
-  await db.$disconnect();
-});
-
-const post = (path: string, body: object) => request(issuer.app).post(path).set('X-API-Token', token).send(body);
+const post = (path: string, body: object) => request(suite.issuer.app).post(path).set('X-API-Token', suite.token).send(body);
 
 async function derivedCredential() {
   const issued = await post('/credentials/issue', { subject_address: SUBJECT, claims: { age_over_18: true, nationality: 'DE' } });

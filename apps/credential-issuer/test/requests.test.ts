@@ -1,29 +1,16 @@
 import http from 'node:http';
 import https from 'node:https';
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import * as Bls from '@digitalbazaar/bls12-381-multikey';
-import type { Db } from '@svc/db';
-import { testDb } from '@svc/testkit';
 import request from 'supertest';
 import { deriveCredential, signCredential, verifyCredential } from '../src/vc/bbs.js';
 import { documentLoader } from '../src/vc/document-loader.js';
-import { arrangeOrg, buildIssuer, SUBJECT } from './helpers.js';
+import { arrangeOrg, buildIssuer, SUBJECT, useIssuer } from './helpers.js';
 
-let db: Db;
-let issuer: ReturnType<typeof buildIssuer>;
-let token: string;
-beforeAll(async () => {
-  db = testDb();
-  issuer = buildIssuer();
-  token = (await arrangeOrg(db)).token.key;
-});
-afterAll(async () => {
-  await issuer.deps.close();
-  await db.$disconnect();
-});
+const suite = useIssuer();
 
-const post = (path: string, body: unknown, key = token) =>
-  request(issuer.app)
+const post = (path: string, body: unknown, key = suite.token) =>
+  request(suite.issuer.app)
     .post(path)
     .set('X-API-Token', key)
     .send(body as object);
@@ -87,7 +74,11 @@ describe('malformed issue requests answer 400 naming the field, never 500', () =
   });
 
   it('answers 400 for invalid JSON and for a verify body without a credential', async () => {
-    const bad = await request(issuer.app).post('/credentials/issue').set('X-API-Token', token).set('content-type', 'application/json').send('{"claims":');
+    const bad = await request(suite.issuer.app)
+      .post('/credentials/issue')
+      .set('X-API-Token', suite.token)
+      .set('content-type', 'application/json')
+      .send('{"claims":');
     expect(bad.status).toBe(400);
     const verify = await post('/credentials/verify', { credential: 'x' });
     expect(verify.status).toBe(400);
@@ -97,32 +88,32 @@ describe('malformed issue requests answer 400 naming the field, never 500', () =
 
 describe('records', () => {
   it('lists the caller’s own credentials, filtered and paged, and hides other organizations’', async () => {
-    const other = (await arrangeOrg(db)).token.key;
+    const other = (await arrangeOrg(suite.db)).token.key;
     const second = '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359';
     const mine = [];
     for (const address of [SUBJECT, SUBJECT, second])
       mine.push((await post('/credentials/issue', { subject_address: address, claims: { n: mine.length } }, other)).body.credential.id);
-    const page1 = await request(issuer.app).get('/credentials').query({ limit: 2 }).set('X-API-Token', other);
+    const page1 = await request(suite.issuer.app).get('/credentials').query({ limit: 2 }).set('X-API-Token', other);
     expect(page1.body.items.map((i: { id: string }) => i.id)).toEqual([mine[2], mine[1]]);
     expect(page1.body.items[0]).toMatchObject({ subject_address: second, claim_names: ['n'], status: 'active', revoked_at: null });
-    const page2 = await request(issuer.app).get('/credentials').query({ limit: 2, cursor: page1.body.next_cursor }).set('X-API-Token', other);
+    const page2 = await request(suite.issuer.app).get('/credentials').query({ limit: 2, cursor: page1.body.next_cursor }).set('X-API-Token', other);
     expect(page2.body).toEqual({ items: [expect.objectContaining({ id: mine[0] })], next_cursor: null });
-    const filtered = await request(issuer.app).get('/credentials').query({ subject_address: second }).set('X-API-Token', other);
+    const filtered = await request(suite.issuer.app).get('/credentials').query({ subject_address: second }).set('X-API-Token', other);
     expect(filtered.body.items.map((i: { id: string }) => i.id)).toEqual([mine[2]]);
     // Another organization sees none of them and cannot revoke or read their status.
-    const theirs = await request(issuer.app).get('/credentials').set('X-API-Token', token);
+    const theirs = await request(suite.issuer.app).get('/credentials').set('X-API-Token', suite.token);
     expect(theirs.body.items.map((i: { id: string }) => i.id)).not.toContain(mine[0]);
     expect((await post('/credentials/revoke', { credential_id: mine[0] })).status).toBe(404);
     expect(
       (
-        await request(issuer.app)
+        await request(suite.issuer.app)
           .get(`/credentials/${mine[0].slice(9)}/status`)
-          .set('X-API-Token', token)
+          .set('X-API-Token', suite.token)
       ).status,
     ).toBe(404);
     expect(
       (
-        await request(issuer.app)
+        await request(suite.issuer.app)
           .get(`/credentials/${mine[0].slice(9)}/status`)
           .set('X-API-Token', other)
       ).body,
@@ -131,9 +122,9 @@ describe('records', () => {
 
   it('answers 400 for malformed ids, cursors and limits', async () => {
     expect((await post('/credentials/revoke', { credential_id: 'urn:uuid:nope' })).status).toBe(400);
-    expect((await request(issuer.app).get('/credentials/nope/status').set('X-API-Token', token)).status).toBe(400);
-    expect((await request(issuer.app).get('/credentials').query({ cursor: 'garbage' }).set('X-API-Token', token)).status).toBe(400);
-    expect((await request(issuer.app).get('/credentials').query({ limit: 500 }).set('X-API-Token', token)).status).toBe(400);
+    expect((await request(suite.issuer.app).get('/credentials/nope/status').set('X-API-Token', suite.token)).status).toBe(400);
+    expect((await request(suite.issuer.app).get('/credentials').query({ cursor: 'garbage' }).set('X-API-Token', suite.token)).status).toBe(400);
+    expect((await request(suite.issuer.app).get('/credentials').query({ limit: 500 }).set('X-API-Token', suite.token)).status).toBe(400);
   });
 });
 
@@ -144,7 +135,7 @@ describe('GET /metrics', () => {
       const send = (path: string, body: unknown) =>
         request(own.app)
           .post(path)
-          .set('X-API-Token', token)
+          .set('X-API-Token', suite.token)
           .send(body as object);
       const { credential } = (await send('/credentials/issue', { subject_address: SUBJECT, claims: { tier: 1 } })).body;
       await send('/credentials/revoke', { credential_id: credential.id });
@@ -214,11 +205,11 @@ describe('JSON-LD documents', () => {
       const { credential } = (
         await request(fresh.app)
           .post('/credentials/issue')
-          .set('X-API-Token', token)
+          .set('X-API-Token', suite.token)
           .send({ subject_address: SUBJECT, claims: { a: 1 } })
       ).body;
       expect(credential.issuer).toBe(did);
-      expect((await request(fresh.app).post('/credentials/verify').set('X-API-Token', token).send({ credential })).body.verified).toBe(true);
+      expect((await request(fresh.app).post('/credentials/verify').set('X-API-Token', suite.token).send({ credential })).body.verified).toBe(true);
     } finally {
       await fresh.deps.close();
     }
@@ -235,7 +226,7 @@ describe('the signing pool', () => {
       }),
     );
     await new Promise((r) => setTimeout(r, 50));
-    const health = await request(issuer.app).get('/health');
+    const health = await request(suite.issuer.app).get('/health');
     expect(health.status).toBe(200);
     expect(settled).toBeLessThan(6);
     expect(await Promise.all(batch)).toEqual([200, 200, 200, 200, 200, 200]);
@@ -248,7 +239,7 @@ describe('the signing pool', () => {
         Array.from({ length: 4 }, () =>
           request(small.app)
             .post('/credentials/issue')
-            .set('X-API-Token', token)
+            .set('X-API-Token', suite.token)
             .send({ subject_address: SUBJECT, claims: { a: 1 } }),
         ),
       );

@@ -1,30 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { Db } from '@svc/db';
-import { testDb } from '@svc/testkit';
+import { describe, expect, it } from '@jest/globals';
 import request from 'supertest';
 import { deriveCredential, verifyCredential } from '../src/vc/bbs.js';
-import { arrangeOrg, buildIssuer, SUBJECT } from './helpers.js';
+import { SUBJECT, useIssuer } from './helpers.js';
 
 // The W3C VC API shape against VC Data Model 2.0: what the model allows is signed as given,
 // what it forbids is refused naming the property; each case failed before this file existed.
-let db: Db;
-let issuer: ReturnType<typeof buildIssuer>;
-let token: string;
-
-beforeAll(async () => {
-  db = testDb();
-  issuer = buildIssuer();
-  token = (await arrangeOrg(db)).token.key;
-});
-afterAll(async () => {
-  await issuer.deps.close();
-  await db.$disconnect();
-});
+const suite = useIssuer();
 
 const V2 = 'https://www.w3.org/ns/credentials/v2';
-const post = (path: string, body: object) => request(issuer.app).post(path).set('X-API-Token', token).send(body);
+const post = (path: string, body: object) => request(suite.issuer.app).post(path).set('X-API-Token', suite.token).send(body);
 /** The DID this instance signs with now (another test file may rotate the key meanwhile). */
-const did = async () => (await issuer.deps.issuerKeys.current()).controller;
+const did = async () => (await suite.issuer.deps.issuerKeys.current()).controller;
 const credentialOf = async (members: Record<string, unknown>) => ({
   '@context': [V2],
   type: ['VerifiableCredential'],

@@ -1,70 +1,7 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { Db } from '@svc/db';
+import { describe, expect, it } from '@jest/globals';
 import { hashApiKey } from '@svc/secrets';
-import { testDb, uniqueEmail } from '@svc/testkit';
-import { runCli } from '../src/index.js';
-
-let db: Db;
-beforeAll(() => {
-  db = testDb();
-});
-afterAll(async () => {
-  await db.$disconnect();
-});
-
-interface Run {
-  code: number;
-  out: string;
-  err: string;
-  json: any;
-}
-
-async function cli(...argv: string[]): Promise<Run> {
-  return cliWith({}, ...argv);
-}
-
-async function cliWith(io: { stdin?: string; env?: NodeJS.ProcessEnv }, ...argv: string[]): Promise<Run> {
-  let out = '';
-  let err = '';
-  let connected = false;
-  const code = await runCli(
-    argv,
-    async () => {
-      connected = true;
-      return { db, now: () => new Date(), close: async () => undefined };
-    },
-    { stdout: (t) => (out += t), stderr: (t) => (err += t), stdin: async () => io.stdin ?? '', env: io.env ?? {} },
-  );
-  if (code === 2) expect(connected).toBe(false);
-  return { code, out, err, json: out ? JSON.parse(out) : undefined };
-}
-
-/** A failure: non-zero, one line on stderr, nothing on stdout. */
-function expectRefused(run: Run, pattern: RegExp) {
-  expect(run.code).not.toBe(0);
-  expect(run.out).toBe('');
-  expect(run.err.trimEnd().split('\n')).toHaveLength(1);
-  expect(run.err).toMatch(pattern);
-}
-
-const WALLET = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
-
-async function newUser(extra: string[] = []) {
-  const email = uniqueEmail();
-  const run = await cli('user:create', '--email', email, '--password', 'correct horse', ...extra);
-  expect(run.code).toBe(0);
-  return run.json as { id: string; email: string; service_id: string };
-}
-
-async function newOrg() {
-  const owner = await newUser();
-  const run = await cli('org:create', '--name', 'Acme', '--owner-email', owner.email);
-  expect(run.code).toBe(0);
-  return { org: run.json as { id: string; name: string; owner_user_id: string }, owner };
-}
+import { uniqueEmail } from '@svc/testkit';
+import { cli, db, expectRefused, newOrg, newUser, WALLET } from './cli-harness.js';
 
 describe('admin CLI', () => {
   it('rejects unknown commands and flags without touching the database', async () => {
@@ -364,41 +301,5 @@ describe('seed:demo', () => {
     const { PRESETS } = await import('@svc/presets');
     expect(PRESETS.filter((p) => p.origin === 'credential' && !claimed.has(p.name)).map((p) => p.name)).toEqual([]);
     expectRefused(await cli('seed:demo'), /demo data already exists/);
-  });
-});
-
-describe('the svc-admin binary', () => {
-  const bin = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
-  const run = promisify(execFile);
-
-  it('prints one JSON object and exits 0', async () => {
-    const email = uniqueEmail();
-    const { stdout } = await run(process.execPath, [bin, 'user:create', '--email', email, '--password', 'correct horse'], { env: { ...process.env } });
-    expect(JSON.parse(stdout)).toMatchObject({ email });
-  });
-
-  it('prints one line on stderr and exits non-zero on failure', async () => {
-    const failure = await run(process.execPath, [bin, 'org:create', '--name', 'X', '--owner-email', 'ghost@test.example'], { env: { ...process.env } }).catch(
-      (e) => e,
-    );
-    expect(failure.code).toBe(1);
-    expect(failure.stdout).toBe('');
-    expect(failure.stderr).toBe('error: org:create: no user with email ghost@test.example\n');
-  });
-});
-
-describe('secrets without the command line (finding 16)', () => {
-  it('takes the password from standard input or SVC_ADMIN_PASSWORD, and the user can sign in with it', async () => {
-    const { verifyPassword } = await import('@svc/secrets');
-    const fromStdin = await cliWith({ stdin: 'stdin secret words\n' }, 'user:create', '--email', `stdin-${Date.now()}@test.example`, '--password-stdin');
-    expect(fromStdin.code).toBe(0);
-    const row = await db.user.findUniqueOrThrow({ where: { id: fromStdin.json.id } });
-    expect(await verifyPassword('stdin secret words', row.passwordHash)).toBe(true);
-    const fromEnv = await cliWith({ env: { SVC_ADMIN_PASSWORD: 'env secret words' } }, 'user:create', '--email', `env-${Date.now()}@test.example`);
-    expect(fromEnv.code).toBe(0);
-    expect(await verifyPassword('env secret words', (await db.user.findUniqueOrThrow({ where: { id: fromEnv.json.id } })).passwordHash)).toBe(true);
-    const neither = await cliWith({}, 'user:create', '--email', `none-${Date.now()}@test.example`);
-    expect(neither.code).toBe(2);
-    expect(neither.err).toMatch(/missing --password/);
   });
 });
