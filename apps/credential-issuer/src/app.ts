@@ -3,9 +3,11 @@ import { createServiceApp } from '@svc/http';
 import type { AppDeps } from './deps.js';
 import { CREDENTIAL_ISSUER_API } from './openapi.js';
 import { credentialsRouter } from './routes/credentials.routes.js';
+import { statusListsRouter } from './routes/status-lists.routes.js';
 
 export function createApp(deps: AppDeps): Express {
   return createServiceApp({ ...deps, api: CREDENTIAL_ISSUER_API, serverUrl: '/' }, (app) => {
     app.use(credentialsRouter(deps));
+    app.use(statusListsRouter(deps));
   });
 }

@@ -8,6 +8,10 @@ const ZConfig = z.object({
   ...baseServiceEnv(4002),
   /** Encrypts the BBS issuer keys at rest (envelope encryption; see docs/credential-issuer.md). */
   ...keyEncryptionEnv(),
+  /** Where callers reach this service: the base of the status list URLs signed into credentials; defaults to http://localhost:PORT. */
+  PUBLIC_URL: env.optionalUrl(['http:', 'https:']),
+  /** How long verifiers and caches may keep a status list (Cache-Control max-age, and the list's `ttl`). */
+  STATUS_LIST_MAX_AGE_SECONDS: env.int(300, 0),
   /** Signing threads; BBS is CPU-bound, so one per core. */
   SIGNING_WORKERS: env.int(availableParallelism(), 1),
   /** Jobs allowed to wait for a thread; beyond it, 503 with Retry-After. */
@@ -64,7 +68,7 @@ const ZConfig = z.object({
   ),
 });
 
-export type Config = z.output<typeof ZConfig>;
+export type Config = z.output<typeof ZConfig> & { publicUrl: string };
 
 /** Every variable this service reads, for checks of deployment manifests. */
 export const CONFIG_VARIABLES: readonly string[] = Object.keys(ZConfig.shape);
@@ -74,5 +78,5 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
   if (Boolean(config.ISSUER_PUBLIC_KEY_MULTIBASE) !== Boolean(config.ISSUER_SECRET_KEY_MULTIBASE)) {
     throw new ConfigError('Invalid configuration: ISSUER_SECRET_KEY_MULTIBASE: must be set together with ISSUER_PUBLIC_KEY_MULTIBASE');
   }
-  return config;
+  return { ...config, publicUrl: (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, '') };
 }

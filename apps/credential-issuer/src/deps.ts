@@ -4,6 +4,7 @@ import { coreChecks, createCoreDeps, type CoreDeps } from '@svc/runtime';
 import { KeyEncryption } from '@svc/signing-keys';
 import type { Config } from './config.js';
 import { IssuerKeys } from './services/issuer-keys.js';
+import { StatusListPublisher } from './services/status-list-publisher.js';
 import { SigningPool } from './signing-pool.js';
 
 export interface AppDeps extends CoreDeps {
@@ -15,6 +16,7 @@ export interface AppDeps extends CoreDeps {
   limiter: KeyLimiter;
   issuerKeys: IssuerKeys;
   pool: SigningPool;
+  statusLists: StatusListPublisher;
   counters: {
     issued: Counter<'request'>;
     revoked: Counter<never>;
@@ -48,6 +50,7 @@ export function buildDeps(config: Config): AppDeps {
     limiter,
     issuerKeys,
     pool,
+    statusLists: new StatusListPublisher({ db: core.db, pool, issuerKeys, clock: core.clock }, config.publicUrl, config.STATUS_LIST_MAX_AGE_SECONDS * 1000),
     counters: {
       issued: core.metrics.counter('credentials_issued_total', 'Credentials issued, by request shape (spec or vc_api)', ['request']),
       revoked: core.metrics.counter('credentials_revoked_total', 'Credentials newly revoked', []),

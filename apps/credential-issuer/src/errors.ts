@@ -9,6 +9,7 @@ export const overLimit = (retryAfterSeconds: number, description: string, header
   new RateLimitedError(retryAfterSeconds, description, headers);
 
 export const credentialNotFound = () => new NotFoundError('No such credential', 'credential_not_found');
+export const statusListNotFound = () => new NotFoundError('No such status list', 'status_list_not_found');
 export const duplicateCredential = (id: string) =>
   new HttpError(409, 'credential_exists', `This organization already issued a credential with id ${id}; choose another id or leave it out`);
 export const notSignable = (reason: string) => new HttpError(400, 'invalid_credential', `The credential cannot be signed: ${reason}`);

@@ -1,5 +1,6 @@
 import { errorResponses, type ApiSpec } from '@svc/http';
 import {
+  ZBitstringStatusListCredential,
   ZCredentialIdParams,
   ZCredentialList,
   ZCredentialListQuery,
@@ -8,6 +9,7 @@ import {
   ZIssueResponse,
   ZRevokeCredentialRequest,
   ZRevokeCredentialResponse,
+  ZStatusListParams,
   ZDeriveCredentialRequest,
   ZDeriveCredentialResponse,
   ZErrorBody,
@@ -39,7 +41,7 @@ export const CREDENTIAL_ISSUER_API: ApiSpec = {
       tag: 'Credentials',
       summary: 'Issue a credential',
       description:
-        'The spec’s request {subject_address, claims, valid_until?} answers 200 {message, credential}; the W3C VC API request {credential, options?} answers 201 {verifiableCredential}. Told apart by the credential member. Every credential signed is recorded and revocable: credentialStatus is always the issuer’s own (a caller-supplied one is refused), and a credential id already used by the same organization is 409.',
+        'The spec’s request {subject_address, claims, valid_until?} answers 200 {message, credential}; the W3C VC API request {credential, options?} answers 201 {verifiableCredential}. Told apart by the credential member. Every credential signed is recorded and revocable: credentialStatus is always the issuer’s own (a caller-supplied one is refused), and a credential id already used by the same organization is 409. VC API requests carry a BitstringStatusListEntry (a bit in a public list at /status-lists/{id}) beside the registry entry; options.credentialStatus {type} (or an array) chooses one or both.',
       security: token,
       body: ZIssueRequest,
       responses: {
@@ -135,6 +137,29 @@ export const CREDENTIAL_ISSUER_API: ApiSpec = {
         200: { description: 'The status', schema: ZCredentialStatus },
         ...refused,
         ...errorResponses({ 400: 'Not urn:uuid:<uuid>, a UUID, or a URL', 404: 'No such credential of this organization' }),
+      },
+    },
+    {
+      method: 'get',
+      path: '/status-lists/{id}',
+      tag: 'Status lists',
+      summary: 'A Bitstring Status List credential (public)',
+      description:
+        'The W3C Bitstring Status List the statusListCredential of a credential names: no API token, cacheable (Cache-Control public, max-age STATUS_LIST_MAX_AGE_SECONDS; an ETag that changes with every revocation in the list, so If-None-Match answers 304), signed bbs-2023 by the DID that issued the credentials in it, with a derived proof that discloses everything, so any bbs-2023 verifier checks it as it stands.',
+      params: ZStatusListParams,
+      responses: {
+        200: {
+          description: 'The list',
+          schema: ZBitstringStatusListCredential,
+          contentType: 'application/vc',
+          alternatives: [
+            { contentType: 'application/ld+json', schema: ZBitstringStatusListCredential },
+            { contentType: 'application/json', schema: ZBitstringStatusListCredential },
+          ],
+          headers: { ETag: 'The list’s version', 'Cache-Control': 'public, max-age=<seconds>' },
+        },
+        304: { description: 'Not modified since the ETag given in If-None-Match' },
+        ...errorResponses({ 400: 'Not a UUID', 404: 'No such list' }),
       },
     },
   ],

@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { signingPoolClosing, signingQueueFull } from './errors.js';
 
-export type JobKind = 'sign' | 'derive' | 'verify' | 'verifyPresentation';
+export type JobKind = 'sign' | 'derive' | 'verify' | 'verifyPresentation' | 'signStatusList';
 
 interface Job {
   id: number;

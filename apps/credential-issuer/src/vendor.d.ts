@@ -47,7 +47,7 @@ declare module '@digitalbazaar/vc' {
     credential: object;
     suite: unknown;
     documentLoader: Loader;
-    checkStatus: () => Promise<{ verified: boolean }>;
+    checkStatus: (options: { credential: object; documentLoader: Loader; suite: unknown }) => Promise<{ verified: boolean }>;
   }): Promise<VerifyResult>;
   export function verify(options: {
     presentation: object;
@@ -67,6 +67,18 @@ declare module '@digitalbazaar/vc' {
   }): Promise<Record<string, any>>;
 }
 
+// Test-only: the verifier's side of Bitstring Status Lists.
+declare module '@digitalbazaar/vc-bitstring-status-list' {
+  type Loader = (url: string) => Promise<unknown>;
+  export function checkStatus(options: {
+    credential: object;
+    documentLoader: Loader;
+    suite: unknown;
+    verifyBitstringStatusListCredential?: boolean;
+    verifyMatchingIssuers?: boolean;
+  }): Promise<{ verified: boolean; error?: Error; results?: { verified: boolean; status: boolean }[] }>;
+  export function decodeList(options: { encodedList: string }): Promise<{ length: number; getStatus(index: number): boolean }>;
+}
 // Every context package the loader bundles exports its documents by URL.
 declare module '@digitalbazaar/*-context' {
   export const contexts: Map<string, unknown>;

@@ -60,7 +60,7 @@ describe('finding 8: every credential the issuer signs is recorded and revocable
     expect(res.status).toBe(400);
     expect(res.body.details).toEqual([{ field: 'body.credential.credentialStatus', message: expect.stringMatching(/set by this issuer/) }]);
     const own = await issue(token.key, vc());
-    expect(own.body.verifiableCredential.credentialStatus).toMatchObject({ type: 'SvcRevocationRegistry', id: expect.stringMatching(/^urn:uuid:/) });
+    expect(own.body.verifiableCredential.credentialStatus[0]).toMatchObject({ type: 'SvcRevocationRegistry', id: expect.stringMatching(/^urn:uuid:/) });
   });
 
   it('answers 409 for an id the organization already used, and does not reveal another organization’s', async () => {

@@ -28,6 +28,16 @@ const ZJsonPointer = z
   .regex(/^(\/([^~/]|~[01])*)+$/, 'must be a JSON Pointer such as /credentialSubject/age_over_18');
 
 /** The W3C VC API request: `{credential, options?}`, told apart by its `credential` member. */
+const ZStatusChoice = z.looseObject({ type: z.string().min(1).max(64) });
+/** A credentialStatus entry: the issuer's registry entry, or a Bitstring Status List entry (its members below). */
+const ZStatusEntry = z.looseObject({
+  type: z.string(),
+  id: z.string().optional(),
+  statusPurpose: z.string().optional(),
+  statusListIndex: z.string().optional(),
+  statusListCredential: z.string().optional(),
+});
+
 export const ZVcApiIssueRequest = z.object({
   credential: z
     .object({
@@ -43,6 +53,11 @@ export const ZVcApiIssueRequest = z.object({
     .looseObject({
       /** Signed into the base proof as always disclosed, beside the issuer's own (issuer, validity, status). */
       mandatoryPointers: z.array(ZJsonPointer).max(100).optional(),
+      /**
+       * Which status entries the credential carries (VC API): `BitstringStatusListEntry`, the
+       * issuer's registry entry (its CREDENTIAL_STATUS_TYPE), or both; both when left out.
+       */
+      credentialStatus: z.union([ZStatusChoice, z.array(ZStatusChoice).min(1).max(2)]).optional(),
     })
     .optional(),
 });
@@ -58,10 +73,24 @@ export const ZVerifiableCredential = z
     validFrom: z.string().optional(),
     validUntil: z.string().optional(),
     credentialSubject: ZSubjects,
-    credentialStatus: z.record(z.string(), z.unknown()).optional(),
+    credentialStatus: z.union([ZStatusEntry, z.array(ZStatusEntry)]).optional(),
     proof: z.looseObject({ type: z.string(), cryptosuite: z.string().optional(), proofValue: z.string() }).optional(),
   })
   .meta({ id: 'VerifiableCredential' });
+
+/** A W3C Bitstring Status List credential as this issuer serves it (revocation purpose). */
+export const ZBitstringStatusListCredential = ZVerifiableCredential.extend({
+  id: z.string(),
+  credentialSubject: z.object({
+    id: z.string(),
+    type: z.literal('BitstringStatusList'),
+    statusPurpose: z.literal('revocation'),
+    /** GZIP-compressed bitstring, base64url, multibase `u` prefix; bit i is the credential at index i. */
+    encodedList: z.string(),
+    /** Milliseconds a verifier may keep it. */
+    ttl: z.number().int(),
+  }),
+}).meta({ id: 'BitstringStatusListCredential' });
 
 export const ZIssueResponse = z.object({ message: z.string(), credential: ZVerifiableCredential });
 export const ZVcApiIssueResponse = z.object({ verifiableCredential: ZVerifiableCredential });
@@ -151,6 +180,7 @@ export const ZCredentialList = z.object({
 });
 
 export const ZCredentialIdParams = z.object({ id: z.string() });
+export const ZStatusListParams = z.object({ id: z.uuid() });
 export const ZCredentialStatus = z.object({ credential_id: z.string(), revoked: z.boolean(), revoked_at: z.string().nullable() });
 
 export type VerifiableCredential = z.infer<typeof ZVerifiableCredential>;

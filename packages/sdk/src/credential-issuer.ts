@@ -24,6 +24,21 @@ export interface VerifyOptions {
   challenge?: string;
 }
 
+/** W3C VC API issue options. */
+export interface IssueOptions {
+  /** Members every derived credential must disclose, beside the issuer's own. */
+  mandatoryPointers?: string[];
+  /** `BitstringStatusListEntry`, the issuer's registry entry type, or both (the default). */
+  credentialStatus?: { type: string } | { type: string }[];
+}
+
+/** A Bitstring Status List as read from the issuer: the signed list and its bits. */
+export interface StatusList {
+  credential: VerifiableCredential;
+  /** Whether the bit at `index` (a credential's statusListIndex) is set: revoked. */
+  isSet(index: number): boolean;
+}
+
 export interface IssuedCredentialSummary {
   id: string;
   subject_address: string;
@@ -58,7 +73,7 @@ export class CredentialIssuerClient {
   }
 
   /** The W3C VC API request: an unsigned credential, signed as given. */
-  async issueCredential(credential: Record<string, unknown>, options?: Record<string, unknown>): Promise<VerifiableCredential> {
+  async issueCredential(credential: Record<string, unknown>, options?: IssueOptions): Promise<VerifiableCredential> {
     return (
       await call<{ verifiableCredential: VerifiableCredential }>(
         this.options.baseUrl,
@@ -150,6 +165,20 @@ export class CredentialIssuerClient {
     ).body;
   }
 
+  /**
+   * One of the issuer's public Bitstring Status Lists (no token needed), named by the
+   * statusListCredential URL a credential carries or by its id, always read from this client's
+   * baseUrl. Its bbs-2023 proof is not checked here: verifyCredential checks revocation on the
+   * service, or hand `credential` to a bbs-2023 verifier.
+   */
+  async statusList(urlOrId: string): Promise<StatusList> {
+    const id = urlOrId.split('/').pop() ?? '';
+    const credential = (await call<VerifiableCredential>(this.options.baseUrl, `/status-lists/${encodeURIComponent(id)}`, {}, this.options)).body;
+    const encoded = String((credential.credentialSubject as { encodedList?: unknown }).encodedList ?? '');
+    const bits = await gunzip(fromBase64url(encoded.replace(/^u/, '')));
+    return { credential, isSet: (index) => ((bits[index >> 3] ?? 0) & (0x80 >> (index & 7))) !== 0 };
+  }
+
   async list(
     query: { subjectAddress?: string; limit?: number; cursor?: string } = {},
   ): Promise<{ items: IssuedCredentialSummary[]; next_cursor: string | null }> {
@@ -166,4 +195,15 @@ export class CredentialIssuerClient {
       )
     ).body;
   }
+}
+
+function fromBase64url(text: string): Uint8Array {
+  const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/'));
+  return Uint8Array.from(binary, (c) => c.charCodeAt(0));
+}
+
+// Web streams, so the client runs in browsers as in Node.js.
+async function gunzip(bytes: Uint8Array): Promise<Uint8Array> {
+  const stream = new Blob([new Uint8Array(bytes)]).stream().pipeThrough(new DecompressionStream('gzip'));
+  return new Uint8Array(await new Response(stream).arrayBuffer());
 }

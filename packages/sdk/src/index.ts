@@ -1,7 +1,15 @@
 export { createPkce, codeChallenge, randomState, type Pkce } from './pkce.js';
 export { IdentityClient, type IdentityClientOptions, type AuthorizationUrlInput, type Query, type PredicateResult, type ProjectionResult } from './identity.js';
 export { WalletVerifyClient, type RateLimitState } from './wallet-verify.js';
-export { CredentialIssuerClient, type IssuedCredentialSummary, type Problem, type Verification, type VerifyOptions } from './credential-issuer.js';
+export {
+  CredentialIssuerClient,
+  type IssuedCredentialSummary,
+  type IssueOptions,
+  type Problem,
+  type StatusList,
+  type Verification,
+  type VerifyOptions,
+} from './credential-issuer.js';
 export { SvcApiError, OAuthApiError, ValidationApiError, PresetApiError, RateLimitApiError, toApiError } from './errors.js';
 export type { TransportOptions } from './http.js';
 export type {

@@ -193,6 +193,20 @@ describe('CredentialIssuerClient', () => {
       errors: [expect.objectContaining({ detail: 'the credential has been revoked' })],
     });
     expect((await client.list({ subjectAddress: WALLET })).items.map((i) => i.id)).toEqual([credential.id]);
+
+    // A VC API credential names its bit in a public status list; revoking it sets the bit.
+    const did = credential.issuer as string;
+    const listed = await client.issueCredential(
+      { '@context': ['https://www.w3.org/ns/credentials/v2'], type: ['VerifiableCredential'], issuer: did, credentialSubject: { id: `did:ethr:${WALLET}` } },
+      { credentialStatus: { type: 'BitstringStatusListEntry' } },
+    );
+    const entry = [listed.credentialStatus].flat()[0]!;
+    expect(entry.type).toBe('BitstringStatusListEntry');
+    expect((await client.statusList(entry.statusListCredential!)).isSet(Number(entry.statusListIndex))).toBe(false);
+    await client.revoke(listed.id!);
+    const after = await client.statusList(entry.statusListCredential!);
+    expect(after.isSet(Number(entry.statusListIndex))).toBe(true);
+    expect(after.credential).toMatchObject({ type: ['VerifiableCredential', 'BitstringStatusListCredential'], issuer: did });
     await expect(client.issue({ subjectAddress: WALLET, claims: { id: 'reserved' } })).rejects.toBeInstanceOf(ValidationApiError);
     await expect(new CredentialIssuerClient({ baseUrl: issuer.url, apiToken: 'svck_wrong' }).list()).rejects.toBeInstanceOf(SvcApiError);
   }, 60_000);

@@ -26,7 +26,8 @@ import { requireToken } from './require-token.js';
 export function credentialsRouter(deps: AppDeps): Router {
   const router = Router();
   const issuing = requireToken(deps.authenticator, deps.limiter, 'credentials:issue');
-  const ctx: IssueContext = { db: deps.db, config: deps.config, keys: deps.issuerKeys, pool: deps.pool, clock: deps.clock };
+  const ctx: IssueContext = { db: deps.db, sql: deps.sql, config: deps.config, keys: deps.issuerKeys, pool: deps.pool, clock: deps.clock };
+  const verifying = { db: deps.db, pool: deps.pool, publicUrl: deps.config.publicUrl };
 
   router
     .route('/credentials/issue')
@@ -51,7 +52,7 @@ export function credentialsRouter(deps: AppDeps): Router {
             ...structureProblems(credential, 'body.credential'),
           ];
           if (problems.length) throw new ValidationError(problems);
-          const verifiableCredential = await issueGiven(ctx, caller, credential, options?.mandatoryPointers ?? []);
+          const verifiableCredential = await issueGiven(ctx, caller, credential, options);
           deps.counters.issued.inc({ request: 'vc_api' });
           res.status(201).json({ verifiableCredential });
           return;
@@ -81,14 +82,7 @@ export function credentialsRouter(deps: AppDeps): Router {
         if (Object.hasOwn(body, 'verifiableCredential')) {
           const parsed = ZVcApiVerifyCredentialRequest.safeParse(body);
           if (!parsed.success) throw new ValidationError(toFieldIssues(parsed.error, 'body'));
-          const { verified, ...verdict } = await verifyCredential(
-            deps.db,
-            deps.pool,
-            parsed.data.verifiableCredential,
-            deps.clock.now(),
-            tenant,
-            parsed.data.options,
-          );
+          const { verified, ...verdict } = await verifyCredential(verifying, parsed.data.verifiableCredential, deps.clock.now(), tenant, parsed.data.options);
           deps.counters.verified.inc({ verified: String(verified) });
           if (!verified) throw new VerificationFailedError(verdict);
           res.json({ verified, ...verdict });
@@ -96,7 +90,7 @@ export function credentialsRouter(deps: AppDeps): Router {
         }
         const parsed = ZVerifyCredentialRequest.safeParse(body);
         if (!parsed.success) throw new ValidationError(toFieldIssues(parsed.error, 'body'));
-        const verdict = await verifyCredential(deps.db, deps.pool, parsed.data.credential, deps.clock.now(), tenant);
+        const verdict = await verifyCredential(verifying, parsed.data.credential, deps.clock.now(), tenant);
         deps.counters.verified.inc({ verified: String(verdict.verified) });
         res.json({ verified: verdict.verified, checks: verdict.checks, errors: verdict.errors.map((e) => e.detail) });
       }),
@@ -108,7 +102,7 @@ export function credentialsRouter(deps: AppDeps): Router {
     .post(
       issuing,
       handle({ body: ZVerifyPresentationRequest }, async ({ body }, _req, res) => {
-        const verdict = await verifyPresentation(deps.db, deps.pool, body.verifiablePresentation, body.options ?? {}, res.locals.caller!.apiKeyId);
+        const verdict = await verifyPresentation(verifying, body.verifiablePresentation, body.options ?? {}, res.locals.caller!.apiKeyId);
         res.json(verdict);
       }),
     )

@@ -1,6 +1,7 @@
 import type { Db } from '@svc/db';
 import { isUuid } from '@svc/schemas';
 import { credentialNotFound, invalidField } from '../errors.js';
+import { BITSTRING_ENTRY, ownPlace } from './status-lists.js';
 
 /** The credential's id as it was signed: a bare UUID stands for `urn:uuid:<uuid>`; else any URL. */
 export function credentialIdOf(id: string, field: string): string {
@@ -25,7 +26,14 @@ export async function revokeCredential(db: Db, organizationId: string, credentia
   const record = await own(db, organizationId, credentialId);
   // Idempotent: the first revocation's time stands.
   const revokedAt = record.revokedAt ?? now;
-  if (!record.revokedAt) await db.issuedCredential.update({ where: { id: record.id }, data: { status: 'revoked', revokedAt } });
+  if (!record.revokedAt) {
+    // The list's version moves with the bit, in one transaction: the next request for the list, on
+    // any replica, signs it anew.
+    await db.$transaction([
+      db.issuedCredential.update({ where: { id: record.id }, data: { status: 'revoked', revokedAt } }),
+      ...(record.statusListId ? [db.statusList.update({ where: { id: record.statusListId }, data: { version: { increment: 1 } } })] : []),
+    ]);
+  }
   return { revoked: true as const, credential_id: record.credentialId, revoked_at: revokedAt.toISOString(), newly: !record.revokedAt };
 }
 
@@ -35,16 +43,37 @@ export async function credentialStatus(db: Db, organizationId: string, credentia
 }
 
 /**
- * Revocation as any verifier may learn it, from the record the signed credentialStatus names (its
- * `id`), or for credentials issued in the spec's shape, from the credential's own urn:uuid id.
- * Undefined for a credential this issuer did not record.
+ * Revocation as any verifier may learn it: from the record a registry entry names (its `id`), from
+ * the bit a Bitstring Status List entry names in one of this issuer's lists, or, for credentials
+ * issued in the spec's shape, from the credential's own urn:uuid id. Status lists elsewhere are
+ * never fetched: their URLs come back as `unchecked`.
  */
-export async function revocationOf(db: Db, credential: Record<string, unknown>): Promise<{ revoked: boolean } | undefined> {
-  const status = credential.credentialStatus as { id?: unknown } | undefined;
-  const named = typeof status?.id === 'string' ? status.id : credential.id;
-  if (typeof named !== 'string' || !named.startsWith('urn:uuid:') || !isUuid(named.slice(9))) return undefined;
-  const record = await db.issuedCredential.findUnique({ where: { id: named.slice(9).toLowerCase() }, select: { status: true } });
-  return record ? { revoked: record.status === 'revoked' } : undefined;
+export async function revocationOf(db: Db, publicUrl: string, credential: Record<string, unknown>): Promise<{ revoked: boolean; unchecked: string[] }> {
+  const given = credential.credentialStatus;
+  const entries = (Array.isArray(given) ? given : given ? [given] : []).filter((e): e is Record<string, unknown> => typeof e === 'object' && e !== null);
+  let revoked = false;
+  const unchecked: string[] = [];
+  for (const entry of entries) {
+    if (entry.type === BITSTRING_ENTRY) {
+      const place = ownPlace(publicUrl, entry);
+      if (!place) {
+        unchecked.push(String(entry.statusListCredential));
+        continue;
+      }
+      const record = await db.issuedCredential.findUnique({
+        where: { statusListId_statusListIndex: { statusListId: place.listId, statusListIndex: place.index } },
+        select: { status: true },
+      });
+      // An index no credential holds is a bit that is never set.
+      revoked ||= record?.status === 'revoked';
+      continue;
+    }
+    const named = typeof entry.id === 'string' ? entry.id : credential.id;
+    if (typeof named !== 'string' || !named.startsWith('urn:uuid:') || !isUuid(named.slice(9))) continue;
+    const record = await db.issuedCredential.findUnique({ where: { id: named.slice(9).toLowerCase() }, select: { status: true } });
+    revoked ||= record?.status === 'revoked';
+  }
+  return { revoked, unchecked };
 }
 
 interface Cursor {

@@ -39,11 +39,13 @@ export function structureProblems(credential: Record<string, unknown>, prefix: s
 
 const CREDENTIALS_V1 = 'https://www.w3.org/2018/credentials/v1';
 
+/** A VC Data Model 1.1 credential: the v1 context first. */
+export const isDataModelV1 = (credential: Record<string, unknown>) => Array.isArray(credential['@context']) && credential['@context'][0] === CREDENTIALS_V1;
+
 /**
  * Where a credential states its validity: VC DM 2.0's validFrom/validUntil, or VC DM 1.1's
  * issuanceDate/expirationDate (bbs-2023 signs both models; the v1 context defines only the latter).
  */
 export function validityMembers(credential: Record<string, unknown>) {
-  const v1 = Array.isArray(credential['@context']) && credential['@context'][0] === CREDENTIALS_V1;
-  return v1 ? ({ from: 'issuanceDate', until: 'expirationDate' } as const) : ({ from: 'validFrom', until: 'validUntil' } as const);
+  return isDataModelV1(credential) ? ({ from: 'issuanceDate', until: 'expirationDate' } as const) : ({ from: 'validFrom', until: 'validUntil' } as const);
 }

@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import type { Db } from '@svc/db';
+import type { Db, Sql } from '@svc/db';
 import type { Clock } from '@svc/runtime';
 import { isUniqueViolation } from '@svc/db';
 import { duplicateCredential, invalidField, notSignable } from '../errors.js';
 import type { Config } from '../config.js';
 import { SigningJobError, type SigningPool } from '../signing-pool.js';
-import { CREDENTIALS_V2, UNDEFINED_TERMS_V2 } from '../vc/document-loader.js';
+import { CREDENTIALS_V2, STATUS_LIST_V1, UNDEFINED_TERMS_V2 } from '../vc/document-loader.js';
 import type { IssuerKey, IssuerKeys } from './issuer-keys.js';
-import { validityMembers } from './credential-structure.js';
+import { isDataModelV1, validityMembers } from './credential-structure.js';
+import { allocateStatusIndex, BITSTRING_ENTRY, bitstringEntry, type StatusListPlace } from './status-lists.js';
 
 type Subject = Record<string, unknown>;
 export type Credential = Record<string, unknown> & { id: string; credentialSubject: Subject | Subject[] };
@@ -16,6 +17,7 @@ const subjectsOf = (credential: Credential) => (Array.isArray(credential.credent
 
 export interface IssueContext {
   db: Db;
+  sql: Sql;
   config: Config;
   keys: IssuerKeys;
   pool: SigningPool;
@@ -76,9 +78,16 @@ const invalid = (field: string, message: string) => invalidField(`body.credentia
 
 /**
  * The W3C VC API shape: the caller's unsigned credential, whose issuer must be this issuer;
- * `mandatoryPointers` are disclosed in every derivation, beside the issuer's own.
+ * `mandatoryPointers` are disclosed in every derivation, beside the issuer's own; `credentialStatus`
+ * chooses the status entries (a Bitstring Status List entry, the registry entry, or both).
  */
-export async function issueGiven(ctx: IssueContext, caller: Caller, given: Record<string, unknown>, mandatoryPointers: string[]) {
+export async function issueGiven(
+  ctx: IssueContext,
+  caller: Caller,
+  given: Record<string, unknown>,
+  options: { mandatoryPointers?: string[] | undefined; credentialStatus?: { type: string } | { type: string }[] | undefined } = {},
+) {
+  const statusTypes = statusTypesOf(ctx.config, given, options.credentialStatus);
   const key = await ctx.keys.current();
   const issuer = typeof given.issuer === 'object' && given.issuer !== null ? (given.issuer as { id?: unknown }).id : given.issuer;
   if (issuer !== key.controller) {
@@ -94,15 +103,39 @@ export async function issueGiven(ctx: IssueContext, caller: Caller, given: Recor
   // Every credential this issuer signs is recorded and revocable through the issuer's own status.
   if (Object.hasOwn(given, 'credentialStatus')) throw invalid('credentialStatus', 'is set by this issuer (its own revocation entry); leave it out');
   const recordId = randomUUID();
+  const place = statusTypes.has(BITSTRING_ENTRY) ? await allocateStatusIndex(ctx.db, ctx.sql, key.controller) : undefined;
+  const statuses = [
+    ...(statusTypes.has(ctx.config.CREDENTIAL_STATUS_TYPE) ? [statusEntry(ctx.config, recordId)] : []),
+    ...(place ? [bitstringEntry(ctx.config.publicUrl, place)] : []),
+  ];
   const credential = {
     ...given,
     id: (given.id as string | undefined) ?? `urn:uuid:${recordId}`,
     [from]: (given[from] as string | undefined) ?? iso(ctx.clock.now()),
-    credentialStatus: statusEntry(ctx.config, recordId),
+    credentialStatus: statuses.length === 1 ? statuses[0] : statuses,
   } as unknown as Credential;
   // The record is listed under the first subject (the one the simple shape would name).
   const subject = subjectsOf(credential)[0]?.id;
-  return sign(ctx, caller, credential, typeof subject === 'string' ? subject.replace(/^did:ethr:/, '') : '', key, recordId, mandatoryPointers);
+  const subjectAddress = typeof subject === 'string' ? subject.replace(/^did:ethr:/, '') : '';
+  return sign(ctx, caller, credential, subjectAddress, key, recordId, options.mandatoryPointers, place);
+}
+
+/**
+ * VC API `options.credentialStatus`: the types asked for, each one this issuer offers; all offered
+ * by default. A VC 1.1 credential defines the list entry's terms only with the status list context.
+ */
+function statusTypesOf(config: Config, credential: Record<string, unknown>, chosen: { type: string } | { type: string }[] | undefined): Set<string> {
+  const listDefined = !isDataModelV1(credential) || (credential['@context'] as unknown[]).includes(STATUS_LIST_V1);
+  const offered = [...(listDefined ? [BITSTRING_ENTRY] : []), config.CREDENTIAL_STATUS_TYPE];
+  if (chosen === undefined) return new Set(offered);
+  const list = Array.isArray(chosen) ? chosen : [chosen];
+  list.forEach(({ type }, i) => {
+    const field = `body.options.credentialStatus${Array.isArray(chosen) ? `[${i}]` : ''}.type`;
+    if (type === BITSTRING_ENTRY && !listDefined)
+      throw invalidField(field, `a VC 1.1 credential needs ${STATUS_LIST_V1} in its @context for ${BITSTRING_ENTRY}`);
+    if (!offered.includes(type)) throw invalidField(field, `must be one of ${[BITSTRING_ENTRY, config.CREDENTIAL_STATUS_TYPE].join(', ')}`);
+  });
+  return new Set(list.map(({ type }) => type));
 }
 
 /**
@@ -118,6 +151,7 @@ async function sign(
   key: IssuerKey,
   recordId: string,
   callerPointers: string[] = [],
+  place?: StatusListPlace,
 ): Promise<Credential> {
   if (
     await ctx.db.issuedCredential.findUnique({
@@ -164,6 +198,8 @@ async function sign(
         claimNames: [...new Set(subjectsOf(signed).flatMap((subject) => Object.keys(subject)))].filter((k) => k !== 'id'),
         validFrom: new Date(String(signed[from])),
         validUntil: signed[until] ? new Date(String(signed[until])) : null,
+        statusListId: place?.listId ?? null,
+        statusListIndex: place?.index ?? null,
       },
     });
   } catch (err) {

@@ -53,6 +53,19 @@ export class IssuerKeys {
     return key;
   }
 
+  /**
+   * The key behind `did` (the current one or one retired by rotation), to sign that DID's status
+   * lists: a verifier requires a list to come from the issuer of the credentials in it.
+   */
+  async forDid(did: string): Promise<IssuerKey | undefined> {
+    const current = await this.current();
+    if (current.controller === did) return current;
+    const pub = did.slice('did:key:'.length);
+    const row = await this.db.signingKey.findFirst({ where: { service: 'credential-issuer', publicKey: { path: ['publicKeyMultibase'], equals: pub } } });
+    if (!row) return undefined;
+    return fromMultibase(pub, this.keys.open<{ secretKeyMultibase: string }>(row.privateKey, row.kid).secretKeyMultibase);
+  }
+
   private newest() {
     return this.db.signingKey.findFirst({
       where: { service: 'credential-issuer', status: 'active', activatesAt: { lte: this.clock.now() } },

@@ -19,12 +19,32 @@ export const problem = (title: 'CRYPTOGRAPHIC_SECURITY_ERROR' | 'MALFORMED_VALUE
   title,
   detail,
 });
+/** Bitstring Status List §3.6: a list this issuer cannot read (it never fetches one from elsewhere). */
+export const uncheckedStatusWarning = (url: string): Problem => ({
+  type: 'https://www.w3.org/ns/credentials/status-list#STATUS_RETRIEVAL_ERROR',
+  title: 'STATUS_RETRIEVAL_ERROR',
+  detail: `the status list ${url} is not this issuer's and was not fetched; its status is not checked`,
+});
+
 // VC DM 2.0 names no problem type for a revoked credential; this one is the issuer's own.
 export const revokedProblem = (): Problem => ({
   type: 'https://www.w3.org/ns/credentials/status#revoked',
   title: 'REVOKED',
   detail: 'the credential has been revoked',
 });
+
+/** What verifying needs: the pool for proofs, the database and this issuer's URL for status. */
+export interface VerifyDeps {
+  db: Db;
+  pool: SigningPool;
+  publicUrl: string;
+}
+
+/** Revocation problems and warnings for one credential, as both verify operations report them. */
+export async function statusProblems(deps: VerifyDeps, credential: Record<string, unknown>) {
+  const status = await revocationOf(deps.db, deps.publicUrl, credential);
+  return { errors: status.revoked ? [revokedProblem()] : [], warnings: status.unchecked.map(uncheckedStatusWarning) };
+}
 
 export interface VerifyOptions {
   /** Which checks to run (all by default). */
@@ -42,13 +62,14 @@ export interface VerifyOptions {
  * 2.0's structure, the validity window, and revocation. Every failing check is reported, so a
  * credential both tampered and revoked says both.
  */
-export async function verifyCredential(db: Db, pool: SigningPool, credential: Record<string, unknown>, now: Date, tenant: string, options: VerifyOptions = {}) {
+export async function verifyCredential(deps: VerifyDeps, credential: Record<string, unknown>, now: Date, tenant: string, options: VerifyOptions = {}) {
   const checks = [...(options.checks ?? CHECKS)];
   const errors: Problem[] = [];
+  const warnings: Problem[] = [];
   if (checks.includes('proof')) {
     let proof: { verified: boolean; errors: string[] };
     try {
-      proof = await pool.run('verify', { credential }, tenant);
+      proof = await deps.pool.run('verify', { credential }, tenant);
     } catch (err) {
       if (!(err instanceof SigningJobError)) throw err;
       proof = { verified: false, errors: [err.message] };
@@ -74,6 +95,10 @@ export async function verifyCredential(db: Db, pool: SigningPool, credential: Re
     if (validFrom !== undefined && validFrom > now.getTime()) errors.push(problem('RANGE_ERROR', `the credential is not valid before ${from}`));
     if (validUntil !== undefined && validUntil < now.getTime()) errors.push(problem('RANGE_ERROR', `the credential expired at ${until}`));
   }
-  if (checks.includes('status') && (await revocationOf(db, credential))?.revoked) errors.push(revokedProblem());
-  return { verified: errors.length === 0, checks, warnings: [] as Problem[], errors };
+  if (checks.includes('status')) {
+    const status = await statusProblems(deps, credential);
+    errors.push(...status.errors);
+    warnings.push(...status.warnings);
+  }
+  return { verified: errors.length === 0, checks, warnings, errors };
 }

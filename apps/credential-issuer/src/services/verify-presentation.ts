@@ -1,8 +1,6 @@
-import type { Db } from '@svc/db';
-import { SigningJobError, type SigningPool } from '../signing-pool.js';
-import { revocationOf } from './credential-records.js';
+import { SigningJobError } from '../signing-pool.js';
 import { structureProblems } from './credential-structure.js';
-import { problem, type Problem, revokedProblem } from './verify-credential.js';
+import { problem, type Problem, statusProblems, type VerifyDeps } from './verify-credential.js';
 
 interface PoolVerdict {
   verified: boolean;
@@ -16,21 +14,21 @@ interface PoolVerdict {
  * revocation when this issuer signed it). Answered whatever the verdict, as the VC API defines.
  */
 export async function verifyPresentation(
-  db: Db,
-  pool: SigningPool,
+  deps: VerifyDeps,
   presentation: Record<string, unknown>,
   options: { challenge?: string | undefined; domain?: string | undefined },
   tenant: string,
 ) {
   let verdict: PoolVerdict;
   try {
-    verdict = await pool.run<PoolVerdict>('verifyPresentation', { presentation, challenge: options.challenge, domain: options.domain }, tenant);
+    verdict = await deps.pool.run<PoolVerdict>('verifyPresentation', { presentation, challenge: options.challenge, domain: options.domain }, tenant);
   } catch (err) {
     if (!(err instanceof SigningJobError)) throw err;
     verdict = { verified: false, presentationErrors: [err.message], credentials: [] };
   }
   const inside = presentation.verifiableCredential;
   const credentials = (Array.isArray(inside) ? inside : inside ? [inside] : []) as Record<string, unknown>[];
+  const warnings: Problem[] = [];
   const credentialResults = await Promise.all(
     credentials.map(async (credential, i) => {
       const result = verdict.credentials[i];
@@ -41,11 +39,13 @@ export async function verifyPresentation(
           problem('MALFORMED_VALUE_ERROR', `${p.field} ${p.message}`),
         ),
       );
-      if ((await revocationOf(db, credential))?.revoked) errors.push(revokedProblem());
+      const status = await statusProblems(deps, credential);
+      errors.push(...status.errors);
+      warnings.push(...status.warnings);
       return { ...(typeof credential.id === 'string' ? { id: credential.id } : {}), verified: errors.length === 0, errors };
     }),
   );
   const errors = verdict.presentationErrors.map((e) => problem('CRYPTOGRAPHIC_SECURITY_ERROR', e));
   const verified = errors.length === 0 && verdict.verified && credentialResults.every((r) => r.verified);
-  return { verified, checks: ['proof', 'credentials'], warnings: [] as Problem[], errors, credentialResults };
+  return { verified, checks: ['proof', 'credentials'], warnings, errors, credentialResults };
 }

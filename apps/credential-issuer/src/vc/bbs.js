@@ -87,6 +87,18 @@ export async function deriveCredential({ credential, selectivePointers }) {
 }
 
 /**
+ * A status list credential a verifier can check as it stands: bbs-2023 verifies derived proofs
+ * only, so the base proof discloses everything as mandatory and is derived once, selecting
+ * nothing more. The list is then signed by this issuer's own DID, as verifiers require (Digital
+ * Bazaar's status list library refuses a list whose issuer differs from the credential's).
+ * @param {{ credential: Credential, key: IssuerKey, created: Date }} job
+ */
+export async function signStatusList({ credential, key, created }) {
+  const base = await signCredential({ credential, key, created, mandatoryPointers: Object.keys(credential).filter((k) => k !== '@context' && k !== 'id' && k !== 'type').map((k) => `/${k}`) });
+  return deriveCredential({ credential: base, selectivePointers: [] });
+}
+
+/**
  * bbs-2023 proof values start with a header: 0xd95d02 for a base proof, 0xd95d03 for a derived one.
  * @param {Credential} credential
  */

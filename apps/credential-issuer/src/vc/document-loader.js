@@ -1,5 +1,5 @@
 // JSON-LD documents come from bundled packages only: the W3C credentials contexts (v2,
-// undefined-terms, v1 and its examples), data integrity and multikey, and the community contexts
+// undefined-terms, v1 and its examples, status lists for v1), data integrity and multikey, and the community contexts
 // the npm registry publishes (mobile driving licence, citizenship, age verification, ODRL), plus
 // did:key documents computed locally. Anything else is refused, so signing and verifying never
 // touch the network.
@@ -14,11 +14,13 @@ import * as EcdsaMultikey from '@digitalbazaar/ecdsa-multikey';
 import * as Ed25519Multikey from '@digitalbazaar/ed25519-multikey';
 import * as multikeyContext from '@digitalbazaar/multikey-context';
 import { contexts as odrlContexts } from '@digitalbazaar/odrl-context';
+import { contexts as statusListContexts } from '@digitalbazaar/vc-bitstring-status-list-context';
 import { contexts as vdlContexts } from '@digitalbazaar/vdl-context';
 
 export const CREDENTIALS_V2 = 'https://www.w3.org/ns/credentials/v2';
 export const UNDEFINED_TERMS_V2 = 'https://www.w3.org/ns/credentials/undefined-terms/v2';
 
+export const STATUS_LIST_V1 = 'https://www.w3.org/ns/credentials/status/v1';
 export const EXAMPLES_V2 = 'https://www.w3.org/ns/credentials/examples/v2';
 
 const statics = new Map([
@@ -30,6 +32,7 @@ const statics = new Map([
   ...citizenshipContexts,
   ...ageContexts,
   ...odrlContexts,
+  ...statusListContexts,
   // VC DM 2.0 Appendix: the examples context, which no npm package carries; it maps every term
   // into the W3C's examples namespace, as published at its URL.
   [EXAMPLES_V2, { '@context': { '@vocab': 'https://www.w3.org/ns/credentials/examples#' } }],

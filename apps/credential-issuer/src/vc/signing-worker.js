@@ -1,10 +1,10 @@
 // One signing thread: takes jobs from the pool (signing-pool.ts) and answers each by id.
 import { parentPort } from 'node:worker_threads';
-import { deriveCredential, signCredential, verifyCredential } from './bbs.js';
+import { deriveCredential, signCredential, signStatusList, verifyCredential } from './bbs.js';
 import { verifyPresentation } from './presentations.js';
 
 /** @type {Record<string, (payload: any) => Promise<unknown>>} */
-const jobs = { sign: signCredential, derive: deriveCredential, verify: verifyCredential, verifyPresentation };
+const jobs = { sign: signCredential, derive: deriveCredential, verify: verifyCredential, verifyPresentation, signStatusList };
 // This file only ever runs as a worker thread.
 const port = /** @type {import('node:worker_threads').MessagePort} */ (parentPort);
 
