@@ -1,39 +1,30 @@
 # syntax=docker/dockerfile:1
-# The wallet-verify image: only its own workspace packages, built inside the image (the Prisma client
-# generated here too), run as the unprivileged node user. From the repository root:
+# The wallet-verify image: the service bundled into a few files (scripts/bundle.mjs) on a Node.js base, no
+# node_modules and no build tools; run as the unprivileged node user. From the repository root:
 #   docker build -f infra/wallet-verify.Dockerfile -t svc/wallet-verify .
+# Where no registry is reachable, infra/smoke.sh makes a local base and passes it as NODE_IMAGE.
 ARG NODE_IMAGE=node:24-bookworm-slim
 
 FROM ${NODE_IMAGE} AS prune
 WORKDIR /src
-RUN npm install -g turbo@2.11.11 --no-audit --no-fund
+RUN npm install -g turbo@2.11.9 --no-audit --no-fund
 COPY . .
 RUN turbo prune @svc/wallet-verify --docker --out-dir /pruned
 
 FROM ${NODE_IMAGE} AS build
-WORKDIR /app
+WORKDIR /src
+# Dependencies first, so a change to the code alone reuses this layer.
 COPY --from=prune /pruned/json/ ./
-# npm ci when the lockfile lists every platform's optional binaries; one written where the registry
-# serves only some of them needs npm install, which keeps every version the lockfile does list.
-RUN npm ci --no-audit --no-fund || npm install --no-audit --no-fund
+RUN npm ci --no-audit --no-fund
 COPY --from=prune /pruned/full/ ./
 COPY tsconfig.base.json ./
-RUN npx turbo run build --filter=@svc/wallet-verify... \
- && mkdir /out \
- && for d in apps/* packages/*; do mkdir -p "/out/$d" && cp "$d/package.json" "/out/$d/" && if [ -d "$d/dist" ]; then cp -r "$d/dist" "/out/$d/"; fi; done \
- && cp -r packages/db/prisma /out/packages/db/ \
- && cp package.json /out/
-
-FROM ${NODE_IMAGE} AS deps
-WORKDIR /app
-COPY --from=prune /pruned/json/ ./
-RUN npm ci --omit=dev --no-audit --no-fund || npm install --omit=dev --no-audit --no-fund
+COPY scripts/bundle.mjs scripts/
+RUN npx turbo run build --filter=@svc/wallet-verify... && node scripts/bundle.mjs wallet-verify /out
 
 FROM ${NODE_IMAGE}
 ENV NODE_ENV=production PORT=4001
 WORKDIR /app
 # Owned by root and read-only to the service: the process cannot change its own code.
-COPY --from=deps /app/node_modules ./node_modules
 COPY --from=build /out/ ./
 USER node
 EXPOSE 4001

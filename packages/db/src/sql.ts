@@ -1,4 +1,4 @@
-import pg from 'pg';
+import type pg from 'pg';
 
 /**
  * A statement a hot path runs many times a second. Each pooled connection prepares it once, under

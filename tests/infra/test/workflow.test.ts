@@ -12,7 +12,15 @@ const { validateWorkflow } = createRequire(import.meta.url)('@action-validator/c
 
 const source = read('.github/workflows/ci.yml');
 const workflow = parse(source) as {
-  jobs: Record<string, { services: Record<string, { image: string; options: string }>; env: Record<string, string>; steps: { run?: string }[] }>;
+  jobs: Record<
+    string,
+    {
+      services: Record<string, { image: string; options: string }>;
+      env: Record<string, string>;
+      steps: { run?: string; if?: string }[];
+      strategy?: { matrix: { service: string[] } };
+    }
+  >;
 };
 const job = workflow.jobs.affected!;
 
@@ -28,6 +36,23 @@ describe('.github/workflows/ci.yml', () => {
     for (const service of Object.values(job.services)) expect(service.options).toMatch(/--health-cmd/);
     expect(job.env.DATABASE_URL).toMatch(/^postgresql:\/\/.+@127\.0\.0\.1:5432\//);
     expect(job.env.REDIS_URL).toBe('redis://127.0.0.1:6379');
+  });
+
+  it('installs exactly the lockfile (npm ci, no fallback) on Node.js 24', () => {
+    for (const name of ['affected', 'images']) {
+      const runs = workflow.jobs[name]!.steps.map((s) => s.run ?? '');
+      expect(runs).toContain('npm ci --no-audit --no-fund');
+      expect(runs.join('\n')).not.toMatch(/npm install/);
+    }
+    expect(source).toMatch(/node-version: 24/);
+  });
+
+  it('builds the image of each affected app from its Dockerfile', () => {
+    const images = workflow.jobs.images!;
+    expect(images.strategy!.matrix.service).toEqual(['identity-provider', 'wallet-verify', 'credential-issuer']);
+    const build = images.steps.find((s) => s.run?.startsWith('docker build'))!;
+    expect(build.run).toMatch(/-f infra\/\$\{\{ matrix\.service \}\}\.Dockerfile/);
+    expect(build.if).toBe("steps.affected.outputs.build == 'true'");
   });
 });
 
