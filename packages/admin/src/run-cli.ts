@@ -13,7 +13,17 @@ export interface CliIO {
 
 function usage(): string {
   const lines = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(16)} ${c.summary}`);
-  return `usage: npm run --silent admin -- <command> [flags]\n${lines.join('\n')}\n`;
+  return `usage: npm run --silent admin -- <command> [flags]    (<command> --help for one command)\n${lines.join('\n')}\n`;
+}
+
+/** One command's help: what it does, its flags (required ones marked), where secrets may come from. */
+function commandHelp(name: string, command: (typeof COMMANDS)[string]): string {
+  const flags = Object.entries(command.options).map(([flag, o]) => {
+    const what = o.type === 'boolean' ? '' : o.multiple ? ' VALUE (repeatable)' : ' VALUE';
+    const secret = command.secrets?.[flag] ? `  (or --${flag}-stdin, or env ${command.secrets[flag]})` : '';
+    return `  --${flag}${what}${command.required.includes(flag) ? '  required' : ''}${secret}`;
+  });
+  return `usage: npm run --silent admin -- ${name} [flags]\n${command.summary}\n${flags.length ? `flags:\n${flags.join('\n')}\n` : ''}Prints one JSON object on stdout; errors are one line on stderr (exit 1 refused, 2 not understood).\n`;
 }
 
 /**
@@ -23,14 +33,23 @@ function usage(): string {
  */
 export async function runCli(argv: string[], connect: () => Promise<AdminContext & { close(): Promise<void> }>, io: CliIO): Promise<number> {
   const [name, ...rest] = argv;
-  if (!name || name === '--help' || name === 'help') {
+  // Help asked for goes to stdout (it is the answer); a bare call is a mistake, said on stderr.
+  if (!name) {
     io.stderr(usage());
-    return name ? 0 : 2;
+    return 2;
+  }
+  if (name === '--help' || name === 'help' || name === '-h') {
+    io.stdout(usage());
+    return 0;
   }
   const command = COMMANDS[name];
   if (!command) {
     io.stderr(`error: unknown command ${JSON.stringify(name)} (known: ${Object.keys(COMMANDS).join(', ')})\n`);
     return 2;
+  }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    io.stdout(commandHelp(name, command));
+    return 0;
   }
   let values: Record<string, string | boolean | string[] | undefined>;
   try {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Prisma } from '@svc/db';
-import { isPresetName } from '@svc/presets';
+import { formatHint, isPresetName, isWellFormed } from '@svc/presets';
 import { checkAddress } from '@svc/schemas';
 import { hashPassword } from '@svc/secrets';
 import { inTransaction, type AdminContext } from './context.js';
@@ -68,6 +68,9 @@ export async function addCredential(ctx: AdminContext, input: AddCredentialInput
   }
   const unknown = Object.keys(claims).filter((k) => !isPresetName(k));
   if (unknown.length) throw new AdminError(`--claims names unknown presets: ${unknown.join(', ')}`);
+  // What the presets would serve as "malformed" (unavailable) is refused here, where it can be fixed.
+  const malformed = Object.entries(claims).filter(([name, value]) => !isWellFormed(name, value));
+  if (malformed.length) throw new AdminError(`--claims ${malformed.map(([name]) => `${name} must be ${formatHint(name)}`).join('; ')}`);
   const status = input.status ?? 'valid';
   if (!(STATUSES as readonly string[]).includes(status)) throw new AdminError(`--status must be one of ${STATUSES.join(', ')}`);
   let expiresAt: Date | null = null;

@@ -36,7 +36,10 @@ export async function cliWith(io: { stdin?: string; env?: NodeJS.ProcessEnv }, .
     { stdout: (t) => (out += t), stderr: (t) => (err += t), stdin: async () => io.stdin ?? '', env: io.env ?? {} },
   );
   if (code === 2) expect(connected).toBe(false);
-  return { code, out, err, json: out ? JSON.parse(out) : undefined };
+  // Help is text; every other answer is one JSON object.
+  const help = argv.includes('--help');
+  if (help) expect(connected).toBe(false);
+  return { code, out, err, json: out && !help ? JSON.parse(out) : undefined };
 }
 
 /** A failure: non-zero, one line on stderr, nothing on stdout. */

@@ -26,6 +26,20 @@ describe('the svc-admin binary', () => {
   });
 });
 
+describe('npm run --silent admin (scripts/admin.mjs)', () => {
+  const repo = fileURLToPath(new URL('../../../', import.meta.url));
+  const run = promisify(execFile);
+
+  it('prints pure JSON on stdout, builds at most once, then runs the CLI directly', async () => {
+    const first = await run('npm', ['run', '--silent', 'admin', '--', 'user:list', '--limit', '1'], { cwd: repo, env: { ...process.env } });
+    // A build, if one was needed, reports on stderr only.
+    expect(JSON.parse(first.stdout)).toEqual({ users: expect.any(Array) });
+    const second = await run(process.execPath, ['scripts/admin.mjs', 'org:list', '--limit', '1'], { cwd: repo, env: { ...process.env } });
+    expect(JSON.parse(second.stdout)).toEqual({ organizations: expect.any(Array) });
+    expect(second.stderr).toBe('');
+  });
+});
+
 describe('secrets without the command line (finding 16)', () => {
   it('takes the password from standard input or SVC_ADMIN_PASSWORD, and the user can sign in with it', async () => {
     const { verifyPassword } = await import('@svc/secrets');

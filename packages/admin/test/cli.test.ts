@@ -11,6 +11,21 @@ describe('admin CLI', () => {
     expect((await cli()).code).toBe(2);
   });
 
+  it('answers --help for every command on stdout, naming each flag, without touching the database', async () => {
+    const top = await cli('--help');
+    expect(top.code).toBe(0);
+    const names = [...top.out.matchAll(/^ {2}([a-z]+:[a-z-]+) /gm)].map((m) => m[1]!);
+    expect(names).toEqual(
+      expect.arrayContaining(['user:list', 'user:show', 'org:list', 'org:show', 'client:list', 'client:show', 'apikey:list', 'apikey:show']),
+    );
+    for (const name of names) {
+      const run = await cli(name, '--help');
+      expect(run.code).toBe(0);
+      expect(run.out).toMatch(new RegExp(`^usage: npm run --silent admin -- ${name} \\[flags\\]\n`));
+    }
+    expect((await cli('user:create', '--help')).out).toMatch(/--password VALUE {2}required {2}\(or --password-stdin, or env SVC_ADMIN_PASSWORD\)/);
+  });
+
   describe('user:create', () => {
     it('creates a user with wallets, the first one primary', async () => {
       const email = uniqueEmail();
@@ -78,6 +93,16 @@ describe('admin CLI', () => {
       [['--claims', 'not json'], /--claims is not valid JSON/],
       [['--claims', '[1]'], /must be a JSON object/],
       [['--claims', '{"shoe_size":44}'], /unknown presets: shoe_size/],
+      // Would be served as unavailable ("malformed") for ever: refused where it can be fixed.
+      [
+        ['--claims', '{"social_accounts":[{"provider":"x","handle":"@a"}]}'],
+        /social_accounts must be an array of \{"provider": string, "handle": string, "verified": boolean\}/,
+      ],
+      [
+        ['--claims', '{"date_of_birth":"02/01/1990","nationality":"Germany"}'],
+        /date_of_birth must be a date such as "1990-04-01"; nationality must be an ISO 3166-1 alpha-2 code/,
+      ],
+      [['--claims', '{"residency_region":"Atlantis"}'], /residency_region must be one of /],
       [['--claims', '{}', '--status', 'maybe'], /--status must be one of valid, pending, revoked/],
       [['--claims', '{}', '--expires-at', 'soon'], /--expires-at soon is not an ISO 8601 date/],
     ])('refuses %j', async (flags, pattern) => {
@@ -287,6 +312,46 @@ describe('admin CLI', () => {
 });
 
 describe('seed:demo', () => {
+  describe('list and show', () => {
+    it('list and show users, organizations, clients and keys, never a secret, hash or claim value', async () => {
+      const { org, owner } = await newOrg();
+      expect((await cli('user:credential', '--email', owner.email, '--source', 'kyc', '--claims', '{"legal_name":"Ada Lovelace"}')).code).toBe(0);
+      const client = (await cli('client:create', '--org', org.id, '--name', 'Listed', '--redirect-uri', 'https://app.example/cb', '--scopes', 'openid')).json;
+      const key = (await cli('apikey:create', '--org', org.id, '--permissions', 'wallet:verify', '--name', 'listed')).json;
+
+      const user = await cli('user:show', '--email', owner.email);
+      expect(user.json).toMatchObject({
+        email: owner.email,
+        organizations: [{ id: org.id, role: 'owner' }],
+        credentials: [{ source: 'kyc', claim_names: ['legal_name'] }],
+      });
+      expect((await cli('user:list', '--limit', '1000')).json.users).toContainEqual(expect.objectContaining({ id: owner.id, email: owner.email }));
+      expect((await cli('org:list')).json.organizations).toContainEqual(expect.objectContaining({ id: org.id, owner: owner.email, clients: 1, api_keys: 1 }));
+      const shown = await cli('org:show', '--id', org.id);
+      expect(shown.json).toMatchObject({ id: org.id, clients: [{ client_id: client.client_id }], api_keys: [{ id: key.id, name: 'listed' }] });
+      expect((await cli('client:list', '--org', org.id)).json.clients).toEqual([
+        expect.objectContaining({ client_id: client.client_id, redirect_uris: ['https://app.example/cb'] }),
+      ]);
+      expect((await cli('client:show', '--client-id', client.client_id)).json).toMatchObject({ client_authentication: 'client_secret', public: false });
+      expect((await cli('apikey:list', '--org', org.id)).json.api_keys).toEqual([expect.objectContaining({ id: key.id, permissions: ['wallet:verify'] })]);
+      expect((await cli('apikey:show', '--id', key.id)).json).toMatchObject({ id: key.id, prefix: key.key.split('_')[1] });
+
+      const everything = [user, shown, await cli('client:show', '--client-id', client.client_id), await cli('apikey:show', '--id', key.id)]
+        .map((r) => r.out)
+        .join('');
+      for (const secret of [client.client_secret, key.key, 'Ada Lovelace', 'correct horse']) expect(everything).not.toContain(secret);
+      expect(everything).not.toMatch(/hash/i);
+    });
+
+    it('name what they cannot find', async () => {
+      expectRefused(await cli('user:show', '--email', 'nobody@test.example'), /no user with email nobody@test.example/);
+      expectRefused(await cli('org:show', '--id', 'nope'), /no organization with id nope/);
+      expectRefused(await cli('client:show', '--client-id', 'nope'), /no client with client_id nope/);
+      expectRefused(await cli('apikey:show', '--id', '6d7f2d57-4b5a-4d63-9a0e-6f1c0f0e9b11'), /no API key with id/);
+      expectRefused(await cli('user:list', '--limit', '0'), /--limit must be between 1 and 1000/);
+    });
+  });
+
   it('creates the demo organization, users, clients and keys once', async () => {
     const run = await cli('seed:demo');
     expect(run.code).toBe(0);

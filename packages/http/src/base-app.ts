@@ -19,6 +19,8 @@ export interface BaseAppOptions extends SecurityHeaderOptions {
   trustProxy?: boolean | number | string;
   /** Counted from the first middleware on, so every answer (errors included) is measured. */
   metrics?: Metrics;
+  /** Log every completed request at info (development), not only failures. */
+  logAllRequests?: boolean;
 }
 
 /**
@@ -31,7 +33,7 @@ export function createBaseApp(options: BaseAppOptions): Express {
   app.set('etag', false);
   if (options.trustProxy !== undefined) app.set('trust proxy', options.trustProxy);
   if (options.metrics) app.use(options.metrics.middleware());
-  app.use(requestLogging(options.logger));
+  app.use(requestLogging(options.logger, options.logAllRequests));
   app.use(securityHeaders(options));
   const limit = options.bodyLimit ?? '100kb';
   const parsers = [
@@ -64,7 +66,13 @@ export interface ServiceAppOptions {
   metrics: Metrics;
   version: string;
   checks: ReadinessCheck[];
-  config: { BODY_LIMIT: string; TRUST_PROXY?: boolean | number | string | undefined; GIT_COMMIT?: string | undefined; METRICS_TOKEN?: string | undefined };
+  config: {
+    BODY_LIMIT: string;
+    TRUST_PROXY?: boolean | number | string | undefined;
+    GIT_COMMIT?: string | undefined;
+    METRICS_TOKEN?: string | undefined;
+    LOG_REQUESTS?: 'failures' | 'all' | undefined;
+  };
   /** The service's operations; served as /openapi.json and /docs. */
   api: ApiSpec;
   /** The document's server URL: the public base URL, or "/" (relative to the document). */
@@ -83,6 +91,7 @@ export function createServiceApp(options: ServiceAppOptions, mount: (app: Expres
     logger: options.logger,
     metrics: options.metrics,
     bodyLimit: config.BODY_LIMIT,
+    logAllRequests: config.LOG_REQUESTS === 'all',
     ...(config.TRUST_PROXY !== undefined ? { trustProxy: config.TRUST_PROXY } : {}),
   });
   app.use(healthRouter({ version: options.version, commit: config.GIT_COMMIT ?? null, checks: options.checks }));

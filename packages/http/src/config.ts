@@ -122,6 +122,8 @@ export function baseServiceEnv(defaultPort: number) {
         .optional(),
     ),
     LOG_LEVEL: env.logLevel(),
+    // Which completed requests are logged at info: failures only (4xx, 5xx; the rest at debug), or all.
+    LOG_REQUESTS: z.preprocess(blankAsUndefined, z.enum(['failures', 'all']).default('failures')),
     // When set, GET /metrics needs `Authorization: Bearer <METRICS_TOKEN>`.
     METRICS_TOKEN: z.preprocess(blankAsUndefined, env.secret(16).optional()),
     GIT_COMMIT: env.optionalString(),

@@ -283,4 +283,24 @@ describe('logging', () => {
     for (const secret of ['top-secret-token', 'cookie-secret', 'svck_key_secret', 'hunter2', 'shh']) expect(output).not.toContain(secret);
     expect(output).toContain('[redacted]');
   });
+
+  it.each([
+    [false, ['info']],
+    [true, ['info', 'info']],
+  ])('logs failures at info, and successes too when asked (logAllRequests %s)', async (all, levels) => {
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk, _enc, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    const app = createBaseApp({ logger: createLogger({ name: 'test', level: 'info' }, sink), logAllRequests: all });
+    app.get('/ok', (_req, res) => void res.json({ ok: true }));
+    await request(finishApp(app)).get('/ok');
+    await request(app).get('/missing');
+    const completed = lines.map((l) => JSON.parse(l)).filter((l) => l.msg === 'request completed');
+    expect(completed.map((l) => ({ 30: 'info' })[l.level as 30])).toEqual(levels);
+    expect(completed.at(-1)).toMatchObject({ method: 'GET', path: '/missing', status: 404 });
+  });
 });

@@ -26,6 +26,38 @@ const BY_NAME: Record<string, (v: unknown) => boolean> = {
     v.every((a) => typeof a === 'object' && a !== null && typeof a.provider === 'string' && typeof a.handle === 'string' && typeof a.verified === 'boolean'),
 };
 
+/** What a well-formed value looks like, in words, for operators' error messages. */
+const HINTS: Record<string, string> = {
+  service_uuid: 'a UUID',
+  service_score: 'a whole number from 0 to 100',
+  country_of_residence: 'an ISO 3166-1 alpha-2 code such as "DE"',
+  nationality: 'an ISO 3166-1 alpha-2 code such as "DE"',
+  document_country: 'an ISO 3166-1 alpha-2 code such as "DE"',
+  email: 'an email address',
+  phone: 'an E.164 number such as "+4915112345678"',
+  wallet_address: 'an EIP-55 checksummed address',
+  primary_wallet_address: 'an EIP-55 checksummed address',
+  social_accounts: 'an array of {"provider": string, "handle": string, "verified": boolean}',
+};
+const TYPE_HINTS: Record<PresetDefinition['type'], string> = {
+  string: 'a non-empty string (at most 1000 characters)',
+  number: 'a finite number',
+  integer: 'a whole number',
+  boolean: 'true or false',
+  date: 'a date such as "1990-04-01"',
+  datetime: 'an ISO 8601 date-time with a zone, such as "2026-01-31T12:00:00Z"',
+  enum: 'one of',
+  array: 'an array',
+};
+
+/** What `name` must hold, in words ("" for a name that is no preset). */
+export function formatHint(name: string): string {
+  const def = presetDefinition(name);
+  if (!def) return '';
+  if (HINTS[name]) return HINTS[name];
+  return def.type === 'enum' ? `one of ${(def.enumValues ?? []).join(', ')}` : TYPE_HINTS[def.type];
+}
+
 const BY_TYPE: Record<PresetDefinition['type'], (v: unknown, def: PresetDefinition) => boolean> = {
   string: (v) => typeof v === 'string' && v.length > 0 && v.length <= 1000,
   number: (v) => typeof v === 'number' && Number.isFinite(v),

@@ -150,6 +150,10 @@ export const ZConsentSignInForm = z.object({
   password: z.string().max(1024),
   csrf_token: z.string().max(200),
 });
+export const ZConsentSignOutForm = z.object({
+  authorization_id: z.string().max(100),
+  csrf_token: z.string().max(200),
+});
 export const ZSessionResponse = z.object({ session_token: z.string(), expires_in: z.number() });
 
 export const ZTokenRequest = z.discriminatedUnion(

@@ -66,6 +66,10 @@ describe('npm start (the launcher) on embedded defaults', () => {
     expect(await launcher.exited).toBe(0);
     for (const port of Object.values(ports)) expect(await isListening(port)).toBe(false);
     expect(processAlive(pg!)).toBe(false);
+    // In order and quietly: the database outlives the services, so none logs a lost connection.
+    const stopping = launcher.output().slice(launcher.output().indexOf('[start] stopping services'));
+    expect(stopping).toMatch(/\[start\] stopping services…\n(.*\n)*\[start\] services and embedded PostgreSQL stopped\n$/);
+    expect(stopping).not.toMatch(/"level":(50|60)|shutting down|terminating connection|ECONNRESET|\n\s+at /);
   });
 
   it('reuses the data on a second start', async () => {

@@ -5,7 +5,7 @@ import type { AppDeps } from '../deps.js';
 import { RedirectableError } from '../errors.js';
 import { authorizationResult, checkAuthorizeRequest, createAuthorization, redirectWith } from '../services/authorizations.js';
 import { authenticateClient, credentialsFrom } from '../services/clients.js';
-import { pickLocale } from '../views/locales/index.js';
+import { messages, pickLocale } from '../views/locales/index.js';
 import { pageCsp, renderError } from '../views/pages.js';
 import { wantsHtml } from './request-kind.js';
 import { optionalSession } from './session-context.js';
@@ -13,12 +13,13 @@ import { optionalSession } from './session-context.js';
 /** Before the redirect URI is trusted, errors are shown, never redirected (RFC 6749 §4.1.2.1). */
 function showError(req: Request, res: Response, error: string, description: string): void {
   const locale = typeof req.query.locale === 'string' ? req.query.locale : undefined;
+  const lang = pickLocale(locale, req.headers['accept-language']);
   if (wantsHtml(req))
     res
       .status(400)
       .set('Content-Security-Policy', pageCsp())
       .type('html')
-      .send(renderError(description, pickLocale(locale, req.headers['accept-language'])));
+      .send(renderError(messages(lang).badLink, lang, description));
   else res.status(400).json({ error, error_description: description });
 }
 

@@ -1,14 +1,14 @@
 import { Router, type Response } from 'express';
 import { handle, HttpError, methodNotAllowed } from '@svc/http';
 import { constantTimeEqual, randomBase62 } from '@svc/secrets';
-import { ZAuthorizationIdQuery, ZConsentSignInForm } from '@svc/schemas';
+import { ZAuthorizationIdQuery, ZConsentSignInForm, ZConsentSignOutForm } from '@svc/schemas';
 import type { AppDeps } from '../deps.js';
 import { authorizationFor, offeredScopes, pendingAuthorization } from '../services/authorizations.js';
-import { signIn } from '../services/sessions.js';
+import { signIn, signOut } from '../services/sessions.js';
 import { renderConsent, renderSignIn } from '../views/consent-pages.js';
 import { type Locale, messages, pickLocale } from '../views/locales/index.js';
 import { pageCsp, renderError } from '../views/pages.js';
-import { cookie, csrfTokenFor, optionalSession, setSessionCookie } from './session-context.js';
+import { clearSessionCookie, cookie, csrfTokenFor, optionalSession, presentedSession, setSessionCookie } from './session-context.js';
 
 // Sign-in has no session yet to bind a CSRF token to: a random cookie and the same value in the
 // form (double submit) keep other sites from signing a browser into an account of theirs.
@@ -83,6 +83,24 @@ export function consentRouter(deps: AppDeps): Router {
             return showSignIn(res, a, lang, err.status, err.status === 401 ? t.wrongPassword : t.tooManyAttempts, body.email);
           throw err;
         }
+        res.redirect(303, `/consent?authorization_id=${a.id}`);
+      }),
+    )
+    .all(methodNotAllowed);
+
+  // "Not you?": the session ends and the same request asks for a sign-in again.
+  router
+    .route('/consent/sign-out')
+    .post(
+      handle({ body: ZConsentSignOutForm }, async ({ body }, req, res) => {
+        const a = await pending(body.authorization_id);
+        const lang = pickLocale(a?.locale, req.headers['accept-language']);
+        if (!a) return sendPage(res, 404, renderError(messages(lang).requestExpired, lang));
+        const session = await optionalSession(deps, req);
+        if (session && !constantTimeEqual(csrfTokenFor(deps, session), body.csrf_token))
+          return sendPage(res, 403, renderError(messages(lang).formExpired, lang));
+        await signOut(deps.db, presentedSession(req).token, deps.clock.now());
+        clearSessionCookie(deps, res);
         res.redirect(303, `/consent?authorization_id=${a.id}`);
       }),
     )

@@ -22,7 +22,7 @@ ${input.error ? `<p class="error" role="alert">${e(input.error)}</p>` : ''}
 <input id="email" name="email" type="email" autocomplete="username" required value="${e(input.email ?? '')}"${input.email ? '' : ' autofocus'}>
 <label for="password">${e(t.password)}</label>
 <input id="password" name="password" type="password" autocomplete="current-password" required${input.email ? ' autofocus' : ''}>
-<button type="submit">${e(t.signIn)}</button>
+<button type="submit" class="primary">${e(t.signIn)}</button>
 </form>`,
     input.lang,
   );
@@ -63,8 +63,13 @@ export function renderConsent(v: ConsentView): string {
 <legend>${e(t.chooseLegend)}</legend>
 ${boxes}
 </fieldset>
-<button type="submit">${e(t.approve)}</button>
+<button type="submit" class="primary">${e(t.approve)}</button>
 <button type="submit" formaction="/oauth/authorize/deny" formnovalidate>${e(t.deny)}</button>
+</form>
+<form method="post" action="/consent/sign-out" class="account">
+<input type="hidden" name="authorization_id" value="${e(v.authorizationId)}">
+<input type="hidden" name="csrf_token" value="${e(v.csrf)}">
+${e(t.notYou(v.email))} <button type="submit" class="link">${e(t.signOut)}</button>
 </form>`,
     v.lang,
   );

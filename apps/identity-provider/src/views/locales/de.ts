@@ -16,10 +16,16 @@ export const de: Messages = {
   refusedTitle: 'Anfrage abgelehnt',
   refusedHeading: 'Diese Anfrage kann nicht fortgesetzt werden',
   requestExpired: 'Diese Anfrage ist abgelaufen oder wurde bereits beantwortet. Kehren Sie zur Anwendung zurück und beginnen Sie neu.',
-  otherAccount: 'Diese Anfrage gehört zu einem anderen Konto.',
+  otherAccount: 'Diese Anfrage wurde mit einem anderen Konto begonnen. Melden Sie sich ab und mit dem Konto an, mit dem Sie begonnen haben.',
   wrongPassword: 'E-Mail oder Passwort ist falsch.',
   tooManyAttempts: 'Zu viele fehlgeschlagene Anmeldungen. Versuchen Sie es in einigen Minuten erneut.',
   formExpired: 'Ihr Anmeldeformular ist abgelaufen. Bitte versuchen Sie es erneut.',
+  notYou: (email) => `Nicht ${email}?`,
+  signOut: 'Abmelden',
+  badLink: 'Dieser Anmeldelink ist ungültig, daher können wir nicht fortfahren.',
+  nextStep:
+    'Kehren Sie zur Anwendung zurück, von der Sie kamen, und beginnen Sie neu. Wenn das wieder passiert, teilen Sie dem Support der Anwendung mit, was Sie hier sehen.',
+  detailsForDevelopers: 'Details für die Entwickler der Anwendung',
   scopes: {
     openid: {
       display_name: 'Sie anmelden',

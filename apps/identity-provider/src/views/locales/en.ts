@@ -17,10 +17,15 @@ export const en: Messages = {
   refusedTitle: 'Request refused',
   refusedHeading: 'This request cannot continue',
   requestExpired: 'This request has expired or was already answered. Return to the application and start again.',
-  otherAccount: 'This request belongs to another account.',
+  otherAccount: 'This request was started with another account. Sign out, then sign in with the account you started with.',
   wrongPassword: 'The email or password is wrong.',
   tooManyAttempts: 'Too many failed sign-ins. Try again in a few minutes.',
   formExpired: 'Your sign-in form expired. Please try again.',
+  notYou: (email) => `Not ${email}?`,
+  signOut: 'Sign out',
+  badLink: 'This sign-in link is not valid, so we cannot continue.',
+  nextStep: 'Go back to the app you came from and start again. If this keeps happening, tell the app’s support team what you see here.',
+  detailsForDevelopers: 'Details for the app’s developers',
   // The catalog's own texts are the English ones.
   scopes: Object.fromEntries(SCOPE_CATALOG.map((s) => [s.id, { display_name: s.display_name, description: s.description }])) as Record<
     Scope,

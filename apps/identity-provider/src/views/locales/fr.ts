@@ -16,10 +16,15 @@ export const fr: Messages = {
   refusedTitle: 'Demande refusée',
   refusedHeading: 'Cette demande ne peut pas continuer',
   requestExpired: "Cette demande a expiré ou a déjà reçu une réponse. Revenez à l'application et recommencez.",
-  otherAccount: 'Cette demande appartient à un autre compte.',
+  otherAccount: 'Cette demande a été commencée avec un autre compte. Déconnectez-vous, puis connectez-vous avec le compte utilisé au départ.',
   wrongPassword: "L'e-mail ou le mot de passe est incorrect.",
   tooManyAttempts: 'Trop de tentatives de connexion échouées. Réessayez dans quelques minutes.',
   formExpired: 'Votre formulaire de connexion a expiré. Veuillez réessayer.',
+  notYou: (email) => `Vous n’êtes pas ${email} ?`,
+  signOut: 'Se déconnecter',
+  badLink: 'Ce lien de connexion n’est pas valide : nous ne pouvons pas continuer.',
+  nextStep: 'Revenez à l’application d’où vous venez et recommencez. Si cela se reproduit, indiquez au support de l’application ce que vous voyez ici.',
+  detailsForDevelopers: 'Détails pour les développeurs de l’application',
   scopes: {
     openid: {
       display_name: 'Vous connecter',

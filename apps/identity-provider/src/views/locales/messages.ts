@@ -22,5 +22,14 @@ export interface Messages {
   wrongPassword: string;
   tooManyAttempts: string;
   formExpired: string;
+  /** "Not you?" on the consent page, and the button that signs the account out. */
+  notYou: (email: string) => string;
+  signOut: string;
+  /** A sign-in link the service cannot act on (unknown app, unregistered return address, missing parts). */
+  badLink: string;
+  /** What the person can do about any refused request. */
+  nextStep: string;
+  /** The summary of the technical details kept for the app's developers. */
+  detailsForDevelopers: string;
   scopes: Record<Scope, { display_name: string; description: string }>;
 }

@@ -1,0 +1,38 @@
+// How `npm start` shows the services' JSON log lines in an interactive terminal: one readable,
+// coloured line each (time, level, service, message, then the other fields). Services always log
+// JSON; this only changes what a person at a terminal sees. Not JSON: shown as it came.
+
+const LEVELS = { 10: ['TRACE', 90], 20: ['DEBUG', 90], 30: ['INFO', 32], 40: ['WARN', 33], 50: ['ERROR', 31], 60: ['FATAL', 35] };
+const SERVICE_COLOURS = [36, 35, 34, 33];
+const HIDDEN = new Set(['level', 'time', 'pid', 'hostname', 'service', 'msg', 'req_id']);
+
+const paint = (colour, text, on) => (on ? `\u001b[${colour}m${text}\u001b[0m` : text);
+const value = (v) => (typeof v === 'string' && !/\s/.test(v) ? v : JSON.stringify(v));
+
+/** `service` is the launcher's name for the process; `index` picks its colour. */
+export function formatLogLine(service, line, { colour = true, index = 0 } = {}) {
+  let entry;
+  try {
+    entry = JSON.parse(line);
+  } catch {
+    return `${paint(SERVICE_COLOURS[index % SERVICE_COLOURS.length], `[${service}]`, colour)} ${line}`;
+  }
+  if (entry === null || typeof entry !== 'object' || typeof entry.msg !== 'string') return `[${service}] ${line}`;
+  const [name, levelColour] = LEVELS[entry.level] ?? [String(entry.level ?? ''), 0];
+  const time = typeof entry.time === 'string' ? entry.time.slice(11, 19) : '';
+  const { method, path, status, duration_ms: ms, ...rest } = entry;
+  // A completed request reads as one: GET /v2/userinfo 200 3.1 ms.
+  const request = entry.msg === 'request completed' && method ? `${method} ${path} ${status} ${ms} ms` : undefined;
+  const fields = Object.entries(request ? rest : entry)
+    .filter(([k]) => !HIDDEN.has(k))
+    .map(([k, v]) => `${paint(90, `${k}=`, colour)}${value(v)}`);
+  return [
+    paint(90, time, colour),
+    paint(levelColour, name.padEnd(5), colour),
+    paint(SERVICE_COLOURS[index % SERVICE_COLOURS.length], `[${service}]`, colour),
+    request ?? entry.msg,
+    ...fields,
+  ]
+    .filter(Boolean)
+    .join(' ');
+}
