@@ -7,11 +7,17 @@ import { assertUuid, orgById, userByEmail } from './lookups.js';
 
 const iso = (d: Date | null | undefined) => d?.toISOString() ?? null;
 
-/** At most `limit` (1-1000, default 100), newest first; a bad limit is the operator's mistake. */
-function take(limit: number | undefined): number {
-  const n = limit ?? 100;
-  if (n < 1 || n > 1000) throw new AdminError('--limit must be between 1 and 1000');
-  return n;
+/** Newest first, at most `limit` (1-1000, default 100); a bad limit is the operator's mistake. */
+function newest(limit: number | undefined) {
+  const take = limit ?? 100;
+  if (take < 1 || take > 1000) throw new AdminError('--limit must be between 1 and 1000');
+  return { orderBy: [{ createdAt: 'desc' as const }, { id: 'desc' as const }], take };
+}
+
+/** `newest`, within one organization when `org` is given (which must exist). */
+async function newestOf(ctx: AdminContext, input: { org?: string | undefined; limit?: number | undefined }) {
+  if (input.org !== undefined) await orgById(ctx, input.org);
+  return { where: input.org ? { organizationId: input.org } : {}, ...newest(input.limit) };
 }
 
 const userSummary = (u: { id: string; email: string; palmVerified: boolean; createdAt: Date }) => ({
@@ -22,7 +28,7 @@ const userSummary = (u: { id: string; email: string; palmVerified: boolean; crea
 });
 
 export async function listUsers(ctx: AdminContext, input: { limit?: number | undefined }) {
-  const users = await ctx.db.user.findMany({ orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: take(input.limit) });
+  const users = await ctx.db.user.findMany(newest(input.limit));
   return { users: users.map(userSummary) };
 }
 
@@ -52,8 +58,7 @@ export async function showUser(ctx: AdminContext, input: { email: string }) {
 
 export async function listOrgs(ctx: AdminContext, input: { limit?: number | undefined }) {
   const orgs = await ctx.db.organization.findMany({
-    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-    take: take(input.limit),
+    ...newest(input.limit),
     include: { owner: { select: { email: true } }, _count: { select: { members: true, apps: true, apiKeys: true } } },
   });
   return {
@@ -99,12 +104,7 @@ const clientSummary = (a: Client) => ({
 });
 
 export async function listClients(ctx: AdminContext, input: { org?: string | undefined; limit?: number | undefined }) {
-  if (input.org !== undefined) await orgById(ctx, input.org);
-  const apps = await ctx.db.application.findMany({
-    where: input.org ? { organizationId: input.org } : {},
-    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-    take: take(input.limit),
-  });
+  const apps = await ctx.db.application.findMany(await newestOf(ctx, input));
   return { clients: apps.map(clientSummary) };
 }
 
@@ -140,12 +140,7 @@ const keySummary = (k: ApiKey) => ({
 });
 
 export async function listApiKeys(ctx: AdminContext, input: { org?: string | undefined; limit?: number | undefined }) {
-  if (input.org !== undefined) await orgById(ctx, input.org);
-  const keys = await ctx.db.apiKey.findMany({
-    where: input.org ? { organizationId: input.org } : {},
-    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-    take: take(input.limit),
-  });
+  const keys = await ctx.db.apiKey.findMany(await newestOf(ctx, input));
   return { api_keys: keys.map(keySummary) };
 }
 
