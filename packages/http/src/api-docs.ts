@@ -6,20 +6,52 @@ type Json = Record<string, unknown>;
 
 const esc = (v: string) => v.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
-const STYLE = `body{font:15px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#1b1b1b}
+// Phone-sized screens: long names wrap, and a wide table scrolls inside itself, never the page.
+const STYLE = `*{box-sizing:border-box} body{font:15px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#1b1b1b;background:#fff;overflow-wrap:anywhere}
 h2{border-bottom:1px solid #ccc;margin-top:2.5rem} h3{font-size:1rem;margin:1.5rem 0 .25rem}
-code,pre{font:13px/1.4 ui-monospace,monospace} pre{background:#f5f5f5;padding:.5rem;overflow:auto;max-height:24rem}
-.m{display:inline-block;min-width:4rem;font-weight:700;text-transform:uppercase} table{border-collapse:collapse}
-td,th{border:1px solid #ddd;padding:.2rem .5rem;text-align:left;vertical-align:top} details{margin:.25rem 0}
-:focus-visible{outline:3px solid #1a5fb4;outline-offset:2px}`;
+code,pre{font:13px/1.4 ui-monospace,monospace} pre{background:#f5f5f5;padding:.5rem;overflow:auto;max-height:24rem;white-space:pre-wrap}
+.m{display:inline-block;min-width:4rem;font-weight:700;text-transform:uppercase} table{border-collapse:collapse;display:block;overflow-x:auto;max-width:100%}
+td,th{border:1px solid #ddd;padding:.2rem .5rem;text-align:left;vertical-align:top} details{margin:.25rem 0} small{color:#555}
+ul.alt{margin:.25rem 0;padding-left:1.25rem} :focus-visible{outline:3px solid #1a5fb4;outline-offset:2px}`;
 const STYLE_HASH = `'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`;
 
-/** JSON with `$ref`s to components turned into links to their section below. */
-function schemaHtml(schema: unknown): string {
-  return esc(JSON.stringify(schema, null, 2)).replace(
-    /&quot;#\/components\/schemas\/([A-Za-z0-9_]{1,100})&quot;/g,
-    (_m, name: string) => `&quot;<a href="#schema-${name}">#/components/schemas/${name}</a>&quot;`,
-  );
+const CONSTRAINTS = ['minLength', 'maxLength', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'minItems', 'maxItems', 'pattern', 'format'];
+
+/**
+ * A JSON Schema as a person reads it: objects as tables of members (name, required, type and
+ * meaning), nested as deep as the schema goes; arrays, alternatives, constants, enumerations and
+ * constraints in words; references as links to the schema's own section.
+ */
+function schemaHtml(schema: unknown, depth = 0): string {
+  const s = (schema && typeof schema === 'object' ? schema : {}) as Json;
+  const description = typeof s.description === 'string' ? esc(s.description) : '';
+  const about = description ? `<br><small>${description}</small>` : '';
+  if (depth > 8) return '…';
+  if (typeof s.$ref === 'string') {
+    const name = s.$ref.split('/').pop()!;
+    return `<a href="#schema-${esc(name)}">${esc(name)}</a>${about}`;
+  }
+  const alternatives = (s.anyOf ?? s.oneOf) as unknown[] | undefined;
+  if (Array.isArray(alternatives)) return `one of:<ul class="alt">${alternatives.map((a) => `<li>${schemaHtml(a, depth + 1)}</li>`).join('')}</ul>${about}`;
+  if (s.type === 'object' || s.properties) {
+    const members = Object.entries((s.properties ?? {}) as Record<string, unknown>);
+    const required = new Set((s.required as string[] | undefined) ?? []);
+    const others =
+      s.additionalProperties && typeof s.additionalProperties === 'object' ? `<p>Other members: ${schemaHtml(s.additionalProperties, depth + 1)}</p>` : '';
+    if (!members.length) return `object${about}${others}`;
+    const rows = members
+      .map(
+        ([name, member]) => `<tr><td><code>${esc(name)}</code></td><td>${required.has(name) ? 'yes' : 'no'}</td><td>${schemaHtml(member, depth + 1)}</td></tr>`,
+      )
+      .join('');
+    return `${description ? `<small>${description}</small>` : ''}<table><tr><th>member</th><th>required</th><th>type and meaning</th></tr>${rows}</table>${others}`;
+  }
+  if (s.type === 'array') return `array of ${schemaHtml(s.items, depth + 1)}${about}`;
+  const parts = [Array.isArray(s.type) ? s.type.join(' or ') : String(s.type ?? (s.const !== undefined ? 'constant' : 'any value'))];
+  if (s.const !== undefined) parts.push(`<code>${esc(JSON.stringify(s.const))}</code>`);
+  if (Array.isArray(s.enum)) parts.push(`one of ${s.enum.map((v) => `<code>${esc(JSON.stringify(v))}</code>`).join(', ')}`);
+  for (const c of CONSTRAINTS) if (s[c] !== undefined) parts.push(`${c} <code>${esc(String(s[c]))}</code>`);
+  return `${parts.join(', ')}${about}`;
 }
 
 function operationHtml(path: string, method: string, op: Json): string {
@@ -36,7 +68,7 @@ ${
     ? `<table><tr><th>parameter</th><th>in</th><th>required</th><th>schema</th></tr>${params
         .map(
           (p) =>
-            `<tr><td><code>${esc(String(p.name))}</code></td><td>${esc(String(p.in))}</td><td>${p.required ? 'yes' : 'no'}</td><td><code>${esc(JSON.stringify(p.schema))}</code></td></tr>`,
+            `<tr><td><code>${esc(String(p.name))}</code></td><td>${esc(String(p.in))}</td><td>${p.required ? 'yes' : 'no'}</td><td>${schemaHtml(p.schema)}</td></tr>`,
         )
         .join('')}</table>`
     : ''
@@ -44,7 +76,7 @@ ${
 ${
   body
     ? Object.entries(body)
-        .map(([type, c]) => `<details><summary>Request body (${esc(type)})</summary><pre>${schemaHtml(c.schema)}</pre></details>`)
+        .map(([type, c]) => `<details><summary>Request body (${esc(type)})</summary>${schemaHtml(c.schema)}</details>`)
         .join('\n')
     : ''
 }
@@ -53,7 +85,7 @@ ${Object.entries(responses)
     const content = Object.entries(r.content ?? {});
     return content.length
       ? content
-          .map(([type, c]) => `<details><summary>${esc(status)} ${esc(r.description)} (${esc(type)})</summary><pre>${schemaHtml(c.schema)}</pre></details>`)
+          .map(([type, c]) => `<details><summary>${esc(status)} ${esc(r.description)} (${esc(type)})</summary>${schemaHtml(c.schema)}</details>`)
           .join('\n')
       : `<p>${esc(status)} ${esc(r.description)}</p>`;
   })
@@ -89,7 +121,7 @@ export function renderApiDocs(doc: Json): string {
 ${[...byTag].map(([tag, ops]) => `<h2 id="tag-${esc(tag)}">${esc(tag)}</h2>\n${ops.join('\n')}`).join('\n')}
 <h2 id="schemas">Schemas</h2>
 ${Object.entries(schemas)
-  .map(([name, s]) => `<h3 id="schema-${esc(name)}">${esc(name)}</h3><pre>${schemaHtml(s)}</pre>`)
+  .map(([name, s]) => `<h3 id="schema-${esc(name)}">${esc(name)}</h3>${schemaHtml(s)}`)
   .join('\n')}
 </main>
 </body>

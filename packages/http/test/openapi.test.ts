@@ -94,7 +94,11 @@ describe('the platform endpoints', () => {
     expect((await request(app).get('/openapi.json')).body).toMatchObject({ openapi: '3.1.0', info: { title: 'Test', version: '1.2.3' } });
     const page = await request(app).get('/docs');
     expect(page.headers['content-security-policy']).toMatch(/^default-src 'none'; style-src 'sha256-/);
-    expect(page.text).toContain('<a href="#schema-Item">#/components/schemas/Item</a>');
+    expect(page.text).toContain('<a href="#schema-Item">Item</a>');
+    // Schemas read as tables of members, not raw JSON.
+    expect(page.text).toMatch(
+      /<h3 id="schema-Item">Item<\/h3><table><tr><th>member<\/th><th>required<\/th><th>type and meaning<\/th><\/tr><tr><td><code>id<\/code><\/td><td>yes<\/td><td>string/,
+    );
     expect(page.text).not.toContain('<script');
     await request(app).get('/items/a');
     await request(app).get('/items/b');
