@@ -1,4 +1,4 @@
-import { Router, type Response } from 'express';
+import { type Request, Router, type Response } from 'express';
 import { handle, HttpError, methodNotAllowed } from '@svc/http';
 import { constantTimeEqual, randomBase62 } from '@svc/secrets';
 import { ZAuthorizationIdQuery, ZConsentSignInForm, ZConsentSignOutForm } from '@svc/schemas';
@@ -23,6 +23,14 @@ export function consentRouter(deps: AppDeps): Router {
 
   const pending = (id: string) => pendingAuthorization(deps.db, id, deps.clock.now());
 
+  /** The pending request and the page language; when it is gone, the "expired" page is sent instead. */
+  const pendingOrExpired = async (id: string, req: Request, res: Response) => {
+    const a = await pending(id);
+    const lang = pickLocale(a?.locale, req.headers['accept-language']);
+    if (!a) sendPage(res, 404, renderError(messages(lang).requestExpired, lang));
+    return a ? { a, lang } : undefined;
+  };
+
   const showSignIn = (res: Response, a: NonNullable<Awaited<ReturnType<typeof pending>>>, lang: Locale, status = 200, error?: string, email?: string) => {
     const csrf = randomBase62(32);
     res.cookie(LOGIN_CSRF_COOKIE, csrf, { httpOnly: true, sameSite: 'strict', secure: deps.config.issuer.startsWith('https:'), path: '/consent' });
@@ -33,9 +41,9 @@ export function consentRouter(deps: AppDeps): Router {
     .route('/consent')
     .get(
       handle({ query: ZAuthorizationIdQuery }, async ({ query }, req, res) => {
-        const a = await pending(query.authorization_id);
-        const lang = pickLocale(a?.locale, req.headers['accept-language']);
-        if (!a) return sendPage(res, 404, renderError(messages(lang).requestExpired, lang));
+        const found = await pendingOrExpired(query.authorization_id, req, res);
+        if (!found) return;
+        const { a, lang } = found;
         const session = await optionalSession(deps, req);
         if (!session) return showSignIn(res, a, lang);
         const bound = await authorizationFor(deps.db, a.id, session.userId).catch(() => undefined);
@@ -64,10 +72,10 @@ export function consentRouter(deps: AppDeps): Router {
     .route('/consent/sign-in')
     .post(
       handle({ body: ZConsentSignInForm }, async ({ body }, req, res) => {
-        const a = await pending(body.authorization_id);
-        const lang = pickLocale(a?.locale, req.headers['accept-language']);
+        const found = await pendingOrExpired(body.authorization_id, req, res);
+        if (!found) return;
+        const { a, lang } = found;
         const t = messages(lang);
-        if (!a) return sendPage(res, 404, renderError(t.requestExpired, lang));
         const expected = cookie(req, LOGIN_CSRF_COOKIE);
         if (!expected || !constantTimeEqual(expected, body.csrf_token)) return showSignIn(res, a, lang, 403, t.formExpired, body.email);
         try {
@@ -93,9 +101,9 @@ export function consentRouter(deps: AppDeps): Router {
     .route('/consent/sign-out')
     .post(
       handle({ body: ZConsentSignOutForm }, async ({ body }, req, res) => {
-        const a = await pending(body.authorization_id);
-        const lang = pickLocale(a?.locale, req.headers['accept-language']);
-        if (!a) return sendPage(res, 404, renderError(messages(lang).requestExpired, lang));
+        const found = await pendingOrExpired(body.authorization_id, req, res);
+        if (!found) return;
+        const { a, lang } = found;
         const session = await optionalSession(deps, req);
         if (session && !constantTimeEqual(csrfTokenFor(deps, session), body.csrf_token))
           return sendPage(res, 403, renderError(messages(lang).formExpired, lang));
