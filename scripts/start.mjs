@@ -3,6 +3,7 @@
 // embedded PostgreSQL under .data/ and each service's in-process store. Migrates, seeds demo data
 // into an empty database, starts the three services as separate processes (as they are deployed),
 // waits until each answers /ready, and prints what a developer needs to try them.
+// With demo data it also runs the demo relying party (examples/demo-app) on its own port.
 // Ctrl-C (or SIGTERM) drains the services, then stops the embedded PostgreSQL.
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
@@ -20,6 +21,9 @@ const services = [
   { name: 'wallet-verify', port: Number(env.WALLET_VERIFY_PORT ?? 4001) },
   { name: 'credential-issuer', port: Number(env.CREDENTIAL_ISSUER_PORT ?? 4002) },
 ];
+const demoApp = { name: 'demo-app', port: Number(env.DEMO_APP_PORT ?? 4003), entry: join(root, 'examples', 'demo-app', 'dist', 'server.js') };
+const publicUrl = ({ name, port }) => env[`${name.toUpperCase().replace(/-/g, '_')}_PUBLIC_URL`] ?? `http://localhost:${port}`;
+const demoRedirectUri = `http://localhost:${demoApp.port}/callback`;
 const say = (line) => process.stdout.write(`[start] ${line}\n`);
 const readable = process.stdout.isTTY === true && env.LOG_FORMAT !== 'json';
 
@@ -36,6 +40,7 @@ process.env.SIGNING_KEY_KEK = env.SIGNING_KEY_KEK;
 const wantDemo = database.embedded || env.SVC_DEMO === '1' || process.argv.includes('--demo');
 const demo = await loadOrSeedDemo(database.url, wantDemo);
 const children = services.map(startService);
+if (demo) children.push(startService(demoApp, children.length));
 let stopping = false;
 
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => void shutdown(0));
@@ -50,26 +55,38 @@ for (const child of children) {
 }
 
 try {
-  await Promise.all(services.map((s) => waitReady(s)));
+  await Promise.all([...services, ...(demo ? [demoApp] : [])].map((s) => waitReady(s)));
 } catch (err) {
   say(err.message);
   await shutdown(1);
 }
 printBanner(demo);
 
-function startService({ name, port }, index) {
-  const child = spawn(process.execPath, [join(root, 'apps', name, 'dist', 'server.js')], {
-    env: {
-      ...env,
-      PORT: String(port),
-      DATABASE_URL: database.url,
-      IDP_SECRET: idpSecret,
-      SIGNING_KEY_KEK: env.SIGNING_KEY_KEK,
-      LOG_LEVEL: env.LOG_LEVEL ?? 'info',
-      // Locally every request is worth seeing, not only failures.
-      LOG_REQUESTS: env.LOG_REQUESTS ?? 'all',
-      PUBLIC_URL: env[`${name.toUpperCase().replace(/-/g, '_')}_PUBLIC_URL`] ?? `http://localhost:${port}`,
-    },
+function startService({ name, port, entry }, index) {
+  const demoClient = demo?.clients.confidential;
+  const childEnv = entry
+    ? // The demo app: an integrator's app, which knows its client and the identity provider, nothing more.
+      {
+        PATH: env.PATH,
+        DEMO_APP_PORT: String(port),
+        IDP_URL: publicUrl(services[0]),
+        DEMO_CLIENT_ID: demoClient.client_id,
+        DEMO_CLIENT_SECRET: demoClient.client_secret,
+        DEMO_REDIRECT_URI: demoRedirectUri,
+      }
+    : {
+        ...env,
+        PORT: String(port),
+        DATABASE_URL: database.url,
+        IDP_SECRET: idpSecret,
+        SIGNING_KEY_KEK: env.SIGNING_KEY_KEK,
+        LOG_LEVEL: env.LOG_LEVEL ?? 'info',
+        // Locally every request is worth seeing, not only failures.
+        LOG_REQUESTS: env.LOG_REQUESTS ?? 'all',
+        PUBLIC_URL: publicUrl({ name, port }),
+      };
+  const child = spawn(process.execPath, [entry ?? join(root, 'apps', name, 'dist', 'server.js')], {
+    env: childEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   // A person at a terminal reads lines; anything else (a pipe, a file, a log shipper) gets the JSON.
@@ -170,6 +187,7 @@ async function loadOrSeedDemo(url, wanted) {
       mkdirSync(dataDir(env), { recursive: true });
       writeFileSync(file, JSON.stringify(demo, null, 2), { mode: 0o600 });
       say(`seeded demo data (secrets saved to ${file})`);
+      await registerDemoAppCallback(db, demo);
       return { ...demo, fresh: true };
     }
     await ensureSigningKeys(ctx);
@@ -177,12 +195,24 @@ async function loadOrSeedDemo(url, wanted) {
       say('external database: no demo data seeded (set SVC_DEMO=1 or pass --demo to seed an empty one)');
       return undefined;
     }
-    if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8'));
+    if (existsSync(file)) {
+      const kept = JSON.parse(readFileSync(file, 'utf8'));
+      await registerDemoAppCallback(db, kept);
+      return kept;
+    }
     say('the database already has data; no demo secrets on file to show');
     return undefined;
   } finally {
     await db.$disconnect();
   }
+}
+
+/** The demo client accepts the demo app's callback on the port it runs on (data from older starts had another). */
+async function registerDemoAppCallback(db, demo) {
+  const where = { clientId: demo.clients.confidential.client_id };
+  const client = await db.application.findUnique({ where, select: { redirectUris: true } });
+  if (client && !client.redirectUris.includes(demoRedirectUri)) await db.application.update({ where, data: { redirectUris: { push: demoRedirectUri } } });
+  demo.clients.confidential.redirect_uri = demoRedirectUri;
 }
 
 function printBanner(demo) {
@@ -204,6 +234,11 @@ function printBanner(demo) {
       code_challenge_method: 'S256',
     }).toString();
     const user = demo.users.palm_verified;
+    lines.push(
+      '',
+      `Demo app (a relying party built with the SDK): open http://localhost:${demoApp.port} and sign in as ${user.email}${demo.fresh ? ' (password below)' : ` (password in ${join(dataDir(env), 'demo.json')})`}.`,
+      'Every endpoint by example: docs/identity-provider.md, docs/wallet-verify.md, docs/credential-issuer.md ("Every endpoint, by example").',
+    );
     // Demo secrets are shown once, when they are made, in a marked block; later starts point to the file.
     if (!demo.fresh) {
       lines.push(

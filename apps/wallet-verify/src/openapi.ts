@@ -30,6 +30,14 @@ export const WALLET_VERIFY_API: ApiSpec = {
         429: { description: '"Rate limit exceeded" (Retry-After)', schema: ZAreaBError, headers: LIMIT_HEADERS },
         ...errorResponses({ 503: 'Redis unreachable while failing closed (Retry-After)' }),
       },
+      examples: [
+        {
+          summary: 'the demo data’s palm-verified wallet',
+          query: { wallet_address: '0x52908400098527886E0F7030069857D2E4169EE7' },
+          headers: { 'X-SVC-API-Key': '$API_KEY' },
+          status: 200,
+        },
+      ],
     },
   ],
 };

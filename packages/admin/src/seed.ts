@@ -9,7 +9,8 @@ import { rotateSigningKey } from './signing-keys.js';
 import { addCredential, createUser } from './users.js';
 
 export const DEMO_DOMAIN = 'demo.example';
-export const DEMO_REDIRECT_URI = 'http://localhost:8080/callback';
+/** The demo relying party's callback (examples/demo-app, which npm start runs on port 4003). */
+export const DEMO_REDIRECT_URI = 'http://localhost:4003/callback';
 
 export async function hasDemoData(ctx: AdminContext): Promise<boolean> {
   return (await ctx.db.user.count({ where: { email: `developer@${DEMO_DOMAIN}` } })) > 0;

@@ -63,6 +63,9 @@ function operationHtml(path: string, method: string, op: Json): string {
 <h3><span class="m">${esc(method)}</span> <code>${esc(path)}</code></h3>
 <p>${esc(String(op.summary ?? ''))}</p>${op.description ? `\n<p>${esc(String(op.description))}</p>` : ''}
 <p>Authentication: ${security ? esc(security) : 'none'}</p>
+${((op['x-codeSamples'] as { label: string; source: string }[] | undefined) ?? [])
+  .map((sample) => `<details open><summary>Example (${esc(sample.label)})</summary><pre><code>${esc(sample.source)}</code></pre></details>`)
+  .join('\n')}
 ${
   params.length
     ? `<table><tr><th>parameter</th><th>in</th><th>required</th><th>schema</th></tr>${params

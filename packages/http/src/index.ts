@@ -11,4 +11,6 @@ export { ConfigError, parseEnv, loadOrExit, env, readPackageVersion, baseService
 export { Metrics } from './metrics.js';
 export type { Counter } from 'prom-client';
 export { openApiDocument, type ApiSpec, type OperationSpec, type ResponseSpec, type SecurityScheme } from './openapi.js';
+export { curlCommand, examplePath, examplesMarkdown, withExamples, type OperationExample } from './examples.js';
+export { PLATFORM_OPERATIONS } from './platform-operations.js';
 export { errorResponses } from './platform-operations.js';

@@ -1,5 +1,6 @@
 import { ZErrorBody } from '@svc/schemas';
 import { z } from 'zod';
+import { bodyExamples, curlCommand, type OperationExample } from './examples.js';
 
 type Json = Record<string, unknown>;
 
@@ -42,6 +43,8 @@ export interface OperationSpec {
   bodyTypes?: string[];
   /** By status. 405, 500, 503 and (with a body) 413 are added to every operation. */
   responses: Record<number, ResponseSpec>;
+  /** Requests that work against the demo data: OpenAPI examples, curl samples, the guides. */
+  examples?: OperationExample[];
 }
 
 export interface ApiSpec {
@@ -82,20 +85,28 @@ class SchemaSink {
   }
 }
 
-function parameters(sink: SchemaSink, where: 'query' | 'path', schema: z.ZodObject | undefined): Json[] {
+function parameters(sink: SchemaSink, where: 'query' | 'path', schema: z.ZodObject | undefined, examples: OperationExample[]): Json[] {
   if (!schema) return [];
   return Object.entries(schema.shape).map(([name, field]) => {
     const converted = sink.convert(field as z.ZodType, 'input');
     const { description, ...rest } = converted as Json & { description?: string };
+    const values = examples.flatMap((e, i) => {
+      const value = (where === 'path' ? e.params : e.query)?.[name];
+      return value === undefined ? [] : [[`example${i + 1}`, { summary: e.summary, value }]];
+    });
     return {
       name,
       in: where,
       required: where === 'path' || !(field as z.ZodType).safeParse(undefined).success,
       ...(description ? { description } : {}),
       schema: rest,
+      ...(values.length ? { examples: Object.fromEntries(values) } : {}),
     };
   });
 }
+
+const isFormType = (mediaType: string) => mediaType === 'application/x-www-form-urlencoded';
+const isForm = (examples: OperationExample[]) => examples.some((e) => e.form === true);
 
 /** An OpenAPI 3.1 document for `api`, every schema generated from the zod schemas it names. */
 export function openApiDocument(api: ApiSpec, options: { version: string; servers: { url: string; description?: string }[] }): Json {
@@ -128,6 +139,8 @@ export function openApiDocument(api: ApiSpec, options: { version: string; server
       };
     }
     const body = op.body ? sink.convert(op.body, 'input') : undefined;
+    const examples = op.examples ?? [];
+    const bodyExample = bodyExamples(examples);
     paths[op.path] ??= {};
     paths[op.path]![op.method] = {
       tags: [op.tag],
@@ -135,11 +148,31 @@ export function openApiDocument(api: ApiSpec, options: { version: string; server
       ...(op.description ? { description: op.description } : {}),
       operationId: `${op.method}${op.path.replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
       ...(op.security ? { security: op.security.map((alt) => Object.fromEntries(alt.map((s) => [s, []]))) } : {}),
-      parameters: [...parameters(sink, 'path', op.params), ...parameters(sink, 'query', op.query)],
+      parameters: [...parameters(sink, 'path', op.params, examples), ...parameters(sink, 'query', op.query, examples)],
       ...(body
-        ? { requestBody: { required: true, content: Object.fromEntries((op.bodyTypes ?? ['application/json']).map((t) => [t, { schema: body }])) } }
+        ? {
+            requestBody: {
+              required: true,
+              content: Object.fromEntries(
+                (op.bodyTypes ?? ['application/json']).map((t) => [
+                  t,
+                  { schema: body, ...(bodyExample && isFormType(t) === isForm(examples) ? { examples: bodyExample } : {}) },
+                ]),
+              ),
+            },
+          }
         : {}),
       responses,
+      // The de facto extension for request samples (Redoc, Scalar and others render it).
+      ...(examples.length
+        ? {
+            'x-codeSamples': examples.map((e) => ({
+              lang: 'Shell',
+              label: `curl: ${e.summary}`,
+              source: curlCommand(op.method, op.path, e, options.servers[0]?.url ?? ''),
+            })),
+          }
+        : {}),
     };
   }
   return {

@@ -18,6 +18,7 @@ export const PLATFORM_OPERATIONS: OperationSpec[] = [
     responses: {
       200: { description: 'The service', schema: ZServiceIndex, alternatives: [{ contentType: 'text/html', schema: z.string() }] },
     },
+    examples: [{ summary: 'the service’s name and links', status: 200 }],
   },
   {
     method: 'get',
@@ -25,6 +26,7 @@ export const PLATFORM_OPERATIONS: OperationSpec[] = [
     tag: 'platform',
     summary: 'Liveness: the process answers',
     responses: { 200: { description: 'Alive', schema: ZLiveness } },
+    examples: [{ summary: 'liveness', status: 200 }],
   },
   {
     method: 'get',
@@ -32,6 +34,7 @@ export const PLATFORM_OPERATIONS: OperationSpec[] = [
     tag: 'platform',
     summary: 'Readiness: PostgreSQL and Redis answer',
     responses: { 200: { description: 'Ready', schema: ZReadiness }, 503: { description: 'Not ready; each check says why', schema: ZReadiness } },
+    examples: [{ summary: 'readiness, each check', status: 200 }],
   },
   {
     method: 'get',
@@ -44,6 +47,7 @@ export const PLATFORM_OPERATIONS: OperationSpec[] = [
       200: { description: 'Metrics', schema: z.string(), contentType: 'text/plain; version=0.0.4' },
       ...errorResponses({ 401: 'METRICS_TOKEN is configured and was not presented' }),
     },
+    examples: [{ summary: 'Prometheus metrics (add -H "Authorization: Bearer $METRICS_TOKEN" when it is set)', status: 200 }],
   },
   {
     method: 'get',
@@ -51,6 +55,7 @@ export const PLATFORM_OPERATIONS: OperationSpec[] = [
     tag: 'platform',
     summary: 'This document (OpenAPI 3.1)',
     responses: { 200: { description: 'The document', schema: z.record(z.string(), z.unknown()) } },
+    examples: [{ summary: 'the OpenAPI document', status: 200 }],
   },
   {
     method: 'get',
@@ -58,5 +63,6 @@ export const PLATFORM_OPERATIONS: OperationSpec[] = [
     tag: 'platform',
     summary: 'This document as a readable page',
     responses: { 200: { description: 'HTML', schema: z.string(), contentType: 'text/html' } },
+    examples: [{ summary: 'the readable documentation page', status: 200 }],
   },
 ];

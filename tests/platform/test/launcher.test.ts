@@ -15,6 +15,7 @@ async function launch() {
     IDP_PORT: await freePort(),
     WALLET_VERIFY_PORT: await freePort(),
     CREDENTIAL_ISSUER_PORT: await freePort(),
+    DEMO_APP_PORT: await freePort(),
     EMBEDDED_PG_PORT: await freePort(),
   };
   const env = cleanEnv({ SVC_DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])) });
@@ -58,6 +59,12 @@ describe('npm start (the launcher) on embedded defaults', () => {
       headers: { 'X-SVC-API-Key': demo.api_keys.wallet_verify.key },
     });
     expect(await verify.json()).toEqual({ wallet_address: demo.users.palm_verified.wallets[0], is_human: true, user_id: demo.users.palm_verified.id });
+    // The demo app runs beside them, its callback registered for the demo client, and starts a sign-in there.
+    expect(output).toContain(`open http://localhost:${ports.DEMO_APP_PORT} and sign in as ${demo.users.palm_verified.email}`);
+    const login = await fetch(`http://127.0.0.1:${ports.DEMO_APP_PORT}/login`, { redirect: 'manual' });
+    const authorize = await fetch(login.headers.get('location')!.replace('localhost', '127.0.0.1'), { headers: { accept: 'application/json' } });
+    expect(authorize.status).toBe(200);
+    expect(await authorize.json()).toMatchObject({ authorization_id: expect.any(String) });
 
     const pg = postmasterPid();
     expect(pg).toBeDefined();

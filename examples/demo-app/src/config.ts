@@ -1,0 +1,53 @@
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+
+const ZConfig = z.object({
+  DEMO_APP_PORT: z.coerce.number().int().min(1).max(65535).default(4003),
+  DEMO_APP_HOST: z.string().default('127.0.0.1'),
+  /** The identity provider's issuer identifier (its PUBLIC_URL): the callback's `iss` must equal it. */
+  IDP_URL: z.url().default('http://localhost:4000'),
+  DEMO_CLIENT_ID: z.string().min(1),
+  DEMO_CLIENT_SECRET: z.string().min(1),
+  /** Must be registered for the client, exactly. */
+  DEMO_REDIRECT_URI: z.url().optional(),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  redirectUri: string;
+}
+
+/**
+ * From the environment, or else from the demo data `npm start` keeps in .data/demo.json, so
+ * `node examples/demo-app/dist/server.js` works beside a running `npm start` with nothing set.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv, demoFile = '.data/demo.json'): Config {
+  const fromDemo: Record<string, string> = {};
+  if (!env.DEMO_CLIENT_ID) {
+    try {
+      const demo = JSON.parse(readFileSync(demoFile, 'utf8')) as { clients: { confidential: { client_id: string; client_secret: string } } };
+      fromDemo.DEMO_CLIENT_ID = demo.clients.confidential.client_id;
+      fromDemo.DEMO_CLIENT_SECRET = demo.clients.confidential.client_secret;
+    } catch {
+      // Reported below as the missing variables.
+    }
+  }
+  const parsed = ZConfig.safeParse({ ...fromDemo, ...env });
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new Error(`Invalid configuration: ${problems} (set DEMO_CLIENT_ID and DEMO_CLIENT_SECRET, or run from the project root after npm start)`);
+  }
+  const c = parsed.data;
+  return {
+    port: c.DEMO_APP_PORT,
+    host: c.DEMO_APP_HOST,
+    issuer: c.IDP_URL.replace(/\/$/, ''),
+    clientId: c.DEMO_CLIENT_ID,
+    clientSecret: c.DEMO_CLIENT_SECRET,
+    redirectUri: c.DEMO_REDIRECT_URI ?? `http://localhost:${c.DEMO_APP_PORT}/callback`,
+  };
+}

@@ -1,0 +1,109 @@
+const escapes: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+const e = (value: unknown) => String(value).replace(/[&<>"']/g, (c) => escapes[c]!);
+const show = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
+
+export const STYLE = `body{font:16px/1.5 system-ui,sans-serif;margin:0;color:#1a1a1a;background:#f6f7f9}
+main{max-width:46rem;margin:0 auto;padding:1rem}
+h1{font-size:1.5rem;margin:.5rem 0 1rem}h2{font-size:1.1rem;margin:0 0 .5rem}
+section{background:#fff;border:1px solid #d0d4da;border-radius:8px;padding:1rem;margin:0 0 1rem;overflow-x:auto}
+table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:.3rem .5rem;border-bottom:1px solid #e3e6ea;vertical-align:top;overflow-wrap:anywhere}
+th{font-weight:600;width:40%}code{font:14px ui-monospace,monospace;overflow-wrap:anywhere}
+.primary,.secondary{display:inline-block;font:inherit;padding:.6rem 1.1rem;border-radius:6px;cursor:pointer;text-decoration:none;border:1px solid #1d4ed8}
+.primary{background:#1d4ed8;color:#fff}.secondary{background:#fff;color:#1d4ed8}
+form{display:inline}.actions{display:flex;gap:.75rem;flex-wrap:wrap}
+.ok{border-color:#15803d;background:#f0fdf4}.error{border-color:#b91c1c;background:#fef2f2}
+small{color:#4b5563}`;
+
+function layout(title: string, body: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${e(title)}</title>
+<link rel="stylesheet" href="/app.css">
+</head>
+<body><main>
+<h1>${e(title)}</h1>
+${body}
+</main></body>
+</html>`;
+}
+
+export type Notice = { kind: 'ok' | 'error'; text: string };
+const noticeHtml = (notice?: Notice) =>
+  notice ? `<section class="${notice.kind}" role="${notice.kind === 'error' ? 'alert' : 'status'}"><p>${e(notice.text)}</p></section>` : '';
+
+export function signedOutPage(input: { issuer: string; notice?: Notice }): string {
+  return layout(
+    'Demo relying party',
+    `${noticeHtml(input.notice)}<section>
+<p>An app that asks the identity provider, with your consent, for what it needs to know about you:
+whether you are over 18, your nationality, whether your identity check passed.</p>
+<p>Signing in sends you to the identity provider at <code>${e(input.issuer)}</code>. Sign in there as the demo user
+<code>alice@demo.example</code> (the password is in the <code>npm start</code> banner and in <code>.data/demo.json</code>),
+approve, and you come back here.</p>
+<p><a class="primary" href="/login">Sign in with the identity provider</a></p>
+</section>`,
+  );
+}
+
+export interface Dashboard {
+  userInfo: Result<Record<string, unknown>>;
+  presets: Result<{ name: string; value?: unknown; status?: string; error?: string }[]>;
+  query: Result<{ description: string; answer: unknown }>;
+  changes: Result<{ id: string; status: string; updated_at: string }[]>;
+  token: { scope: string; expiresIn: number };
+  csrf: string;
+  notice?: Notice;
+}
+export type Result<T> = { ok: true; value: T } | { ok: false; error: string };
+
+const rows = (entries: [string, unknown][]) => entries.map(([k, v]) => `<tr><th scope="row">${e(k)}</th><td><code>${e(show(v))}</code></td></tr>`).join('');
+function sectionOf<T>(id: string, title: string, about: string, result: Result<T>, render: (value: T) => string): string {
+  return `<section id="${id}" aria-labelledby="${id}-title"><h2 id="${id}-title">${e(title)}</h2><p><small>${about}</small></p>${
+    result.ok ? render(result.value) : `<p role="alert">${e(result.error)}</p>`
+  }</section>`;
+}
+
+export function dashboardPage(d: Dashboard): string {
+  return layout(
+    'Demo relying party: signed in',
+    `${noticeHtml(d.notice)}
+${sectionOf('userinfo', 'User info', '<code>GET /v2/userinfo</code>: the subject is pairwise, the same user gets another one in another app.', d.userInfo, (u) => `<table>${rows(Object.entries(u))}</table>`)}
+${sectionOf(
+  'presets',
+  'Presets',
+  '<code>POST /v2/presets/batch</code>: named data items, each with its verification status.',
+  d.presets,
+  (list) =>
+    `<table><tr><th scope="col">preset</th><th scope="col">value</th></tr>${list
+      .map(
+        (p) =>
+          `<tr><td><code>${e(p.name)}</code></td><td>${p.error ? e(p.error) : `<code>${e(show(p.value))}</code> <small>${e(p.status ?? '')}</small>`}</td></tr>`,
+      )
+      .join('')}</table>`,
+)}
+${sectionOf('query', 'A query', '<code>POST /v2/queries/evaluate</code>: a yes or no over the claims; the app never sees the data behind it.', d.query, (q) => `<table>${rows([[q.description, q.answer]])}</table>`)}
+${sectionOf(
+  'changes',
+  'The change list',
+  '<code>GET /v2/authorizations</code>: this app’s authorizations changed in the last hour (client authentication, no user token).',
+  d.changes,
+  (items) =>
+    items.length
+      ? `<table><tr><th scope="col">authorization</th><th scope="col">status</th><th scope="col">updated</th></tr>${items
+          .map((i) => `<tr><td><code>${e(i.id)}</code></td><td>${e(i.status)}</td><td>${e(i.updated_at)}</td></tr>`)
+          .join('')}</table>`
+      : '<p>No changes.</p>',
+)}
+<section id="token" aria-labelledby="token-title"><h2 id="token-title">Access</h2>
+<p>Scopes granted: <code>${e(d.token.scope)}</code>; the access token expires in ${e(Math.max(0, d.token.expiresIn))} s (the app refreshes it).</p>
+<div class="actions">
+<form method="post" action="/revoke"><input type="hidden" name="csrf" value="${e(d.csrf)}"><button class="primary" type="submit">Revoke access</button></form>
+<form method="post" action="/sign-out"><input type="hidden" name="csrf" value="${e(d.csrf)}"><button class="secondary" type="submit">Sign out of this app</button></form>
+</div>
+<p><small>Revoking ends the authorization at the identity provider (<code>POST /oauth/revoke</code>, the refresh token with its access tokens); signing out only forgets the tokens here.</small></p>
+</section>`,
+  );
+}

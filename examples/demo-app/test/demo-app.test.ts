@@ -1,0 +1,139 @@
+import { randomBytes } from 'node:crypto';
+import type { Server } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { createClient, seedDemo, type DemoData } from '@svc/admin';
+import type { Db } from '@svc/db';
+import { freePort, startService, testDatabaseUrl, testDb, testRedisUrl, uniqueNamespace, type StartedService } from '@svc/testkit';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import request from 'supertest';
+import { createApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+
+// Sign-ins through a real browser on a shared two-core machine: a bound, not a measurement.
+jest.setTimeout(90_000);
+
+let db: Db;
+let demo: DemoData;
+let idp: StartedService;
+let server: Server;
+let appUrl: string;
+let browser: Browser;
+
+beforeAll(async () => {
+  db = testDb();
+  demo = await seedDemo({ db, now: () => new Date() });
+  const port = await freePort();
+  idp = await startService('identity-provider', {
+    DATABASE_URL: testDatabaseUrl(),
+    ...(testRedisUrl() ? { REDIS_URL: testRedisUrl() } : {}),
+    REDIS_KEY_PREFIX: uniqueNamespace('demo-app'),
+    IDP_SECRET: randomBytes(32).toString('base64url'),
+    PORT: String(port),
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+  });
+  // The demo app on a port of this run's choosing, its client registered for that callback.
+  const appPort = await freePort();
+  appUrl = `http://127.0.0.1:${appPort}`;
+  const client = await createClient(
+    { db, now: () => new Date() },
+    { org: demo.organization.id, name: 'Demo relying party', redirectUris: [`${appUrl}/callback`], scopes: 'openid identity:read kyc:read' },
+  );
+  const config = loadConfig({
+    DEMO_APP_PORT: String(appPort),
+    IDP_URL: idp.url,
+    DEMO_CLIENT_ID: client.client_id,
+    DEMO_CLIENT_SECRET: client.client_secret!,
+    DEMO_REDIRECT_URI: `${appUrl}/callback`,
+  });
+  server = await new Promise<Server>((resolve) => {
+    const s = createApp({ config }).listen(appPort, '127.0.0.1', () => resolve(s));
+  });
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--no-first-run'],
+  });
+}, 90_000);
+afterAll(async () => {
+  await browser?.close();
+  await new Promise((r) => server?.close(r));
+  await idp?.stop();
+  await db?.$disconnect();
+});
+
+async function signIn(width = 1280): Promise<Page> {
+  const page = await (await browser.newContext({ viewport: { width, height: 900 } })).newPage();
+  await page.goto(appUrl);
+  await page.getByRole('link', { name: 'Sign in with the identity provider' }).click();
+  await page.getByLabel('Email').fill(demo.users.palm_verified.email);
+  await page.getByLabel('Password').fill(demo.users.palm_verified.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Demo relying party would like to access your verified data' }).waitFor();
+  return page;
+}
+
+const text = (page: Page, selector: string) => page.locator(selector).innerText();
+
+describe('the demo relying party in Chromium', () => {
+  it('signs in with PKCE, shows user info, presets, a query and the change list, and revokes', async () => {
+    const page = await signIn(390);
+    await page.getByRole('button', { name: 'Approve' }).click();
+    await page.getByRole('heading', { name: 'Demo relying party: signed in' }).waitFor();
+    await expect(page.getByRole('status').innerText()).resolves.toContain('Signed in');
+    await expect(text(page, '#userinfo')).resolves.toMatch(/sub\s+\S+/);
+    const presets = await text(page, '#presets');
+    expect(presets).toMatch(/age_over_18\s+true valid/);
+    expect(presets).toMatch(/kyc_passed\s+true valid/);
+    expect(presets).toMatch(/nationality\s+"?[A-Z]{2}/);
+    await expect(text(page, '#query')).resolves.toMatch(/age ≥ 18 and identity check passed\s+"?yes/);
+    await expect(text(page, '#changes')).resolves.toMatch(/active/);
+    await expect(text(page, '#token')).resolves.toContain('Scopes granted: identity:read kyc:read openid');
+    // Fits a phone: nothing wider than the 390 px screen.
+    await expect(page.evaluate('document.documentElement.scrollWidth')).resolves.toBeLessThanOrEqual(390);
+
+    await page.getByRole('button', { name: 'Revoke access' }).click();
+    await expect(page.getByRole('status').innerText()).resolves.toBe(
+      "Access revoked at the identity provider. The app's old access token is now refused: 401 invalid_token: The access token has been revoked.",
+    );
+    await expect(page.getByRole('link', { name: 'Sign in with the identity provider' }).isVisible()).resolves.toBe(true);
+    const revoked = await db.authorization.findMany({ where: { application: { name: 'Demo relying party' }, status: 'revoked' } });
+    expect(revoked.length).toBeGreaterThanOrEqual(1);
+  });
+
+  it('says so in plain words when the user denies, and the app holds no token', async () => {
+    const page = await signIn();
+    await page.getByRole('button', { name: 'Deny' }).click();
+    await expect(page.getByRole('alert').innerText()).resolves.toBe('You declined: the app got nothing. Sign in again whenever you like.');
+    await expect(page.getByRole('link', { name: 'Sign in with the identity provider' }).isVisible()).resolves.toBe(true);
+  });
+});
+
+describe('the demo relying party over HTTP', () => {
+  it('refuses a callback it did not start, and a form post without its CSRF token', async () => {
+    const agent = request.agent(appUrl);
+    const callback = await agent.get('/callback?code=abc&state=xyz');
+    expect(callback.status).toBe(303);
+    await expect(agent.get('/').then((r) => r.text)).resolves.toContain('Sign-in failed: This sign-in was not started here');
+    expect((await agent.post('/revoke').type('form').send({ csrf: 'forged' })).status).toBe(403);
+  });
+
+  it('starts the flow with S256 PKCE, a fresh state and its exact redirect URI, and sets strict headers', async () => {
+    const res = await request(appUrl).get('/login');
+    expect(res.status).toBe(303);
+    const location = new URL(res.headers.location!);
+    expect(location.origin + location.pathname).toBe(`${idp.url}/oauth/authorize`);
+    expect(Object.fromEntries(location.searchParams)).toMatchObject({
+      response_type: 'code',
+      redirect_uri: `${appUrl}/callback`,
+      code_challenge_method: 'S256',
+      scope: 'openid identity:read kyc:read',
+    });
+    expect(location.searchParams.get('code_challenge')).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(res.headers['set-cookie']![0]).toMatch(/HttpOnly; SameSite=Lax/);
+    const page = await request(appUrl).get('/');
+    expect(page.headers['content-security-policy']).toBe("default-src 'none'; style-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'");
+  });
+
+  it('reads its client from .data/demo.json when the environment names none, and says what is missing otherwise', () => {
+    expect(() => loadConfig({}, '/nonexistent/demo.json')).toThrow(/DEMO_CLIENT_ID: .*set DEMO_CLIENT_ID and DEMO_CLIENT_SECRET/);
+  });
+});
