@@ -1,9 +1,12 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { createClient, seedDemo, type DemoData } from '@svc/admin';
 import type { Db } from '@svc/db';
-import { freePort, startService, testDatabaseUrl, testDb, testRedisUrl, uniqueNamespace, type StartedService } from '@svc/testkit';
+import { freePort, repoRoot, startService, testDatabaseUrl, testDb, testRedisUrl, uniqueNamespace, type StartedService } from '@svc/testkit';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import request from 'supertest';
 import { createApp } from '../src/app.js';
@@ -60,9 +63,10 @@ afterAll(async () => {
   await db?.$disconnect();
 });
 
-async function signIn(width = 1280): Promise<Page> {
-  const page = await (await browser.newContext({ viewport: { width, height: 900 } })).newPage();
+async function signIn(shoot = false): Promise<Page> {
+  const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
   await page.goto(appUrl);
+  if (shoot) await fitsAndShoot(page, 'signed-out');
   await page.getByRole('link', { name: 'Sign in with the identity provider' }).click();
   await page.getByLabel('Email').fill(demo.users.palm_verified.email);
   await page.getByLabel('Password').fill(demo.users.palm_verified.password);
@@ -72,10 +76,27 @@ async function signIn(width = 1280): Promise<Page> {
 }
 
 const text = (page: Page, selector: string) => page.locator(selector).innerText();
+// With UPDATE_SCREENSHOTS=1 the pictures go to docs/screenshots (the demo app's README shows them).
+const shots = process.env.UPDATE_SCREENSHOTS ? join(repoRoot, 'docs', 'screenshots') : mkdtempSync(join(tmpdir(), 'demo-app-'));
+afterAll(() => {
+  if (!process.env.UPDATE_SCREENSHOTS) rmSync(shots, { recursive: true, force: true });
+});
+
+/** Both widths: nothing wider than the screen, and a picture of each. */
+async function fitsAndShoot(page: Page, name: string) {
+  for (const [size, width] of [
+    ['phone', 390],
+    ['desktop', 1280],
+  ] as const) {
+    await page.setViewportSize({ width, height: 900 });
+    await expect(page.evaluate('document.documentElement.scrollWidth')).resolves.toBeLessThanOrEqual(width);
+    await page.screenshot({ path: join(shots, `demo-app-${name}-${size}.png`), fullPage: true });
+  }
+}
 
 describe('the demo relying party in Chromium', () => {
   it('signs in with PKCE, shows user info, presets, a query and the change list, and revokes', async () => {
-    const page = await signIn(390);
+    const page = await signIn(true);
     await page.getByRole('button', { name: 'Approve' }).click();
     await page.getByRole('heading', { name: 'Demo relying party: signed in' }).waitFor();
     await expect(page.getByRole('status').innerText()).resolves.toContain('Signed in');
@@ -87,8 +108,7 @@ describe('the demo relying party in Chromium', () => {
     await expect(text(page, '#query')).resolves.toMatch(/age ≥ 18 and identity check passed\s+"?yes/);
     await expect(text(page, '#changes')).resolves.toMatch(/active/);
     await expect(text(page, '#token')).resolves.toContain('Scopes granted: identity:read kyc:read openid');
-    // Fits a phone: nothing wider than the 390 px screen.
-    await expect(page.evaluate('document.documentElement.scrollWidth')).resolves.toBeLessThanOrEqual(390);
+    await fitsAndShoot(page, 'dashboard');
 
     await page.getByRole('button', { name: 'Revoke access' }).click();
     await expect(page.getByRole('status').innerText()).resolves.toBe(

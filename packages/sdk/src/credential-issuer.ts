@@ -1,4 +1,4 @@
-import type { VerifiableCredential, VerifyCredentialResponse } from '@svc/schemas';
+import type { VerifiableCredential, VerifyCredentialResponse } from './contract-types.js';
 import { SvcApiError } from './errors.js';
 import { call, type TransportOptions } from './http.js';
 

@@ -1,4 +1,4 @@
-import type { PresetErrorCode } from '@svc/schemas';
+import type { PresetErrorCode } from './contract-types.js';
 
 /** Any answer other than success: the HTTP status, the machine-readable `error`, and the body as sent. */
 export class SvcApiError extends Error {

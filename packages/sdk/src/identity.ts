@@ -9,7 +9,7 @@ import type {
   TokenResponse,
   UserInfo,
   UserTokenResponse,
-} from '@svc/schemas';
+} from './contract-types.js';
 import { call, type TransportOptions } from './http.js';
 
 export interface IdentityClientOptions extends TransportOptions {

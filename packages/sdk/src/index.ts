@@ -22,4 +22,4 @@ export type {
   RevokeResponse,
   WalletVerification,
   VerifiableCredential,
-} from '@svc/schemas';
+} from './contract-types.js';

@@ -1,4 +1,4 @@
-import type { WalletVerification } from '@svc/schemas';
+import type { WalletVerification } from './contract-types.js';
 import { call, type TransportOptions } from './http.js';
 
 export interface RateLimitState {
