@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm run --silent admin -- <command> [flags]`: the admin CLI, built on first use and whenever a
-// source file of it or of a package it uses changed since, otherwise run at once (no build tool in
-// the way). The build's own output goes to stderr, so stdout stays one JSON object for `| jq`.
+// source file of it or of a package it uses changed since its last build (@svc/admin's own build
+// writes the stamp too, so after `npm run build` none is needed), otherwise run at once (no build
+// tool in the way). The build's own output goes to stderr, so stdout stays one JSON object for `| jq`.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
