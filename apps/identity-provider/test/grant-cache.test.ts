@@ -90,6 +90,11 @@ describe('the grant cache on two replicas', () => {
     const arranged = await arrange(suite.db);
     const t = await issueTokens(a.app, arranged);
     expect((await userinfo(b, t.access_token)).status).toBe(200);
+    const userToken = () =>
+      request(b.app)
+        .post('/oauth/client/user-token')
+        .send({ client_id: arranged.confidential.client_id, client_secret: arranged.confidential.client_secret, email: arranged.user.email });
+    expect((await userToken()).status).toBe(200);
     // Kill B's listener connection from the server side, as a network fault or failover would.
     await suite.db.$executeRawUnsafe(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = '${b.deps.tokens.grants.listenerName}'`);
     await eventually(() => !live(b), 3_000);
@@ -104,6 +109,7 @@ describe('the grant cache on two replicas', () => {
       .set('Authorization', basic(arranged.confidential.client_id, arranged.confidential.client_secret!))
       .send({ authorization_id: t.authorizationId });
     expect((await userinfo(b, t.access_token)).status).toBe(401);
+    expect((await userToken()).status).toBe(404);
     // The listener reconnects by itself; B then serves from memory again, starting empty.
     await eventually(() => live(b), 10_000);
     const fresh = await issueTokens(a.app, arranged);
@@ -111,6 +117,61 @@ describe('the grant cache on two replicas', () => {
     expect((await userinfo(b, fresh.access_token)).status).toBe(200);
     expect((await userinfo(b, fresh.access_token)).status).toBe(200);
     expect(await lookups(b, 'hit')).toBe(hits + 1);
+  });
+});
+
+describe('the user-token lookup on two replicas', () => {
+  const userToken = (idp: ReturnType<typeof buildIdp>, arranged: Awaited<ReturnType<typeof arrange>>) =>
+    request(idp.app)
+      .post('/oauth/client/user-token')
+      .send({ client_id: arranged.confidential.client_id, client_secret: arranged.confidential.client_secret, email: arranged.user.email });
+  const cachedFor = (idp: ReturnType<typeof buildIdp>, arranged: Awaited<ReturnType<typeof arrange>>, applicationId: string) =>
+    idp.deps.tokens.grants.activeAuthorization(applicationId, arranged.user.email);
+  const applicationIdOf = async (clientId: string) => (await suite.db.application.findUniqueOrThrow({ where: { clientId } })).id;
+
+  it('answers a repeated request from memory, and refuses on B at once when the grant is revoked through A', async () => {
+    const arranged = await arrange(suite.db);
+    const t = await issueTokens(a.app, arranged);
+    const appId = await applicationIdOf(arranged.confidential.client_id);
+    expect((await userToken(b, arranged)).body.authorization_id).toBe(t.authorizationId);
+    expect(cachedFor(b, arranged, appId)).toMatchObject({ id: t.authorizationId });
+    expect((await userToken(b, arranged)).body.authorization_id).toBe(t.authorizationId);
+
+    await request(a.app)
+      .post('/oauth/revoke')
+      .set('Authorization', basic(arranged.confidential.client_id, arranged.confidential.client_secret!))
+      .send({ authorization_id: t.authorizationId });
+    expect((await userToken(a, arranged)).status).toBe(404);
+    await eventually(async () => (await userToken(b, arranged)).status === 404, 2_000);
+    expect(cachedFor(b, arranged, appId)).toBeUndefined();
+  });
+
+  it('moves to a newer authorization of the same client and user on every replica', async () => {
+    const arranged = await arrange(suite.db);
+    const first = await issueTokens(a.app, arranged);
+    const appId = await applicationIdOf(arranged.confidential.client_id);
+    expect((await userToken(b, arranged)).body).toMatchObject({ authorization_id: first.authorizationId });
+    const second = await issueTokens(a.app, arranged, 'openid identity:read');
+    await eventually(async () => (await userToken(b, arranged)).body.authorization_id === second.authorizationId, 2_000);
+    expect((await userToken(b, arranged)).body.scopes.sort()).toEqual(['identity:read', 'openid']);
+    expect(cachedFor(b, arranged, appId)).toMatchObject({ id: second.authorizationId });
+  });
+
+  it('is not kept when a change to what it read arrived while it was read', async () => {
+    const cache = b.deps.tokens.grants;
+    const authorization = { id: 'auth-x', userId: 'user-x', grantedScopes: ['openid'] };
+    for (const change of ['a:auth-x', 'g:app-x:user-x', 'u:user-x', 'c:app-x']) {
+      const began = cache.sequence;
+      cache.changed(change);
+      cache.setActiveAuthorization('app-x', 'x@test.example', authorization, began);
+      expect(cache.activeAuthorization('app-x', 'x@test.example')).toBeUndefined();
+    }
+    const began = cache.sequence;
+    cache.changed('g:app-x:someone-else');
+    cache.setActiveAuthorization('app-x', 'x@test.example', authorization, began);
+    expect(cache.activeAuthorization('app-x', 'x@test.example')).toEqual(authorization);
+    cache.changed('g:app-x:user-x');
+    expect(cache.activeAuthorization('app-x', 'x@test.example')).toBeUndefined();
   });
 });
 

@@ -29,7 +29,7 @@ export function userTokenRouter(deps: AppDeps): Router {
         const jkt = await tokenRequestBinding(deps, req, res, app);
         const named = body.identifier ?? body.user_id ?? body.email ?? body.evm_address;
         if (!named) throw invalidRequest('Name the user with identifier, user_id, email or evm_address');
-        const authorization = await activeAuthorizationOf(deps.sql, app.id, named);
+        const authorization = await activeAuthorizationOf(deps.sql, deps.tokens.grants, app.id, named);
         const scopes = authorization.grantedScopes;
         const accessToken = await signAccessToken(deps.tokens, app, authorization, scopes, jkt);
         const now = deps.clock.now();

@@ -14,7 +14,26 @@ interface Entry {
 
 export type GrantLookup = 'hit' | 'miss' | 'bypass';
 
-/** A change: a (authorization), c (client), u (user), t (token), or * (everything: liveness changed). */
+/** The user-token lookup's answer: the latest active authorization of a client and user. */
+export interface ActiveAuthorization {
+  id: string;
+  userId: string;
+  grantedScopes: string[];
+}
+
+interface AuthorizationEntry {
+  authorization: ActiveAuthorization;
+  applicationId: string;
+  expiresAt: number;
+}
+
+/** Belt and braces: a user-token lookup is kept at most this long even while nothing changes. */
+const AUTHORIZATION_TTL_MS = 300_000;
+
+/**
+ * A change: a (authorization), g (an authorization of a client and user: `<application id>:<user id>`),
+ * c (client), u (user), t (token), or * (everything: liveness changed).
+ */
 interface Change {
   seq: number;
   kind: string;
@@ -33,6 +52,25 @@ function concerns(change: Change, jti: string, entry: Entry): boolean {
       return change.id === entry.grant.userId;
     case 'c':
       return change.id === entry.applicationId;
+    case 'g':
+      return false;
+    default:
+      return true;
+  }
+}
+
+function concernsAuthorization(change: Change, entry: AuthorizationEntry): boolean {
+  switch (change.kind) {
+    case 'a':
+      return change.id === entry.authorization.id;
+    case 'g':
+      return change.id === `${entry.applicationId}:${entry.authorization.userId}`;
+    case 'u':
+      return change.id === entry.authorization.userId;
+    case 'c':
+      return change.id === entry.applicationId;
+    case 't':
+      return false;
     default:
       return true;
   }
@@ -53,6 +91,8 @@ function concerns(change: Change, jti: string, entry: Entry): boolean {
  */
 export class GrantCache {
   private readonly entries = new Map<string, Entry>();
+  /** The user-token lookups, by application id and the user's name as looked up. */
+  private readonly authorizations = new Map<string, AuthorizationEntry>();
   private readonly listener: ChangeListener;
   private readonly max: number;
   private readonly observe: (lookup: GrantLookup) => void;
@@ -118,15 +158,40 @@ export class GrantCache {
   }
 
   set(jti: string, grant: Grant, applicationId: string, expiresAt: number, sequence: number): void {
-    if (!this.live) return;
     const entry = { grant, applicationId, expiresAt };
-    if (sequence !== this.seq) {
-      // Changes since the read began: any that concerns this entry (or one the log no longer holds) wins.
-      if ((this.log[0]?.seq ?? Number.POSITIVE_INFINITY) > sequence + 1) return;
-      if (this.log.some((change) => change.seq > sequence && concerns(change, jti, entry))) return;
-    }
+    // Changes since the read began: any that concerns this entry (or one the log no longer holds) wins.
+    if (!this.live || this.changedSince(sequence, (change) => concerns(change, jti, entry))) return;
     if (this.entries.size >= this.max) this.entries.delete(this.entries.keys().next().value!);
     this.entries.set(jti, entry);
+  }
+
+  /**
+   * The user-token endpoint's lookup, from memory: a newer authorization of the same client and
+   * user (announced as `g:`), its revocation, the client's or any change to the user drops it.
+   */
+  activeAuthorization(applicationId: string, named: string): ActiveAuthorization | undefined {
+    if (!this.live) return undefined;
+    const key = `${applicationId}\n${named}`;
+    const entry = this.authorizations.get(key);
+    if (!entry || entry.expiresAt <= this.clock.now().getTime()) {
+      if (entry) this.authorizations.delete(key);
+      return undefined;
+    }
+    return entry.authorization;
+  }
+
+  setActiveAuthorization(applicationId: string, named: string, authorization: ActiveAuthorization, sequence: number): void {
+    const entry = { authorization, applicationId, expiresAt: this.clock.now().getTime() + AUTHORIZATION_TTL_MS };
+    if (!this.live || this.changedSince(sequence, (change) => concernsAuthorization(change, entry))) return;
+    if (this.authorizations.size >= this.max) this.authorizations.delete(this.authorizations.keys().next().value!);
+    this.authorizations.set(`${applicationId}\n${named}`, entry);
+  }
+
+  /** Whether a change that concerns an entry (or one the log no longer holds) came after `sequence`. */
+  private changedSince(sequence: number, concern: (change: Change) => boolean): boolean {
+    if (sequence === this.seq) return false;
+    if ((this.log[0]?.seq ?? Number.POSITIVE_INFINITY) > sequence + 1) return true;
+    return this.log.some((change) => change.seq > sequence && concern(change));
   }
 
   /** A change committed (its notification), or one this replica made itself: dropped at once. */
@@ -144,8 +209,10 @@ export class GrantCache {
     if (this.log.length > LOG_SIZE) this.log.shift();
     if (kind === '*') {
       this.entries.clear();
+      this.authorizations.clear();
       return;
     }
+    for (const [key, entry] of this.authorizations) if (concernsAuthorization(change, entry)) this.authorizations.delete(key);
     if (kind === 't') {
       this.entries.delete(id);
       return;
