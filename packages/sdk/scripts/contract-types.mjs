@@ -2,12 +2,13 @@
 // Writes src/contract-types.ts: the API's types (inferred from the zod contracts in @svc/schemas)
 // spelled out as plain TypeScript, so the SDK's declarations stand alone: a project that installs
 // the packed SDK needs neither @svc/schemas nor zod. TypeScript 7 has no compiler API, so this
-// asks TypeScript 5's checker (installed as `typescript-api`) to print each type in full.
+// asks the checker of the TypeScript that @ts-morph/common bundles (6.x, no `tsc` binary to clash
+// with TypeScript 7's) to print each type in full.
 // `--check` writes nothing and exits 1 when the file is out of date.
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import ts from 'typescript-api';
+import { getLibFiles, ts } from '@ts-morph/common';
 
 const here = fileURLToPath(new URL('..', import.meta.url));
 const target = `${here}src/contract-types.ts`;
@@ -32,13 +33,17 @@ export function generate() {
   const probe = `${here}src/__contract-probe.ts`;
   const source = `import type * as S from '@svc/schemas';\n${CONTRACT_TYPES.map((n) => `export type ${n} = S.${n};`).join('\n')}\n`;
   const options = { strict: true, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, target: ts.ScriptTarget.ES2022, noEmit: true, skipLibCheck: true };
+  // The probe and the standard library (bundled as text, not files) from memory, the rest from disk.
+  const memory = new Map([[probe, source], ...getLibFiles().map(({ fileName, text }) => [`/lib/${fileName}`, text])]);
   const host = ts.createCompilerHost(options);
+  host.getDefaultLibLocation = () => '/lib';
+  host.getDefaultLibFileName = (o) => `/lib/${ts.getDefaultLibFileName(o)}`;
   const read = host.readFile.bind(host);
-  host.readFile = (file) => (file === probe ? source : read(file));
+  host.readFile = (file) => memory.get(file) ?? read(file);
   const exists = host.fileExists.bind(host);
-  host.fileExists = (file) => file === probe || exists(file);
+  host.fileExists = (file) => memory.has(file) || exists(file);
   const getSource = host.getSourceFile.bind(host);
-  host.getSourceFile = (file, lang) => (file === probe ? ts.createSourceFile(file, source, lang) : getSource(file, lang));
+  host.getSourceFile = (file, lang) => (memory.has(file) ? ts.createSourceFile(file, memory.get(file), lang) : getSource(file, lang));
   const program = ts.createProgram([probe], options, host);
   const errors = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
   if (errors.length) throw new Error(`@svc/schemas does not type-check as seen from the SDK (is it built?):\n${errors.join('\n')}`);

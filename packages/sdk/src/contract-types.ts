@@ -44,25 +44,25 @@ export type PresetErrorCode = 'E4003' | 'E4004' | 'E4010' | 'E4041' | 'E4042' | 
 export type PresetInfo = {
   name: string;
   scope:
-    | 'data.read'
+    | 'identity:read'
+    | 'kyc:read'
+    | 'financial:read'
+    | 'identity:date_of_birth'
+    | 'identity:address_postal_code'
+    | 'identity:address_full'
+    | 'identity:legal_name'
+    | 'kyc:document_number'
     | 'financial:bank_balance'
     | 'financial:loan_balance'
     | 'financial:net_worth'
-    | 'financial:read'
-    | 'identity:address_full'
-    | 'identity:address_postal_code'
-    | 'identity:date_of_birth'
-    | 'identity:legal_name'
-    | 'identity:read'
-    | 'kyc:document_number'
-    | 'kyc:read'
     | 'openid'
-    | 'profile.full';
-  category: 'financial' | 'identity' | 'kyc' | 'profile';
+    | 'profile.full'
+    | 'data.read';
+  category: 'identity' | 'kyc' | 'financial' | 'profile';
   description: string;
   consentText: string;
-  type: 'string' | 'number' | 'boolean' | 'array' | 'date' | 'datetime' | 'enum' | 'integer';
-  sensitivity: 'critical' | 'high' | 'low' | 'medium';
+  type: 'string' | 'number' | 'boolean' | 'datetime' | 'date' | 'array' | 'enum' | 'integer';
+  sensitivity: 'low' | 'medium' | 'high' | 'critical';
   derived: boolean;
   format: string;
   parentField?: string | undefined;
@@ -72,7 +72,7 @@ export type PresetInfo = {
 export type PresetResult = {
   preset: string;
   value: unknown;
-  status: 'expired' | 'pending' | 'unavailable' | 'valid';
+  status: 'valid' | 'pending' | 'expired' | 'unavailable';
   expires_at: string;
   verified_at?: string | undefined;
   evidence?: Record<string, unknown> | undefined;
@@ -83,9 +83,9 @@ export type RevokeResponse = {
   revoked_count: number;
   details?:
     | {
-        subject: 'authorization' | 'token';
-        status: 'revoked' | 'invalid' | 'not_found';
-        token_type?: 'access_token' | 'refresh_token' | undefined;
+        subject: 'token' | 'authorization';
+        status: 'revoked' | 'not_found' | 'invalid';
+        token_type?: 'refresh_token' | 'access_token' | undefined;
         authorization_id?: string | undefined;
         client_id?: string | undefined;
         user_id?: string | undefined;
@@ -126,7 +126,7 @@ export type ServiceConfiguration = {
   presets_available: {
     name: string;
     scope: string;
-    type: 'string' | 'number' | 'boolean' | 'array' | 'date' | 'datetime' | 'enum' | 'integer' | 'bundled';
+    type: 'string' | 'number' | 'boolean' | 'datetime' | 'date' | 'array' | 'enum' | 'integer' | 'bundled';
     description: string;
     consent_text: string;
   }[];
