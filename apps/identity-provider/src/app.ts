@@ -30,6 +30,6 @@ export function createApp(deps: AppDeps): Express {
     app.use(developerRouter(deps));
     app.use(presetsRouter(deps));
     app.use(queriesRouter(deps));
-    app.use(pageErrors);
+    app.use(pageErrors(deps.isOutage));
   });
 }

@@ -1,5 +1,14 @@
 import { errorResponses, type ApiSpec, type ResponseSpec } from '@svc/http';
-import { ZAuthorizationIdQuery, ZConsentSignInForm, ZConsentSignOutForm, ZOAuthError, ZPresetError, ZSessionResponse, ZSignInRequest } from '@svc/schemas';
+import {
+  ZAuthorizationIdQuery,
+  ZConsentSignInForm,
+  ZConsentSignOutForm,
+  ZErrorBody,
+  ZOAuthError,
+  ZPresetError,
+  ZSessionResponse,
+  ZSignInRequest,
+} from '@svc/schemas';
 import { z } from 'zod';
 
 // The response shapes area A's operations share, and the hosted pages' and sessions' operations.
@@ -12,6 +21,13 @@ export const session = [['sessionBearer'], ['sessionCookie']] as ApiSpec['operat
 export const dataErrors = presetErrors({ 401: 'E4041 expired token, E4042 invalid or revoked token, E4010 data window over' });
 export const rateLimited = errorResponses({ 429: 'Over the client’s rate limit (Retry-After says when to retry)' });
 export const FORM = ['application/json', 'application/x-www-form-urlencoded'];
+/** A refusal that a browser on the sign-in pages gets as a page in its language (routes/page-errors.ts). */
+export const orPage = (description: string): ResponseSpec => ({
+  description: `${description} (JSON, or a page for a browser)`,
+  schema: ZErrorBody,
+  alternatives: [{ contentType: 'text/html', schema: z.string() }],
+});
+export const unavailablePage = { 503: orPage('PostgreSQL or Redis unreachable: temporarily_unavailable, with Retry-After') };
 
 /** The hosted sign-in and consent pages, and the session endpoints behind them. */
 export const PAGE_AND_SESSION_OPERATIONS: ApiSpec['operations'] = [
@@ -21,7 +37,11 @@ export const PAGE_AND_SESSION_OPERATIONS: ApiSpec['operations'] = [
     tag: 'Hosted pages',
     summary: 'The sign-in or consent page of an authorization',
     query: ZAuthorizationIdQuery,
-    responses: { 200: html('Sign-in page, or the consent page once signed in'), 404: html('Expired, answered, or another account’s request') },
+    responses: {
+      200: html('Sign-in page, or the consent page once signed in'),
+      404: html('Expired, answered, or another account’s request'),
+      ...unavailablePage,
+    },
   },
   {
     method: 'post',
@@ -36,6 +56,7 @@ export const PAGE_AND_SESSION_OPERATIONS: ApiSpec['operations'] = [
       403: html('The form expired (CSRF)'),
       404: html('Expired or answered request'),
       429: html('Too many failed sign-ins'),
+      ...unavailablePage,
     },
   },
   {
@@ -51,6 +72,7 @@ export const PAGE_AND_SESSION_OPERATIONS: ApiSpec['operations'] = [
       303: redirect('To the sign-in page of the same request'),
       403: html('The form expired (CSRF)'),
       404: html('Expired or answered request'),
+      ...unavailablePage,
     },
   },
   {

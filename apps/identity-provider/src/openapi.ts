@@ -37,7 +37,18 @@ import {
 import { z } from 'zod';
 
 import { IDENTITY_PROVIDER_EXAMPLES } from './openapi-examples.js';
-import { dataErrors, FORM, oauthErrors, PAGE_AND_SESSION_OPERATIONS, presetErrors, rateLimited, redirect, session } from './openapi-pages.js';
+import {
+  dataErrors,
+  FORM,
+  oauthErrors,
+  orPage,
+  PAGE_AND_SESSION_OPERATIONS,
+  presetErrors,
+  rateLimited,
+  redirect,
+  session,
+  unavailablePage,
+} from './openapi-pages.js';
 
 /** Area A of the API contract, as served. */
 export const IDENTITY_PROVIDER_API: ApiSpec = {
@@ -62,7 +73,8 @@ export const IDENTITY_PROVIDER_API: ApiSpec = {
             schema: ZOAuthError,
             alternatives: [{ contentType: 'text/html', schema: z.string() }],
           },
-          ...errorResponses({ 429: 'Too many authorization requests for this client from this address (AUTHORIZE_RATE_LIMIT per minute)' }),
+          429: orPage('Too many authorization requests for this client from this address (AUTHORIZE_RATE_LIMIT per minute)'),
+          ...unavailablePage,
         },
       },
       ...PAGE_AND_SESSION_OPERATIONS,

@@ -45,9 +45,37 @@ describe('finding 12: unauthenticated authorization requests are bounded', () =>
         statuses.push((await request(limited.app).get('/oauth/authorize').set('X-Forwarded-For', '203.0.113.10').query(query)).status);
       expect(statuses.slice(0, 5)).toEqual([200, 200, 200, 200, 200]);
       expect(statuses.slice(5)).toEqual([429, 429]);
+      // A browser gets the refusal as a page in its language, with the same Retry-After.
+      const page = await request(limited.app)
+        .get('/oauth/authorize')
+        .set('X-Forwarded-For', '203.0.113.10')
+        .set('Accept', 'text/html')
+        .set('Accept-Language', 'de')
+        .query(query);
+      expect(page.status).toBe(429);
+      expect(page.headers['content-type']).toMatch(/^text\/html/);
+      expect(page.headers['retry-after']).toMatch(/^\d+$/);
+      expect(page.text).toContain('Von hier kamen gerade zu viele Anmeldeanfragen.');
       expect((await request(limited.app).get('/oauth/authorize').set('X-Forwarded-For', '198.51.100.10').query(query)).status).toBe(200);
     } finally {
       await limited.deps.close();
+    }
+  });
+
+  it('shows a browser a page while the database is unreachable, and API callers the JSON 503', async () => {
+    const down = buildIdp({ DATABASE_URL: 'postgresql://postgres@127.0.0.1:1/unreachable' });
+    try {
+      const id = '00000000-0000-4000-8000-000000000000';
+      const page = await request(down.app).get('/consent').set('Accept', 'text/html').query({ authorization_id: id });
+      expect(page.status).toBe(503);
+      expect(page.headers['retry-after']).toBe('5');
+      expect(page.headers['content-type']).toMatch(/^text\/html/);
+      expect(page.text).toContain('The sign-in service is briefly unavailable. Wait a moment, then try again.');
+      const api = await request(down.app).get('/oauth/authorize/context').set('Authorization', 'Bearer svcsess_unknown').query({ authorization_id: id });
+      expect(api.status).toBe(503);
+      expect(api.body).toMatchObject({ error: 'temporarily_unavailable' });
+    } finally {
+      await down.deps.close();
     }
   });
 

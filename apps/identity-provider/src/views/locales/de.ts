@@ -23,6 +23,8 @@ export const de: Messages = {
   notYou: (email) => `Nicht ${email}?`,
   signOut: 'Abmelden',
   badLink: 'Dieser Anmeldelink ist ungültig, daher können wir nicht fortfahren.',
+  slowDown: 'Von hier kamen gerade zu viele Anmeldeanfragen. Warten Sie eine Minute und versuchen Sie es dann erneut.',
+  unavailable: 'Der Anmeldedienst ist kurz nicht erreichbar. Warten Sie einen Moment und versuchen Sie es dann erneut.',
   nextStep:
     'Kehren Sie zur Anwendung zurück, von der Sie kamen, und beginnen Sie neu. Wenn das wieder passiert, teilen Sie dem Support der Anwendung mit, was Sie hier sehen.',
   detailsForDevelopers: 'Details für die Entwickler der Anwendung',

@@ -24,6 +24,8 @@ export const en: Messages = {
   notYou: (email) => `Not ${email}?`,
   signOut: 'Sign out',
   badLink: 'This sign-in link is not valid, so we cannot continue.',
+  slowDown: 'Too many sign-in requests came from here just now. Wait a minute, then try again.',
+  unavailable: 'The sign-in service is briefly unavailable. Wait a moment, then try again.',
   nextStep: 'Go back to the app you came from and start again. If this keeps happening, tell the app’s support team what you see here.',
   detailsForDevelopers: 'Details for the app’s developers',
   // The catalog's own texts are the English ones.

@@ -23,6 +23,8 @@ export const fr: Messages = {
   notYou: (email) => `Vous n’êtes pas ${email} ?`,
   signOut: 'Se déconnecter',
   badLink: 'Ce lien de connexion n’est pas valide : nous ne pouvons pas continuer.',
+  slowDown: 'Trop de demandes de connexion sont venues d’ici à l’instant. Attendez une minute, puis réessayez.',
+  unavailable: 'Le service de connexion est brièvement indisponible. Patientez un instant, puis réessayez.',
   nextStep: 'Revenez à l’application d’où vous venez et recommencez. Si cela se reproduit, indiquez au support de l’application ce que vous voyez ici.',
   detailsForDevelopers: 'Détails pour les développeurs de l’application',
   scopes: {

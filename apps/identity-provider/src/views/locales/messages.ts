@@ -27,6 +27,10 @@ export interface Messages {
   signOut: string;
   /** A sign-in link the service cannot act on (unknown app, unregistered return address, missing parts). */
   badLink: string;
+  /** Too many requests from this browser's network for a moment (429). */
+  slowDown: string;
+  /** PostgreSQL or Redis unreachable for a moment (503). */
+  unavailable: string;
   /** What the person can do about any refused request. */
   nextStep: string;
   /** The summary of the technical details kept for the app's developers. */
