@@ -265,6 +265,7 @@ function printBanner(demo) {
         `  curl -H 'X-SVC-API-Key: ${demo.api_keys.wallet_verify.key}' '${wallet}/v1/human/verify?wallet_address=${user.wallets[0]}'`,
         `  open ${authorize}`,
         `  PKCE code_verifier for that URL: ${verifier}`,
+        '  (after you approve, the demo app shows the code to exchange with that verifier: docs/identity-provider.md)',
         '=== END OF DEMO SECRETS ===',
       );
   }

@@ -25,7 +25,8 @@ process.stdout.write(
   `[test] Redis: ${env.REDIS_URL ? env.REDIS_URL.replace(/\/\/[^@]*@/, '//') : 'none (in-process store; set REDIS_URL for the Redis contract runs)'}\n`,
 );
 
-const turbo = spawn('npx', ['turbo', 'run', 'test', '--concurrency=2', '--output-logs=new-only', ...process.argv.slice(2)], {
+// --continue: a failing workspace does not stop the others, so the closing line counts every test.
+const turbo = spawn('npx', ['turbo', 'run', 'test', '--concurrency=2', '--continue', '--output-logs=new-only', ...process.argv.slice(2)], {
   env,
   stdio: ['ignore', 'pipe', 'inherit'],
 });

@@ -64,6 +64,16 @@ export function createApp({ config, fetch }: DemoAppDeps): Express {
     const session = sessions.get(req, res);
     const pending = session.pending;
     delete session.pending;
+    const params = new URL(req.originalUrl, 'http://callback.invalid').searchParams;
+    const code = params.get('code');
+    if (!pending && code && !params.get('error')) {
+      // Most likely the authorize URL npm start printed: its code is for whoever holds that URL's verifier.
+      session.notice = {
+        kind: 'ok',
+        text: `A code arrived that this app did not ask for (from the authorize URL npm start printed?). It is yours to exchange once, soon, with the code_verifier printed beside that URL: ${code}`,
+      };
+      return void res.redirect(303, '/');
+    }
     try {
       if (!pending) throw new Error('This sign-in was not started here (or was already finished): start again.');
       const { code } = idp.parseCallback(new URL(req.originalUrl, 'http://callback.invalid').toString(), { state: pending.state });
@@ -76,7 +86,7 @@ export function createApp({ config, fetch }: DemoAppDeps): Express {
       };
       session.notice = { kind: 'ok', text: 'Signed in: this is what you agreed to share.' };
     } catch (err) {
-      const denied = new URL(req.originalUrl, 'http://callback.invalid').searchParams.get('error') === 'access_denied';
+      const denied = params.get('error') === 'access_denied';
       session.notice = {
         kind: 'error',
         text: denied ? 'You declined: the app got nothing. Sign in again whenever you like.' : `Sign-in failed: ${describe(err)}`,

@@ -132,6 +132,9 @@ describe('the demo relying party over HTTP', () => {
     const agent = request.agent(appUrl);
     const callback = await agent.get('/callback?code=abc&state=xyz');
     expect(callback.status).toBe(303);
+    // Not exchanged: a code it did not ask for is shown to its holder (the npm start banner's URL), never used.
+    await expect(agent.get('/').then((r) => r.text)).resolves.toContain('A code arrived that this app did not ask for');
+    await agent.get('/callback?state=xyz');
     await expect(agent.get('/').then((r) => r.text)).resolves.toContain('Sign-in failed: This sign-in was not started here');
     expect((await agent.post('/revoke').type('form').send({ csrf: 'forged' })).status).toBe(403);
   });

@@ -32,7 +32,18 @@ export const CONTRACT_TYPES = [
 export function generate() {
   const probe = `${here}src/__contract-probe.ts`;
   const source = `import type * as S from '@svc/schemas';\n${CONTRACT_TYPES.map((n) => `export type ${n} = S.${n};`).join('\n')}\n`;
-  const options = { strict: true, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, target: ts.ScriptTarget.ES2022, noEmit: true, skipLibCheck: true };
+  // From the contracts' TypeScript sources (the `source` export condition), not their emitted
+  // declarations: TypeScript 7 checks in parallel, so the order of union members in its .d.ts
+  // output varies from build to build, and this file must come out the same every time.
+  const options = {
+    strict: true,
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    customConditions: ['source'],
+    target: ts.ScriptTarget.ES2022,
+    noEmit: true,
+    skipLibCheck: true,
+  };
   // The probe and the standard library (bundled as text, not files) from memory, the rest from disk.
   const memory = new Map([[probe, source], ...getLibFiles().map(({ fileName, text }) => [`/lib/${fileName}`, text])]);
   const host = ts.createCompilerHost(options);
@@ -46,7 +57,7 @@ export function generate() {
   host.getSourceFile = (file, lang) => (memory.has(file) ? ts.createSourceFile(file, memory.get(file), lang) : getSource(file, lang));
   const program = ts.createProgram([probe], options, host);
   const errors = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
-  if (errors.length) throw new Error(`@svc/schemas does not type-check as seen from the SDK (is it built?):\n${errors.join('\n')}`);
+  if (errors.length) throw new Error(`@svc/schemas does not type-check as seen from the SDK:\n${errors.join('\n')}`);
   const checker = program.getTypeChecker();
   const flags = ts.TypeFormatFlags.NoTruncation | ts.TypeFormatFlags.InTypeAlias | ts.TypeFormatFlags.MultilineObjectLiterals;
   const declarations = program

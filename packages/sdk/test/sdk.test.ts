@@ -158,7 +158,7 @@ describe('WalletVerifyClient', () => {
       rateLimit: { limit: 50, remaining: 49, reset: expect.any(Number) },
     });
     await expect(client.verify(WALLET.toLowerCase())).rejects.toBeInstanceOf(ValidationApiError);
-    await expect(client.verify('0x52908400098527886E0F7030069857D2E4169EE7')).rejects.toMatchObject({ status: 404, error: 'Wallet not found' });
+    await expect(client.verify('0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB')).rejects.toMatchObject({ status: 404, error: 'Wallet not found' });
     await expect(new WalletVerifyClient({ baseUrl: verify.url, apiKey: 'svck_wrong' }).verify(WALLET)).rejects.toMatchObject({
       status: 401,
       error: 'Invalid / disabled API key',
