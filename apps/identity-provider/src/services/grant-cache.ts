@@ -97,6 +97,7 @@ export class GrantCache {
   private readonly max: number;
   private readonly observe: (lookup: GrantLookup) => void;
   private seq = 0;
+  private closing = false;
   private readonly log: Change[] = [];
 
   constructor(
@@ -114,6 +115,8 @@ export class GrantCache {
       onChange: (payload) => this.changed(payload),
       onLiveness: (live) => {
         this.flush();
+        // Stopping the listener on shutdown is no outage worth a warning.
+        if (this.closing) return;
         logger[live ? 'info' : 'warn'](
           live ? 'grant cache live: bearer checks served from memory' : 'grant cache off: bearer checks read the database until the listener is back',
         );
@@ -221,6 +224,7 @@ export class GrantCache {
   }
 
   async close(): Promise<void> {
+    this.closing = true;
     await this.listener.stop();
   }
 }
