@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { examplesMarkdown, PLATFORM_OPERATIONS } from '@svc/http';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-export const GUIDES = [
+const GUIDES = [
   { service: 'identity-provider', api: 'IDENTITY_PROVIDER_API', baseUrl: 'http://localhost:4000' },
   { service: 'wallet-verify', api: 'WALLET_VERIFY_API', baseUrl: 'http://localhost:4001' },
   { service: 'credential-issuer', api: 'CREDENTIAL_ISSUER_API', baseUrl: 'http://localhost:4002' },
@@ -17,7 +17,7 @@ const BEGIN =
 const END = '<!-- examples:end -->';
 
 /** The guide's text with its examples section brought up to date. */
-export async function updatedGuide({ service, api, baseUrl }) {
+async function updatedGuide({ service, api, baseUrl }) {
   const file = `${root}docs/${service}.md`;
   const text = readFileSync(file, 'utf8');
   const spec = (await import(`${root}apps/${service}/dist/openapi.js`))[api];
@@ -28,15 +28,13 @@ export async function updatedGuide({ service, api, baseUrl }) {
   return { file, text, updated: `${text.slice(0, start + BEGIN.length)}\n\n${section}\n\n${text.slice(end)}` };
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const check = process.argv.includes('--check');
-  let stale = 0;
-  for (const guide of GUIDES) {
-    const { file, text, updated } = await updatedGuide(guide);
-    if (text === updated) continue;
-    stale++;
-    if (check) process.stderr.write(`${file} is out of date: run node scripts/docs-examples.mjs\n`);
-    else writeFileSync(file, updated);
-  }
-  process.exit(check && stale ? 1 : 0);
+const check = process.argv.includes('--check');
+let stale = 0;
+for (const guide of GUIDES) {
+  const { file, text, updated } = await updatedGuide(guide);
+  if (text === updated) continue;
+  stale++;
+  if (check) process.stderr.write(`${file} is out of date: run node scripts/docs-examples.mjs\n`);
+  else writeFileSync(file, updated);
 }
+process.exit(check && stale ? 1 : 0);
