@@ -32,6 +32,13 @@ let hello;
   hello = { name: 'express hello-world (one JSON object)', ...(await load(`${target.url}/v1/human/verify`, {})) };
   await target.stop();
 }
+// The same, served the way the services are (createHttpServer): not a yardstick, a reading aid.
+let helloSvc;
+{
+  const target = await startTarget(here('./targets/express-hello.mjs'), { HELLO_SERVER: 'svc' });
+  helloSvc = { name: "express hello-world, services' server", ...(await load(`${target.url}/v1/human/verify`, {})) };
+  await target.stop();
+}
 const stage = (s) => process.stderr.write(`[bench] ${s}\n`);
 {
   const target = await startTarget(here('./targets/express-form.mjs'));
@@ -98,7 +105,7 @@ const stage = (s) => process.stderr.write(`[bench] ${s}\n`);
 await database.close();
 const base = rows[0].rps;
 const oidcRps = rows[1].rps;
-rows.unshift(hello);
+rows.unshift(hello, helloSvc);
 console.log(`\nidentity-provider: ${connections} connections, ${seconds} s each (${new Date().toISOString()})`);
 console.log(
   `${'target'.padEnd(40)}${'req/s'.padStart(8)}${'p99 ms'.padStart(8)}${'× express form'.padStart(16)}${'× oidc-provider'.padStart(17)}${'× hello'.padStart(9)}`,

@@ -24,9 +24,9 @@ export async function freePort() {
 }
 
 /** Forks `script` with PORT set and waits until `ready` answers 200 (or the script says 'ready'). */
-export async function startTarget(script, env = {}) {
+export async function startTarget(script, env = {}, execArgv = []) {
   const port = await freePort();
-  const child = fork(script, [], { env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const child = fork(script, [], { env: { ...process.env, ...env, PORT: String(port) }, execArgv, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
     const ok = await fetch(`http://127.0.0.1:${port}/health`).then(
@@ -58,8 +58,8 @@ export async function load(url, { connections = 50, seconds = 10, headers = {} }
 export function printTable(title, rows, baselineName) {
   const base = rows.find((r) => r.name === baselineName);
   console.log(`\n${title}`);
-  console.log(`${'target'.padEnd(34)}${'req/s'.padStart(10)}${'p99 ms'.padStart(9)}${`× ${baselineName}`.padStart(28)}`);
+  console.log(`${'target'.padEnd(40)}${'req/s'.padStart(10)}${'p99 ms'.padStart(9)}${`× ${baselineName}`.padStart(28)}`);
   for (const r of rows) {
-    console.log(`${r.name.padEnd(34)}${r.rps.toFixed(0).padStart(10)}${String(r.p99).padStart(9)}${(r.rps / base.rps).toFixed(2).padStart(28)}`);
+    console.log(`${r.name.padEnd(40)}${r.rps.toFixed(0).padStart(10)}${String(r.p99).padStart(9)}${(r.rps / base.rps).toFixed(2).padStart(28)}`);
   }
 }

@@ -58,6 +58,13 @@ let hello;
   hello = await measure('express hello-world (one JSON object)', `${target.url}/v1/human/verify`, {});
   await target.stop();
 }
+// The same, served the way the services are (createHttpServer): not a yardstick, a reading aid.
+let helloSvc;
+{
+  const target = await startTarget(here('./targets/express-hello.mjs'), { HELLO_SERVER: 'svc' });
+  helloSvc = await measure("express hello-world, services' server", `${target.url}/v1/human/verify`, {});
+  await target.stop();
+}
 {
   const target = await startTarget(here('./targets/express-json.mjs'));
   rows.push(
@@ -81,8 +88,8 @@ let hello;
 }
 await database.close();
 
-rows.unshift(hello);
-const base = rows[1].rps;
+rows.unshift(hello, helloSvc);
+const base = rows[2].rps;
 console.log(
   `\ndata endpoints: ${connections} connections, ${seconds} s each, Redis: ${process.env.REDIS_URL ? 'yes' : 'no (in-process store)'} (${new Date().toISOString()})`,
 );

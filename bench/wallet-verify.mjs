@@ -33,6 +33,8 @@ const rows = [];
 for (const [name, script, env, path, headers] of [
   ['bare node:http', here('./targets/bare-http.mjs'), {}, '/', {}],
   ['express hello-world', here('./targets/express-hello.mjs'), {}, '/v1/human/verify', {}],
+  // Served the way the services are (createHttpServer): not a yardstick, a reading aid.
+  ["express hello-world, services' server", here('./targets/express-hello.mjs'), { HELLO_SERVER: 'svc' }, '/v1/human/verify', {}],
   [
     `wallet-verify (${process.env.REDIS_URL ? 'Redis' : 'in-process'} limiter)`,
     here('../apps/wallet-verify/dist/server.js'),

@@ -6,8 +6,5 @@ import { credentialsRouter } from './routes/credentials.routes.js';
 import { statusListsRouter } from './routes/status-lists.routes.js';
 
 export function createApp(deps: AppDeps): Express {
-  return createServiceApp({ ...deps, api: CREDENTIAL_ISSUER_API, serverUrl: '/' }, (app) => {
-    app.use(credentialsRouter(deps));
-    app.use(statusListsRouter(deps));
-  });
+  return createServiceApp({ ...deps, api: CREDENTIAL_ISSUER_API, serverUrl: '/' }, { routers: [credentialsRouter(deps), statusListsRouter(deps)] });
 }

@@ -17,19 +17,24 @@ import { userinfoRouter } from './routes/userinfo.routes.js';
 import { userTokenRouter } from './routes/user-token.routes.js';
 
 export function createApp(deps: AppDeps): Express {
-  return createServiceApp({ ...deps, api: IDENTITY_PROVIDER_API, serverUrl: deps.config.issuer }, (app) => {
-    app.use(discoveryRouter(deps));
-    app.use(sessionRouter(deps));
-    app.use(authorizeRouter(deps));
-    app.use(decisionRouter(deps));
-    app.use(consentRouter(deps));
-    app.use(tokenRouter(deps));
-    app.use(userinfoRouter(deps));
-    app.use(revokeRouter(deps));
-    app.use(userTokenRouter(deps));
-    app.use(developerRouter(deps));
-    app.use(presetsRouter(deps));
-    app.use(queriesRouter(deps));
-    app.use(pageErrors(deps.isOutage));
-  });
+  return createServiceApp(
+    { ...deps, api: IDENTITY_PROVIDER_API, serverUrl: deps.config.issuer },
+    {
+      routers: [
+        discoveryRouter(deps),
+        sessionRouter(deps),
+        authorizeRouter(deps),
+        decisionRouter(deps),
+        consentRouter(deps),
+        tokenRouter(deps),
+        userinfoRouter(deps),
+        revokeRouter(deps),
+        userTokenRouter(deps),
+        developerRouter(deps),
+        presetsRouter(deps),
+        queriesRouter(deps),
+      ],
+      errorPages: pageErrors(deps.isOutage),
+    },
+  );
 }

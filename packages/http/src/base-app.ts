@@ -1,4 +1,4 @@
-import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response, type Router, type ErrorRequestHandler } from 'express';
 import { depthLimit } from './body-limits.js';
 import { createErrorHandler, notFoundHandler, type OutageClassifier } from './error-handler.js';
 import type { Logger } from './logger.js';
@@ -7,7 +7,8 @@ import { apiDocsRouter } from './api-docs.js';
 import { healthRouter, type ReadinessCheck } from './health.js';
 import { openApiDocument, type ApiSpec } from './openapi.js';
 import { PLATFORM_OPERATIONS } from './platform-operations.js';
-import { requestLogging } from './request-logging.js';
+import { assignRequestId, completionLog, defineRequestLogger } from './request-logging.js';
+import { routeIndex } from './route-index.js';
 import { securityHeaders, type SecurityHeaderOptions } from './security-headers.js';
 
 export interface BaseAppOptions extends SecurityHeaderOptions {
@@ -24,25 +25,39 @@ export interface BaseAppOptions extends SecurityHeaderOptions {
 }
 
 /**
- * The middleware every service shares, in order: request id and logging, security headers,
- * size- and depth-limited JSON and form bodies. Routes go between this and `finishApp`.
+ * What every request goes through first, in one step: an id and a logger bound to it, security
+ * headers, size- and depth-limited JSON and form bodies, and on completion its metrics and its log
+ * line. (One middleware, not five: each layer Express walks costs every request.) Routes go
+ * between this and `finishApp`.
  */
 export function createBaseApp(options: BaseAppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
   if (options.trustProxy !== undefined) app.set('trust proxy', options.trustProxy);
-  if (options.metrics) app.use(options.metrics.middleware());
-  app.use(requestLogging(options.logger, options.logAllRequests));
-  app.use(securityHeaders(options));
+  defineRequestLogger(app.request, options.logger);
+  const record = options.metrics?.recorder();
+  const log = completionLog(options.logger, options.logAllRequests);
+  const setSecurityHeaders = securityHeaders(options);
   const limit = options.bodyLimit ?? '100kb';
   const parsers = [
     express.json({ limit, strict: true }),
     express.urlencoded({ limit, extended: false, parameterLimit: 100 }),
     depthLimit(options.maxBodyDepth ?? 32),
   ];
-  // GET and HEAD carry no body worth parsing; skipping three layers matters on hot read paths.
-  app.use((req, res, next) => (req.method === 'GET' || req.method === 'HEAD' ? next() : runAll(parsers, req, res, next)));
+  app.use((req, res, next) => {
+    const started = performance.now();
+    res.on('finish', () => {
+      const ms = performance.now() - started;
+      record?.(req, res, ms / 1000);
+      log(req, res, ms);
+    });
+    assignRequestId(req, res);
+    setSecurityHeaders(req, res);
+    // GET and HEAD carry no body worth parsing.
+    if (req.method === 'GET' || req.method === 'HEAD') next();
+    else runAll(parsers, req, res, next);
+  });
   return app;
 }
 
@@ -81,11 +96,17 @@ export interface ServiceAppOptions {
   isOutage?: OutageClassifier;
 }
 
+export interface ServiceRoutes {
+  routers: Router[];
+  /** Error middleware of the service's own, before the shared error handler (e.g. HTML error pages). */
+  errorPages?: ErrorRequestHandler;
+}
+
 /**
  * What every service app is: the base middleware, /health and /ready, /metrics, /openapi.json
- * and /docs, the service's own routes (added by `mount`), then 404/405 and the error handler.
+ * and /docs, the service's own routers, then 404/405 and the error handler.
  */
-export function createServiceApp(options: ServiceAppOptions, mount: (app: Express) => void): Express {
+export function createServiceApp(options: ServiceAppOptions, routes: ServiceRoutes): Express {
   const { config } = options;
   const app = createBaseApp({
     logger: options.logger,
@@ -94,16 +115,19 @@ export function createServiceApp(options: ServiceAppOptions, mount: (app: Expres
     logAllRequests: config.LOG_REQUESTS === 'all',
     ...(config.TRUST_PROXY !== undefined ? { trustProxy: config.TRUST_PROXY } : {}),
   });
-  app.use(healthRouter({ version: options.version, commit: config.GIT_COMMIT ?? null, checks: options.checks }));
-  app.use(metricsRouter(options.metrics, config.METRICS_TOKEN));
-  app.use(
+  const routers = [
+    healthRouter({ version: options.version, commit: config.GIT_COMMIT ?? null, checks: options.checks }),
+    metricsRouter(options.metrics, config.METRICS_TOKEN),
     apiDocsRouter(
       openApiDocument(
         { ...options.api, operations: [...options.api.operations, ...PLATFORM_OPERATIONS] },
         { version: options.version, servers: [{ url: options.serverUrl }] },
       ),
     ),
-  );
-  mount(app);
+    ...routes.routers,
+  ];
+  app.use(routeIndex(routers));
+  for (const router of routers) app.use(router);
+  if (routes.errorPages) app.use(routes.errorPages);
   return finishApp(app, options.isOutage);
 }

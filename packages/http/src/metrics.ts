@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { Router, type Request, type RequestHandler } from 'express';
+import type { ServerResponse } from 'node:http';
+import { Router, type Request } from 'express';
 import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
 import { UnauthorizedError } from './errors.js';
 import { methodNotAllowed } from './method-not-allowed.js';
@@ -32,33 +33,29 @@ export class Metrics {
     return new Counter({ name, help, labelNames, registers: [this.registry] });
   }
 
-  /** Counts every answer under its route template (`/v2/presets/:preset_name`), never the raw path. */
-  middleware(): RequestHandler {
+  /** Counts an answer under its route template (`/v2/presets/:preset_name`), never the raw path. */
+  recorder(): (req: Request, res: ServerResponse, seconds: number) => void {
     // Label-bound children, one per (method, route, status): hashing labels on every request costs more than the rest.
     const counted = new Map<string, { inc(): void }>();
     const timed = new Map<string, { observe(v: number): void }>();
-    return (req, res, next) => {
-      const started = process.hrtime.bigint();
-      res.on('finish', () => {
-        const route = routeOf(req);
-        const status = res.statusCode;
-        const timing = `${req.method} ${route}`;
-        const key = `${timing} ${status}`;
-        let counter = counted.get(key);
-        if (!counter) {
-          counter = this.requests.labels(req.method, route, String(status));
-          counted.set(key, counter);
-        }
-        counter.inc();
-        let histogram = timed.get(timing);
-        if (!histogram) {
-          histogram = this.duration.labels(req.method, route);
-          timed.set(timing, histogram);
-        }
-        histogram.observe(Number(process.hrtime.bigint() - started) / 1e9);
-        if (status === 429) this.rateLimited.inc({ route });
-      });
-      next();
+    return (req, res, seconds) => {
+      const route = routeOf(req);
+      const status = res.statusCode;
+      const timing = `${req.method} ${route}`;
+      const key = `${timing} ${status}`;
+      let counter = counted.get(key);
+      if (!counter) {
+        counter = this.requests.labels(req.method, route, String(status));
+        counted.set(key, counter);
+      }
+      counter.inc();
+      let histogram = timed.get(timing);
+      if (!histogram) {
+        histogram = this.duration.labels(req.method, route);
+        timed.set(timing, histogram);
+      }
+      histogram.observe(seconds);
+      if (status === 429) this.rateLimited.inc({ route });
     };
   }
 }

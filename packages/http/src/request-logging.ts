@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { RequestHandler } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Request } from 'express';
 import type { Logger } from './logger.js';
 
 declare module 'http' {
@@ -11,32 +12,46 @@ declare module 'http' {
 
 // A caller's request id is echoed only when it is short and plain, so logs cannot be forged.
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+const CHILD = Symbol('request logger');
+
+/** Every request gets an id, echoed as X-Request-Id: the caller's when it is safe, else a new one. */
+export function assignRequestId(req: IncomingMessage, res: ServerResponse): void {
+  const given = req.headers['x-request-id'];
+  const id = typeof given === 'string' && SAFE_REQUEST_ID.test(given) ? given : randomUUID();
+  req.id = id;
+  res.setHeader('X-Request-Id', id);
+}
 
 /**
- * Gives every request an id (echoed as X-Request-Id) and a logger bound to it, created only if a
- * handler logs; logs each completed request at a level chosen by its status (2xx/3xx debug, or
- * info with `all`; 4xx info, 5xx error). Only method, path, status and duration are logged: never headers or
- * bodies, whose secrets the redaction paths would otherwise have to catch.
+ * `req.log`: a logger bound to the request's id, made only when a handler logs. Defined once on
+ * the app's request prototype, not on each request (an accessor added per request costs every
+ * request a slower object shape).
  */
-export function requestLogging(logger: Logger, all = false): RequestHandler {
+export function defineRequestLogger(requestPrototype: object, logger: Logger): void {
+  Object.defineProperty(requestPrototype, 'log', {
+    configurable: true,
+    get(this: IncomingMessage) {
+      return loggerFor(this, logger);
+    },
+  });
+}
+
+function loggerFor(req: IncomingMessage & { [CHILD]?: Logger }, logger: Logger): Logger {
+  req[CHILD] ??= logger.child({ req_id: req.id });
+  return req[CHILD];
+}
+
+/**
+ * Logs each completed request at a level chosen by its status (2xx/3xx debug, or info with `all`;
+ * 4xx info, 5xx error). Only method, path, status and duration: never headers or bodies, whose
+ * secrets the redaction paths would otherwise have to catch.
+ */
+export function completionLog(logger: Logger, all = false): (req: Request, res: ServerResponse, ms: number) => void {
   const success = all ? 'info' : 'debug';
-  return (req, res, next) => {
-    const given = req.headers['x-request-id'];
-    const id = typeof given === 'string' && SAFE_REQUEST_ID.test(given) ? given : randomUUID();
-    req.id = id;
-    res.setHeader('X-Request-Id', id);
-    let child: Logger | undefined;
-    Object.defineProperty(req, 'log', {
-      configurable: true,
-      get: () => (child ??= logger.child({ req_id: id })),
-    });
-    const started = process.hrtime.bigint();
-    res.on('finish', () => {
-      const level = res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'info' : success;
-      if (!logger.isLevelEnabled(level)) return;
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      req.log[level]({ method: req.method, path: req.path, status: res.statusCode, duration_ms: Math.round(ms * 10) / 10 }, 'request completed');
-    });
-    next();
+  return (req, res, ms) => {
+    const level = res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'info' : success;
+    if (!logger.isLevelEnabled(level)) return;
+    // Not req.log: an app mounted inside another (the contract tests') has left its prototype by now.
+    loggerFor(req, logger)[level]({ method: req.method, path: req.path, status: res.statusCode, duration_ms: Math.round(ms * 10) / 10 }, 'request completed');
   };
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { contractChecked } from '@svc/testkit';
 import request from 'supertest';
+import { Router } from 'express';
 import { z } from 'zod';
 import { createLogger, createServiceApp, errorResponses, Metrics, openApiDocument, type ApiSpec } from '../src/index.js';
 
@@ -30,7 +31,9 @@ const API: ApiSpec = {
   ],
 };
 
-function serviceApp(routes: (app: import('express').Express) => void) {
+function serviceApp(mount: (router: Router) => void) {
+  const router = Router();
+  mount(router);
   const options = {
     logger: createLogger({ name: 'test', level: 'silent' }),
     metrics: new Metrics('test', { processMetrics: false }),
@@ -40,7 +43,7 @@ function serviceApp(routes: (app: import('express').Express) => void) {
     api: API,
     serverUrl: '/',
   };
-  return createServiceApp(options, routes);
+  return createServiceApp(options, { routers: [router] });
 }
 
 describe('openApiDocument', () => {
