@@ -1,3 +1,3 @@
-import preset from '@svc/testkit/jest-preset';
+import preset from '@svc/testkit/jest-preset-db';
 
 export default preset;

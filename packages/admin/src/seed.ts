@@ -5,7 +5,7 @@ import { inTransaction, type AdminContext } from './context.js';
 import { DEMO_CREDENTIALS, DEMO_WALLETS } from './demo-data.js';
 import { AdminError } from './errors.js';
 import { createOrg } from './orgs.js';
-import { rotateSigningKey } from './signing-keys.js';
+import { ensureKey } from './signing-keys.js';
 import { addCredential, createUser } from './users.js';
 
 export const DEMO_DOMAIN = 'demo.example';
@@ -19,10 +19,7 @@ export async function hasDemoData(ctx: AdminContext): Promise<boolean> {
 /** Makes sure each service has a signing key; a fresh install needs no rotation step. */
 export async function ensureSigningKeys(ctx: AdminContext) {
   const out: Record<string, string> = {};
-  for (const service of ['identity-provider', 'credential-issuer'] as const) {
-    const current = await ctx.db.signingKey.findFirst({ where: { service, status: 'active' } });
-    out[service] = current?.kid ?? (await rotateSigningKey(ctx, { service })).kid;
-  }
+  for (const service of ['identity-provider', 'credential-issuer'] as const) out[service] = await ensureKey(ctx, service);
   return out;
 }
 

@@ -1,4 +1,4 @@
-import { KEY_SERVICES, KeyEncryption, type KeyService, rewrapSigningKeys, rotateSigningKey as rotate } from '@svc/signing-keys';
+import { ensureSigningKey, KEY_SERVICES, KeyEncryption, type KeyService, rewrapSigningKeys, rotateSigningKey as rotate } from '@svc/signing-keys';
 import type { Db } from '@svc/db';
 import type { AdminContext } from './context.js';
 import { AdminError } from './errors.js';
@@ -39,6 +39,11 @@ export async function rotateSigningKey(ctx: AdminContext, options: RotateOptions
     throw new AdminError('--activate-in must be a whole number of seconds from 0 to 86400');
   }
   return rotate({ db: ctx.db as Db, now: ctx.now, keys: keyEncryptionOf(ctx) }, which, activateIn);
+}
+
+/** The service's active key, made when it has none (seeding; a fresh install needs no rotation step). */
+export async function ensureKey(ctx: AdminContext, which: KeyService): Promise<string> {
+  return (await ensureSigningKey({ db: ctx.db as Db, now: ctx.now, keys: keyEncryptionOf(ctx) }, which)).kid;
 }
 
 /** `keys:rewrap`: seals the service's stored keys under the current SIGNING_KEY_KEK (after a KEK rotation). */

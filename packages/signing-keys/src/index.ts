@@ -1,3 +1,3 @@
 export { KEY_SERVICES, generateKey, type KeyService, type NewKey } from './generate.js';
 export { KeyEncryption, type SealedPrivateKey } from './key-encryption.js';
-export { rotateSigningKey, rewrapSigningKeys, type KeyStoreContext } from './rotate.js';
+export { ensureSigningKey, rotateSigningKey, rewrapSigningKeys, type KeyStoreContext } from './rotate.js';

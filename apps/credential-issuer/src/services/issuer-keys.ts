@@ -1,6 +1,6 @@
 import type { Db } from '@svc/db';
 import type { Clock } from '@svc/runtime';
-import { type KeyEncryption, rewrapSigningKeys, rotateSigningKey } from '@svc/signing-keys';
+import { ensureSigningKey, type KeyEncryption, rewrapSigningKeys } from '@svc/signing-keys';
 import type { Config } from '../config.js';
 
 export interface IssuerKey {
@@ -41,7 +41,8 @@ export class IssuerKeys {
     if (this.cached && this.clock.now().getTime() - this.cached.at < this.refreshMs) return this.cached.key;
     let row = await this.newest();
     if (!row) {
-      await rotateSigningKey({ db: this.db, now: () => this.clock.now(), keys: this.keys }, 'credential-issuer');
+      // First start: one key, however many replicas start at once.
+      await ensureSigningKey({ db: this.db, now: () => this.clock.now(), keys: this.keys }, 'credential-issuer');
       row = await this.newest();
     }
     // Keys stored before encryption at rest (or under a previous KEK) are sealed under the current one.

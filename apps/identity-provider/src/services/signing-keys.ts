@@ -1,6 +1,6 @@
 import type { Db } from '@svc/db';
 import type { Clock } from '@svc/runtime';
-import { type KeyEncryption, rewrapSigningKeys, rotateSigningKey } from '@svc/signing-keys';
+import { ensureSigningKey, type KeyEncryption, rewrapSigningKeys } from '@svc/signing-keys';
 import { createPrivateKey, type JsonWebKey, type KeyObject } from 'node:crypto';
 import { createLocalJWKSet, type JWK } from 'jose';
 
@@ -58,8 +58,8 @@ export class SigningKeys {
     let now = this.now();
     let rows = await this.rows(now);
     if (!rows.some((r) => r.status === 'active')) {
-      // First start: make a key rather than refuse to sign.
-      await rotateSigningKey({ db: this.db, now: this.now, keys: this.keys }, 'identity-provider');
+      // First start: make a key rather than refuse to sign (one, however many replicas start at once).
+      await ensureSigningKey({ db: this.db, now: this.now, keys: this.keys }, 'identity-provider');
       now = this.now();
       rows = await this.rows(now);
     }

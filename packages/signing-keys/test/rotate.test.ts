@@ -1,0 +1,40 @@
+import { afterAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { testDb, testSigningKeyKek } from '@svc/testkit';
+import { ensureSigningKey, KeyEncryption, rotateSigningKey } from '../src/index.js';
+
+// This run's own database (jest-preset-db): no other suite's keys in it.
+const dbs = [testDb(), testDb(), testDb(), testDb()];
+const ctx = (i: number) => ({ db: dbs[i]!, now: () => new Date(), keys: new KeyEncryption(testSigningKeyKek()) });
+const active = () => dbs[0]!.signingKey.findMany({ where: { service: 'credential-issuer', status: 'active' } });
+
+beforeEach(async () => {
+  await dbs[0]!.signingKey.deleteMany({ where: { service: 'credential-issuer' } });
+});
+afterAll(async () => {
+  await Promise.all(dbs.map((db) => db.$disconnect()));
+});
+
+describe('signing keys under concurrent change', () => {
+  it('first start in several processes at once: one key is made, and every process gets it', async () => {
+    const results = await Promise.all(dbs.map((_, i) => ensureSigningKey(ctx(i), 'credential-issuer')));
+    const keys = await active();
+    expect(keys).toHaveLength(1);
+    expect(results.map((r) => r.kid)).toEqual(dbs.map(() => keys[0]!.kid));
+    expect(results.filter((r) => r.created)).toHaveLength(1);
+  });
+
+  it('rotations at the same moment leave exactly one active key, the others retiring', async () => {
+    await ensureSigningKey(ctx(0), 'credential-issuer');
+    const rotated = await Promise.all(dbs.map((_, i) => rotateSigningKey(ctx(i), 'credential-issuer')));
+    const keys = await active();
+    expect(keys).toHaveLength(1);
+    expect(rotated.map((r) => r.kid)).toContain(keys[0]!.kid);
+    expect(await dbs[0]!.signingKey.count({ where: { service: 'credential-issuer', status: 'retiring' } })).toBe(dbs.length);
+  });
+
+  it('makes nothing when a key is active', async () => {
+    const first = await ensureSigningKey(ctx(0), 'credential-issuer');
+    await expect(ensureSigningKey(ctx(1), 'credential-issuer')).resolves.toEqual({ kid: first.kid, created: false });
+    expect(await dbs[0]!.signingKey.count({ where: { service: 'credential-issuer' } })).toBe(1);
+  });
+});
