@@ -27,7 +27,7 @@ export interface BaseAppOptions extends SecurityHeaderOptions {
 /**
  * What every request goes through first, in one step: an id and a logger bound to it, security
  * headers, size- and depth-limited JSON and form bodies, and on completion its metrics and its log
- * line. (One middleware, not five: each layer Express walks costs every request.) Routes go
+ * line. (One middleware, not four: each layer Express walks costs every request.) Routes go
  * between this and `finishApp`.
  */
 export function createBaseApp(options: BaseAppOptions): Express {
