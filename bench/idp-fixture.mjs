@@ -10,20 +10,16 @@ import { startTarget } from './lib.mjs';
 export const REDIRECT = 'https://bench.example/callback';
 
 /** The built identity provider as a process, with its per-client limit out of the way; `env` adds to it (PUBLIC_URL for replicas). */
-export function startIdentityProvider(databaseUrl, env = {}, execArgv = []) {
-  return startTarget(
-    fileURLToPath(new URL('../apps/identity-provider/dist/server.js', import.meta.url)),
-    {
-      DATABASE_URL: databaseUrl,
-      IDP_SECRET: 'bench-secret-0123456789abcdefghijklmnopq',
-      LOG_LEVEL: 'warn',
-      RATE_LIMIT_DEFAULT: '100000000',
-      AUTHORIZE_RATE_LIMIT: '100000000',
-      AUTH_FAILURE_LIMIT: '100000000',
-      ...env,
-    },
-    execArgv,
-  );
+export function startIdentityProvider(databaseUrl, env = {}) {
+  return startTarget(fileURLToPath(new URL('../apps/identity-provider/dist/server.js', import.meta.url)), {
+    DATABASE_URL: databaseUrl,
+    IDP_SECRET: 'bench-secret-0123456789abcdefghijklmnopq',
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_DEFAULT: '100000000',
+    AUTHORIZE_RATE_LIMIT: '100000000',
+    AUTH_FAILURE_LIMIT: '100000000',
+    ...env,
+  });
 }
 export const SCOPE = 'openid identity:read kyc:read profile.full';
 

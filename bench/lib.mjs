@@ -24,9 +24,9 @@ export async function freePort() {
 }
 
 /** Forks `script` with PORT set and waits until `ready` answers 200 (or the script says 'ready'). */
-export async function startTarget(script, env = {}, execArgv = []) {
+export async function startTarget(script, env = {}) {
   const port = await freePort();
-  const child = fork(script, [], { env: { ...process.env, ...env, PORT: String(port) }, execArgv, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const child = fork(script, [], { env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
     const ok = await fetch(`http://127.0.0.1:${port}/health`).then(
