@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { createFixture, issueTokens, startIdentityProvider } from './idp-fixture.mjs';
-import { benchDatabase, startTarget } from './lib.mjs';
+import { benchDatabase, helloWorlds, startTarget } from './lib.mjs';
 
 const { values } = parseArgs({ options: { seconds: { type: 'string', default: '8' } } });
 const seconds = Number(values.seconds);
@@ -25,20 +25,7 @@ async function load(url, options) {
 }
 
 const rows = [];
-// The yardstick every figure is also divided by, so it compares with outside runs.
-let hello;
-{
-  const target = await startTarget(here('./targets/express-hello.mjs'));
-  hello = { name: 'express hello-world (one JSON object)', ...(await load(`${target.url}/v1/human/verify`, {})) };
-  await target.stop();
-}
-// The same, served the way the services are (createHttpServer): not a yardstick, a reading aid.
-let helloSvc;
-{
-  const target = await startTarget(here('./targets/express-hello.mjs'), { HELLO_SERVER: 'svc' });
-  helloSvc = { name: "express hello-world, services' server", ...(await load(`${target.url}/v1/human/verify`, {})) };
-  await target.stop();
-}
+const [hello, helloSvc] = await helloWorlds(async (name, url) => ({ name, ...(await load(url, {})) }));
 const stage = (s) => process.stderr.write(`[bench] ${s}\n`);
 {
   const target = await startTarget(here('./targets/express-form.mjs'));

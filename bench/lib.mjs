@@ -2,6 +2,7 @@
 import { fork } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { dataDir, openLocalDatabase } from '@svc/admin';
 import autocannon from 'autocannon';
 
@@ -45,6 +46,27 @@ export async function startTarget(script, env = {}) {
         child.kill('SIGTERM');
       }),
   };
+}
+
+/**
+ * The two hello-worlds every table shows: the yardstick every figure is divided by (Express's own
+ * `app.listen`, so it compares with outside runs), and the same app served the way the services
+ * are (createHttpServer), a reading aid rather than a yardstick. `measure(name, url)` loads one.
+ */
+export async function helloWorlds(measure) {
+  const rows = [];
+  for (const [name, env] of [
+    ['express hello-world (one JSON object)', {}],
+    ["express hello-world, services' server", { HELLO_SERVER: 'svc' }],
+  ]) {
+    const target = await startTarget(fileURLToPath(new URL('./targets/express-hello.mjs', import.meta.url)), env);
+    try {
+      rows.push(await measure(name, `${target.url}/v1/human/verify`));
+    } finally {
+      await target.stop();
+    }
+  }
+  return rows;
 }
 
 /** Bounded load: `connections` for `seconds`, after a short warm-up. Fails loudly on any non-2xx. */

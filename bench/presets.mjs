@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { createFixture, issueTokens, startIdentityProvider } from './idp-fixture.mjs';
-import { benchDatabase, startTarget } from './lib.mjs';
+import { benchDatabase, helloWorlds, startTarget } from './lib.mjs';
 
 const { values } = parseArgs({ options: { seconds: { type: 'string', default: '8' } } });
 const seconds = Number(values.seconds);
@@ -51,20 +51,7 @@ async function measure(name, url, options) {
 const database = await benchDatabase();
 const fixture = await createFixture(database.url);
 const rows = [];
-// The yardstick every figure is also divided by, so it compares with outside runs.
-let hello;
-{
-  const target = await startTarget(here('./targets/express-hello.mjs'));
-  hello = await measure('express hello-world (one JSON object)', `${target.url}/v1/human/verify`, {});
-  await target.stop();
-}
-// The same, served the way the services are (createHttpServer): not a yardstick, a reading aid.
-let helloSvc;
-{
-  const target = await startTarget(here('./targets/express-hello.mjs'), { HELLO_SERVER: 'svc' });
-  helloSvc = await measure("express hello-world, services' server", `${target.url}/v1/human/verify`, {});
-  await target.stop();
-}
+const [hello, helloSvc] = await helloWorlds((name, url) => measure(name, url, {}));
 {
   const target = await startTarget(here('./targets/express-json.mjs'));
   rows.push(
