@@ -1,42 +1,32 @@
 // Shared by the bench scripts: start a target in its own process, load it, print side by side.
 import { fork } from 'node:child_process';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { dataDir, openLocalDatabase } from '@svc/admin';
+import { freePort, isListening, waitFor } from '@svc/testkit/processes';
 import autocannon from 'autocannon';
 
-// The bench database's signing keys are sealed under this KEK; it must stay the same from run to
-// run (bench only: a real deployment generates its own).
-process.env.SIGNING_KEY_KEK ??= 'bench-kek-0123456789abcdefghijklmnopqrstuv';
+// The bench database's signing keys are sealed under these KEKs, one per service; they must stay
+// the same from run to run (bench only: a real deployment generates its own). A bench database
+// made before each service had its own (its keys under the shared SIGNING_KEY_KEK): delete
+// .data/bench, or run once with SIGNING_KEY_KEK=bench-kek-0123456789abcdefghijklmnopqrstuv.
+process.env.IDP_SIGNING_KEY_KEK ??= 'bench-idp-kek-0123456789abcdefghijklmnopqrstuv';
+process.env.ISSUER_SIGNING_KEY_KEK ??= 'bench-issuer-kek-0123456789abcdefghijklmnopqrs';
+process.env.PAIRWISE_SECRET ??= 'bench-pairwise-0123456789abcdefghijklmnopqrstu';
 
 /** DATABASE_URL when set, otherwise the embedded PostgreSQL under .data/bench (started and migrated). */
 export function benchDatabase() {
   return openLocalDatabase({ ...process.env, SVC_DATA_DIR: process.env.SVC_DATA_DIR ?? join(dataDir(), 'bench') });
 }
 
-export async function freePort() {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
+// The same process helpers as the tests (packages/testkit/src/processes.ts).
+export { freePort };
 
 /** Forks `script` with PORT set and waits until `ready` answers 200 (or the script says 'ready'). */
 export async function startTarget(script, env = {}) {
   const port = await freePort();
   const child = fork(script, [], { env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
-    const ok = await fetch(`http://127.0.0.1:${port}/health`).then(
-      () => true,
-      () => false,
-    );
-    if (ok) break;
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await waitFor(() => isListening(port), 30_000, `${script} to listen on ${port}`);
   return {
     url: `http://127.0.0.1:${port}`,
     pid: child.pid,

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Builds the three images and runs them for real: the compose stack (PostgreSQL, Redis, the
-# migration job, the three services), a real flow against the containers (infra/smoke/flow.mjs),
-# and the hardening each service container must have (unprivileged user, read-only root
-# filesystem, no capabilities). Where no image registry is reachable it makes its base images
-# locally (infra/smoke/base-image.sh; PostgreSQL and Redis from Debian's packages). Stops and
-# removes every container, network and volume it made; the images stay, as a build cache.
+# Builds the three images and runs them for real: the compose stack as a new user starts it (no
+# .env, nothing edited: generated secrets, SVC_DEMO=1 for the demo data), a real flow against the
+# containers (infra/smoke/flow.mjs), the hardening each service container must have (unprivileged
+# user, read-only root filesystem, no capabilities), each service holding only its own secrets and
+# none in its environment, and a second `up` keeping every secret. Where no image registry is
+# reachable it makes its base images locally (infra/smoke/base-image.sh; PostgreSQL and Redis from
+# Debian's packages). Stops and removes every container, network and volume it made; the images
+# stay, as a build cache.
 #   infra/smoke.sh            from the repository root, after npm install
 # Exits 0 with "SKIPPED: <why>" when there is no Docker engine to use.
 set -euo pipefail
@@ -31,8 +33,8 @@ docker info >/dev/null 2>&1 || skip "no Docker engine (docker info fails): apt-g
 if docker compose version >/dev/null 2>&1; then compose=(docker compose); elif command -v docker-compose >/dev/null; then compose=(docker-compose); else
   skip "no Docker Compose (apt-get install -y docker-compose)"
 fi
-for port in 4000 4001 4002; do
-  if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then say "port $port is taken: the compose stack publishes 4000-4002" >&2 && exit 1; fi
+for port in 4000 4001 4002 4005; do
+  if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then say "port $port is taken: the compose stack publishes 4000-4002 and 4005 (the sandbox)" >&2 && exit 1; fi
 done
 say "engine $(docker version -f '{{.Server.Version}}'), $("${compose[@]}" version --short 2>/dev/null || "${compose[@]}" version | head -n1)"
 
@@ -55,8 +57,8 @@ fi
 local_service_image() { # name, default image, Dockerfile
   if pullable "$2"; then echo "$2"; return; fi
   ensure_local_base >&2
-  docker image inspect "svc-local/$1" >/dev/null 2>&1 ||
-    DOCKER_BUILDKIT=0 docker build -q --network host --build-arg "BASE=$local_base" -f "$3" -t "svc-local/$1" . >"/tmp/svc-smoke-build-${1%%:*}.log" 2>&1
+  # Built every time (the build cache makes it quick): the recipe may have changed since.
+  DOCKER_BUILDKIT=0 docker build -q --network host --build-arg "BASE=$local_base" -f "$3" -t "svc-local/$1" . >"/tmp/svc-smoke-build-${1%%:*}.log" 2>&1
   echo "svc-local/$1"
 }
 export POSTGRES_IMAGE REDIS_IMAGE
@@ -65,8 +67,10 @@ REDIS_IMAGE=$(local_service_image redis:7 "${REDIS_IMAGE:-redis:7-alpine}" infra
 say "base images: $NODE_IMAGE, $POSTGRES_IMAGE, $REDIS_IMAGE"
 
 # --- the three service images --------------------------------------------------------------------
-services=(identity-provider wallet-verify credential-issuer)
-for s in "${services[@]}"; do
+images=(identity-provider wallet-verify credential-issuer)
+# What runs: the three, and the sandbox (the identity provider's image again, SVC_ENVIRONMENT=sandbox).
+services=("${images[@]}" identity-provider-sandbox)
+for s in "${images[@]}"; do
   t=$(date +%s)
   # The classic builder: BuildKit cannot reach the registry through this machine's network here.
   if ! DOCKER_BUILDKIT=0 docker build --network host --build-arg "NODE_IMAGE=$NODE_IMAGE" -f "infra/$s.Dockerfile" -t "svc/$s:local" . >"/tmp/svc-smoke-build-$s.log" 2>&1; then
@@ -77,18 +81,25 @@ for s in "${services[@]}"; do
   say "built svc/$s:local in $(elapsed "$t"): $(($(docker image inspect -f '{{.Size}}' "svc/$s:local") / 1000000)) MB (base $(($(docker image inspect -f '{{.Size}}' "$NODE_IMAGE") / 1000000)) MB)"
 done
 
-# --- the stack -------------------------------------------------------------------------------------
-secret() { node -e "process.stdout.write(require('node:crypto').randomBytes(32).toString('base64url'))"; }
-export COMPOSE_PROJECT_NAME=svcsmoke POSTGRES_PASSWORD IDP_SECRET SIGNING_KEY_KEK
-POSTGRES_PASSWORD=$(secret) IDP_SECRET=$(secret) SIGNING_KEY_KEK=$(secret)
-stack=("${compose[@]}" -f docker-compose.yml)
+# --- the stack, as a new user starts it --------------------------------------------------------------
+# No secret given (an empty env file in place of any .env; none inherited): dev-secrets generates them.
+# Its own project name, so a developer's own stack is left alone.
+secret_names=(POSTGRES_PASSWORD IDENTITY_PROVIDER_DB_PASSWORD WALLET_VERIFY_DB_PASSWORD CREDENTIAL_ISSUER_DB_PASSWORD
+  IDP_SECRET IDP_SIGNING_KEY_KEK ISSUER_SIGNING_KEY_KEK PAIRWISE_SECRET
+  SANDBOX_IDENTITY_PROVIDER_DB_PASSWORD SANDBOX_WALLET_VERIFY_DB_PASSWORD SANDBOX_CREDENTIAL_ISSUER_DB_PASSWORD
+  SANDBOX_IDP_SECRET SANDBOX_IDP_SIGNING_KEY_KEK SANDBOX_PAIRWISE_SECRET)
+unset "${secret_names[@]}" SIGNING_KEY_KEK SVC_GENERATE_SECRETS
+export COMPOSE_PROJECT_NAME=svcsmoke SVC_DEMO=1
+scratch=$(mktemp -d)
+: >"$scratch/no.env"
+stack=("${compose[@]}" --env-file "$scratch/no.env" -f docker-compose.yml)
+logs_of() { docker logs "$("${stack[@]}" ps -a -q "$1")" 2>&1; }
 cleanup() {
   "${stack[@]}" down -v --remove-orphans >/dev/null 2>&1 || true
   rm -rf "${scratch:-}"
   stop_dockerd
 }
 trap cleanup EXIT
-scratch=$(mktemp -d)
 t=$(date +%s)
 "${stack[@]}" up -d --no-build >"$scratch/up.log" 2>&1 || { cat "$scratch/up.log" >&2; "${stack[@]}" logs --tail 30 >&2; exit 1; }
 for s in "${services[@]}"; do
@@ -100,8 +111,11 @@ for s in "${services[@]}"; do
   status=$(docker inspect -f '{{.State.Health.Status}}' "$cid")
   [ "$status" = healthy ] || { "${stack[@]}" logs --tail 30 "$s" >&2; say "FAIL: $s is $status" >&2; exit 1; }
 done
-migrated=$(docker logs "$("${stack[@]}" ps -q migrate)" 2>&1 | tail -n1)
-say "stack up and healthy in $(elapsed "$t"): postgres, redis, migrate ($migrated), ${services[*]}"
+migrated=$(logs_of migrate | tail -n1)
+say "stack up and healthy in $(elapsed "$t"): dev-secrets, postgres, redis, migrate ($migrated), demo, ${services[*]}"
+generated=$(logs_of dev-secrets | grep -c ': generated$' || true)
+[ "$generated" = "${#secret_names[@]}" ] || { logs_of dev-secrets >&2; say "FAIL: dev-secrets generated $generated of ${#secret_names[@]} secrets" >&2; exit 1; }
+say "dev-secrets: generated all ${#secret_names[@]} secrets (${secret_names[*]})"
 
 # --- hardening of each running service -------------------------------------------------------------
 for s in "${services[@]}"; do
@@ -113,14 +127,43 @@ for s in "${services[@]}"; do
   [ "$uid" = 1000 ] && [ "$readonly_root" = true ] && [ "$write" = refused ] && [ "$caps" = "[ALL]" ] ||
     { say "FAIL: $s runs as uid $uid, read-only root $readonly_root, writing /app $write, dropped $caps" >&2; exit 1; }
   say "$s: uid $uid (node), read-only root filesystem, writing /app refused, capabilities dropped: ALL"
+  # Its own secrets only, as files; none in its environment (docker inspect shows the environment).
+  held=$(docker exec "$cid" ls /run/secrets | tr '\n' ' ')
+  case $s in
+    identity-provider | identity-provider-sandbox) want="DATABASE_URL IDP_SECRET IDP_SIGNING_KEY_KEK PAIRWISE_SECRET " ;;
+    wallet-verify) want="DATABASE_URL PAIRWISE_SECRET " ;;
+    credential-issuer) want="DATABASE_URL ISSUER_SIGNING_KEY_KEK " ;;
+  esac
+  in_env=$(docker inspect -f '{{range .Config.Env}}{{println .}}{{end}}' "$cid" | grep -E "^($(IFS='|'; echo "${secret_names[*]}")|DATABASE_URL)=" | cut -d= -f1 | tr '\n' ' ' || true)
+  [ "$held" = "$want" ] && [ -z "$in_env" ] || { say "FAIL: $s holds /run/secrets: $held(want $want); secrets in its environment: ${in_env:-none}" >&2; exit 1; }
+  say "$s: holds only ${want% } in /run/secrets (read-only), no secret in its environment"
 done
 
 # --- a real flow against the containers ------------------------------------------------------------
-# The admin CLI the identity-provider image carries, run as a one-off container of the stack.
-"${stack[@]}" run --rm --no-deps -T -e "SIGNING_KEY_KEK=$SIGNING_KEY_KEK" migrate node packages/admin/dist/cli.js seed:demo >"$scratch/demo.json" 2>"$scratch/seed.err" ||
-  { cat "$scratch/seed.err" >&2; say "FAIL: seed:demo" >&2; exit 1; }
-say "seeded the demo data (the image's admin CLI in a one-off container)"
+# The demo data SVC_DEMO=1 seeded: the demo step printed its secrets once, and the whole for tools.
+logs_of demo | sed -n 's/^demo: seed:demo //p' >"$scratch/demo.json"
+[ -s "$scratch/demo.json" ] || { logs_of demo >&2; say "FAIL: no demo data in docker compose logs demo" >&2; exit 1; }
+say "demo: seeded and printed its secrets once ($(logs_of demo | grep -c '^demo:   ') lines, in docker compose logs demo)"
 npx turbo run build --filter=@svc/testkit... --output-logs=errors-only >"$scratch/build.log" 2>&1 || { cat "$scratch/build.log" >&2; exit 1; }
 node infra/smoke/flow.mjs http://127.0.0.1:4000 http://127.0.0.1:4001 http://127.0.0.1:4002 <"$scratch/demo.json" | sed 's/^/smoke: flow: /'
+# The sandbox: its own issuer, saying so, and production naming it.
+config_of() { curl -fsS "$1/.well-known/svc-configuration" | node -p "const c = JSON.parse(require('node:fs').readFileSync(0, 'utf8')); [c.environment, c.production_base_url ?? '', c.sandbox_base_url ?? ''].join(' ')"; }
+sandbox_says=$(config_of http://127.0.0.1:4005)
+production_says=$(config_of http://127.0.0.1:4000)
+[ "$sandbox_says" = "sandbox http://localhost:4000 http://localhost:4005" ] && [ "$production_says" = "production http://localhost:4000 http://localhost:4005" ] ||
+  { say "FAIL: the sandbox says '$sandbox_says', production '$production_says'" >&2; exit 1; }
+say "sandbox: environment sandbox on 4005, on its own database and secrets; production names it"
 
-say "PASSED in $(elapsed "$started"); removing the stack's containers, network and volume"
+# --- up again: every secret kept, the demo not seeded twice, the services still healthy ------------
+t=$(date +%s)
+"${stack[@]}" up -d --no-build >"$scratch/up2.log" 2>&1 || { cat "$scratch/up2.log" >&2; exit 1; }
+kept=$(logs_of dev-secrets | grep -c ': kept$' || true)
+[ "$kept" = "${#secret_names[@]}" ] || { logs_of dev-secrets >&2; say "FAIL: a second up kept $kept of ${#secret_names[@]} secrets" >&2; exit 1; }
+logs_of demo | tail -n1 | grep -q 'already has users' || { logs_of demo | tail -n3 >&2; say "FAIL: the demo step did not leave the seeded database alone" >&2; exit 1; }
+"${stack[@]}" restart identity-provider >/dev/null 2>&1
+cid=$("${stack[@]}" ps -q identity-provider)
+for _ in $(seq 1 60); do [ "$(docker inspect -f '{{.State.Health.Status}}' "$cid")" = healthy ] && break; sleep 2; done
+[ "$(docker inspect -f '{{.State.Health.Status}}' "$cid")" = healthy ] || { say "FAIL: identity-provider unhealthy after a restart" >&2; exit 1; }
+say "up again in $(elapsed "$t"): all ${#secret_names[@]} secrets kept, migrations re-run as the owner, demo data left alone, identity-provider restarted healthy"
+
+say "PASSED in $(elapsed "$started"); removing the stack's containers, network and volumes"

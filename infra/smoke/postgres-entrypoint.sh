@@ -1,6 +1,8 @@
 #!/bin/sh
 # First start: a cluster owned by POSTGRES_USER (password auth over the network), and POSTGRES_DB.
 set -eu
+# The official image's convention: the password from the file POSTGRES_PASSWORD_FILE names.
+if [ -z "${POSTGRES_PASSWORD:-}" ] && [ -n "${POSTGRES_PASSWORD_FILE:-}" ]; then POSTGRES_PASSWORD=$(cat "$POSTGRES_PASSWORD_FILE"); fi
 mkdir -p "$PGDATA" /var/run/postgresql
 chown postgres:postgres "$PGDATA" /var/run/postgresql
 chmod 700 "$PGDATA"

@@ -1,5 +1,5 @@
 # PostgreSQL from Debian's packages, for infra/smoke.sh where no registry serves postgres:17-alpine:
-# the interface docker-compose.yml relies on (POSTGRES_USER, POSTGRES_PASSWORD, POSTGRES_DB, data
+# the interface docker-compose.yml relies on (POSTGRES_USER, POSTGRES_PASSWORD_FILE, POSTGRES_DB, data
 # in /var/lib/postgresql/data, pg_isready). BASE is the local Debian base infra/smoke/base-image.sh makes.
 ARG BASE
 FROM ${BASE}

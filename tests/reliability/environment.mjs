@@ -8,8 +8,11 @@ import { createPrismaClient, migrate, startEmbeddedPostgres } from '@svc/db';
 import { freePort, repoRoot, startService, waitFor } from '@svc/testkit';
 
 const IDP_SECRET = 'reliability-secret-0123456789abcdefghij';
-// The services and this process's admin calls seal and open signing keys with the same KEK.
-process.env.SIGNING_KEY_KEK ??= 'reliability-kek-9f8e7d6c5b4a3210ZYXWVUTS';
+// The services and this process's admin calls seal and open signing keys with the same KEKs, one per service.
+process.env.IDP_SIGNING_KEY_KEK ??= 'reliability-idp-kek-9f8e7d6c5b4a3210ZYXWVUTS';
+process.env.ISSUER_SIGNING_KEY_KEK ??= 'reliability-issuer-kek-0a1b2c3d4e5f6789QRSTUV';
+// Shared by the identity provider and wallet-verify (the per-organization user ids).
+process.env.PAIRWISE_SECRET ??= 'reliability-pairwise-7e6d5c4b3a29180fMNOPQR';
 
 function startRedis(port) {
   const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });

@@ -6,5 +6,8 @@ import { credentialsRouter } from './routes/credentials.routes.js';
 import { statusListsRouter } from './routes/status-lists.routes.js';
 
 export function createApp(deps: AppDeps): Express {
-  return createServiceApp({ ...deps, api: CREDENTIAL_ISSUER_API, serverUrl: '/' }, { routers: [credentialsRouter(deps), statusListsRouter(deps)] });
+  return createServiceApp(
+    { ...deps, api: CREDENTIAL_ISSUER_API, serverUrl: deps.config.publicUrl },
+    { routers: [credentialsRouter(deps), statusListsRouter(deps)] },
+  );
 }

@@ -1,13 +1,13 @@
 import { availableParallelism } from 'node:os';
-import { baseServiceEnv, ConfigError, env, keyEncryptionEnv, parseEnv } from '@svc/http';
+import { baseServiceEnv, ConfigError, env, keyEncryptionEnv, keyEncryptionSettings, parseEnv } from '@svc/http';
 import { z } from 'zod';
 
 const blank = (v: unknown) => (v === '' ? undefined : v);
 
 const ZConfig = z.object({
   ...baseServiceEnv(4002),
-  /** Encrypts the BBS issuer keys at rest (envelope encryption; see docs/credential-issuer.md). */
-  ...keyEncryptionEnv(),
+  /** Encrypts the BBS issuer keys at rest, this service's own (envelope encryption; see docs/credential-issuer.md). */
+  ...keyEncryptionEnv('ISSUER_SIGNING_KEY_KEK'),
   /** Where callers reach this service: the base of the status list URLs signed into credentials; defaults to http://localhost:PORT. */
   PUBLIC_URL: env.optionalUrl(['http:', 'https:']),
   /** How long verifiers and caches may keep a status list (Cache-Control max-age, and the list's `ttl`). */
@@ -51,6 +51,28 @@ const ZConfig = z.object({
       .regex(/^0x[0-9a-fA-F]{40}$/)
       .default('0x0000000000000000000000000000000000000000'),
   ),
+  /**
+   * Issuers whose credentials verify beside this service's own DIDs (comma-separated DIDs), for a
+   * deployment that accepts its partners' credentials; a request may name more in options.trustedIssuers.
+   */
+  VERIFY_TRUSTED_ISSUERS: z.preprocess(
+    (v) =>
+      typeof v === 'string'
+        ? v
+            .split(',')
+            .map((d) => d.trim())
+            .filter(Boolean)
+        : v,
+    z
+      .array(
+        z
+          .string()
+          .regex(/^did:[a-z0-9]+:[A-Za-z0-9._:%-]+$/, 'must be a comma-separated list of DIDs')
+          .max(2000),
+      )
+      .max(100)
+      .default([]),
+  ),
   /** An issuer key from configuration instead of the database: both multibase halves. */
   ISSUER_PUBLIC_KEY_MULTIBASE: z.preprocess(
     blank,
@@ -68,7 +90,7 @@ const ZConfig = z.object({
   ),
 });
 
-export type Config = z.output<typeof ZConfig> & { publicUrl: string };
+export type Config = z.output<typeof ZConfig> & { publicUrl: string; kek: ReturnType<typeof keyEncryptionSettings> };
 
 /** Every variable this service reads, for checks of deployment manifests. */
 export const CONFIG_VARIABLES: readonly string[] = Object.keys(ZConfig.shape);
@@ -78,5 +100,6 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
   if (Boolean(config.ISSUER_PUBLIC_KEY_MULTIBASE) !== Boolean(config.ISSUER_SECRET_KEY_MULTIBASE)) {
     throw new ConfigError('Invalid configuration: ISSUER_SECRET_KEY_MULTIBASE: must be set together with ISSUER_PUBLIC_KEY_MULTIBASE');
   }
-  return { ...config, publicUrl: (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, '') };
+  const kek = keyEncryptionSettings(config, 'ISSUER_SIGNING_KEY_KEK');
+  return { ...config, kek, publicUrl: (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, '') };
 }

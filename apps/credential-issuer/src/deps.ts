@@ -1,7 +1,7 @@
 import { ApiKeyAuthenticator, KeyLimiter } from '@svc/api-keys';
 import { type Counter, dependencyCheck, readPackageVersion, type ReadinessCheck } from '@svc/http';
 import { coreChecks, createCoreDeps, type CoreDeps } from '@svc/runtime';
-import { KeyEncryption } from '@svc/signing-keys';
+import { KeyEncryption, legacyKekWarning } from '@svc/signing-keys';
 import type { Config } from './config.js';
 import { IssuerKeys } from './services/issuer-keys.js';
 import { StatusListPublisher } from './services/status-list-publisher.js';
@@ -33,7 +33,10 @@ export function buildDeps(config: Config): AppDeps {
     onFlushError: (err) => core.logger.warn({ err }, 'could not record API key use'),
     clock: core.clock,
   });
-  const issuerKeys = new IssuerKeys(core.db, config, new KeyEncryption(config.SIGNING_KEY_KEK, config.SIGNING_KEY_KEK_PREVIOUS), core.clock);
+  const keyEncryption = new KeyEncryption('credential-issuer', config.kek);
+  const legacyKek = legacyKekWarning(keyEncryption);
+  if (legacyKek) core.logger.warn(legacyKek);
+  const issuerKeys = new IssuerKeys(core.db, config, keyEncryption, core.clock);
   const pool = new SigningPool(config.SIGNING_WORKERS, config.SIGNING_QUEUE_LIMIT, config.SIGNING_QUEUE_PER_KEY);
   const limiter = new KeyLimiter({
     limiter: core.store.limiter,

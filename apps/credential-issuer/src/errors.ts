@@ -3,6 +3,8 @@ import { ForbiddenError, HttpError, NotFoundError, RateLimitedError, ServiceUnav
 
 export const tokenMissing = () => new UnauthorizedError('The X-API-Token header is required', 'unauthorized');
 export const tokenUnknown = () => new UnauthorizedError('The API token is not valid', 'invalid_token');
+export const tokenFromSandbox = () =>
+  new UnauthorizedError('The API token is a sandbox key (sbx_): the credential issuer takes production keys only', 'invalid_token');
 export const tokenDisabled = () => new ForbiddenError('The API token is disabled', 'forbidden');
 export const permissionMissing = (permission: string) => new ForbiddenError(`The API token lacks the ${permission} permission`, 'insufficient_permission');
 export const overLimit = (retryAfterSeconds: number, description: string, headers: Record<string, string>) =>

@@ -57,6 +57,7 @@ declare module '@digitalbazaar/vc' {
     documentLoader: Loader;
     checkStatus: () => Promise<{ verified: boolean }>;
   }): Promise<VerifyResult & { presentationResult?: unknown; credentialResults?: unknown }>;
+  export class CredentialIssuancePurpose {}
   export function createPresentation(options: { verifiableCredential?: object[]; holder?: string; id?: string }): Record<string, any>;
   export function signPresentation(options: {
     presentation: object;
@@ -120,4 +121,18 @@ declare module '@digitalbazaar/ecdsa-multikey' {
   export function generate(options: {
     curve: string;
   }): Promise<{ id?: string; controller?: string; signer(): unknown; export(o: object): Promise<{ publicKeyMultibase: string }> }>;
+}
+
+declare module 'jsonld' {
+  const jsonld: {
+    toRDF(document: unknown, options: { documentLoader: (url: string) => Promise<unknown>; safe?: boolean }): Promise<unknown[]>;
+  };
+  export default jsonld;
+}
+
+declare module 'jsonld-signatures' {
+  const jsigs: {
+    verify(document: object, options: { suite: unknown; purpose: unknown; documentLoader: (url: string) => Promise<unknown> }): Promise<{ verified: boolean }>;
+  };
+  export default jsigs;
 }

@@ -13,7 +13,13 @@ export const SUBJECT = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
 const checked = contractSuite();
 
 export function buildIssuer(env: NodeJS.ProcessEnv = {}) {
-  const config = loadConfig({ DATABASE_URL: testDatabaseUrl(), SIGNING_KEY_KEK: testSigningKeyKek(), LOG_LEVEL: 'silent', SIGNING_WORKERS: '2', ...env });
+  const config = loadConfig({
+    DATABASE_URL: testDatabaseUrl(),
+    ISSUER_SIGNING_KEY_KEK: testSigningKeyKek('credential-issuer'),
+    LOG_LEVEL: 'silent',
+    SIGNING_WORKERS: '2',
+    ...env,
+  });
   const deps = buildDeps(config);
   return { app: checked(createApp(deps)), deps };
 }

@@ -1,3 +1,4 @@
+import { generateApiKey } from '@svc/secrets';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { disableApiKey, rotateSigningKey } from '@svc/admin';
 import type { Db } from '@svc/db';
@@ -153,6 +154,12 @@ describe('authentication', () => {
     const unknown = await issue({ subject_address: SUBJECT, claims }, 'svck_nope');
     expect(unknown.status).toBe(401);
     expect(unknown.body).toEqual({ error: 'invalid_token', error_description: 'The API token is not valid', request_id: expect.any(String) });
+    // A sandbox key is told what it is: the credential issuer runs in production only.
+    const sandboxKey = await issue({ subject_address: SUBJECT, claims }, generateApiKey('sandbox').key);
+    expect([sandboxKey.status, sandboxKey.body.error_description]).toEqual([
+      401,
+      'The API token is a sandbox key (sbx_): the credential issuer takes production keys only',
+    ]);
   });
 
   it('answers 403 for a token without credentials:issue or a disabled one', async () => {

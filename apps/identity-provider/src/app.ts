@@ -2,19 +2,26 @@ import type { Express } from 'express';
 import { createServiceApp } from '@svc/http';
 import type { AppDeps } from './deps.js';
 import { IDENTITY_PROVIDER_API } from './openapi.js';
-import { authorizeRouter } from './routes/authorize.routes.js';
-import { consentRouter } from './routes/consent.routes.js';
-import { decisionRouter } from './routes/decision.routes.js';
-import { developerRouter } from './routes/developer.routes.js';
-import { pageErrors } from './routes/page-errors.js';
-import { discoveryRouter } from './routes/discovery.routes.js';
-import { presetsRouter } from './routes/presets.routes.js';
-import { queriesRouter } from './routes/queries.routes.js';
-import { revokeRouter } from './routes/revoke.routes.js';
-import { sessionRouter } from './routes/session.routes.js';
-import { tokenRouter } from './routes/token.routes.js';
-import { userinfoRouter } from './routes/userinfo.routes.js';
-import { userTokenRouter } from './routes/user-token.routes.js';
+import { authorizeRouter } from './authorize/authorize.routes.js';
+import { consentRouter } from './consent/consent.routes.js';
+import { decisionRouter } from './consent/decision.routes.js';
+import { developerRouter } from './developer/developer.routes.js';
+import { applicationsRouter } from './applications/applications.routes.js';
+import { apiKeysRouter } from './applications/api-keys.routes.js';
+import { sandboxRouter } from './sandbox/sandbox.routes.js';
+import { registrationRouter } from './registration/register.routes.js';
+import { consoleRouter } from './console/console.routes.js';
+import { pageErrors } from './http/page-errors.js';
+import { discoveryRouter } from './discovery/discovery.routes.js';
+import { presetsRouter } from './data-access/presets.routes.js';
+import { queriesRouter } from './data-access/queries.routes.js';
+import { revokeRouter } from './revocation/revoke.routes.js';
+import { introspectRouter } from './introspection/introspect.routes.js';
+import { logoutRouter } from './logout/logout.routes.js';
+import { sessionRouter } from './sessions/session.routes.js';
+import { tokenRouter } from './tokens/token.routes.js';
+import { userinfoRouter } from './data-access/userinfo.routes.js';
+import { userTokenRouter } from './data-access/user-token.routes.js';
 
 export function createApp(deps: AppDeps): Express {
   return createServiceApp(
@@ -29,8 +36,16 @@ export function createApp(deps: AppDeps): Express {
         tokenRouter(deps),
         userinfoRouter(deps),
         revokeRouter(deps),
+        introspectRouter(deps),
+        logoutRouter(deps),
+        registrationRouter(deps),
+        consoleRouter(deps),
         userTokenRouter(deps),
         developerRouter(deps),
+        applicationsRouter(deps),
+        apiKeysRouter(deps),
+        // Test data exists only in the sandbox: production has no such paths at all.
+        ...(deps.environment.sandbox ? [sandboxRouter(deps)] : []),
         presetsRouter(deps),
         queriesRouter(deps),
       ],

@@ -1,32 +1,97 @@
-import { baseServiceEnv, env, keyEncryptionEnv, parseEnv } from '@svc/http';
+import { baseServiceEnv, ConfigError, env, keyEncryptionEnv, keyEncryptionSettings, parseEnv } from '@svc/http';
 import { z } from 'zod';
+import type { BaseUrls } from './environment/environment.js';
+
+/** The sandbox's port when PORT is not set (production's is 4000). */
+export const SANDBOX_PORT = 4005;
+
+const blank = (v: unknown) => (v === '' ? undefined : v);
+
+// Headers a client sends for its own purposes: never where the TLS terminator's certificate goes.
+const RESERVED_HEADERS = ['authorization', 'cookie', 'dpop', 'host', 'content-type', 'content-length', 'x-forwarded-for', 'forwarded'];
 
 const ZConfig = z.object({
   ...baseServiceEnv(4000),
-  /** Encrypts the RS256 private keys at rest (envelope encryption; see docs/identity-provider.md). */
-  ...keyEncryptionEnv(),
+  /** production, or sandbox: test data on demand, `sbx_` on everything it makes; its own database, issuer and keys (docs/sandbox.md). */
+  SVC_ENVIRONMENT: z.preprocess(blank, z.enum(['production', 'sandbox']).default('production')),
+  /** The other environment's base URL, named to a caller who sends its credentials here (a sandbox names production's, and the reverse). */
+  PRODUCTION_BASE_URL: env.optionalUrl(['http:', 'https:']),
+  SANDBOX_BASE_URL: env.optionalUrl(['http:', 'https:']),
+  /** Who may sign up as a developer: anyone (open; the sandbox's default), or members invited by an organization (production's default). */
+  CONSOLE_SIGNUP: z.preprocess(blank, z.enum(['open', 'invite']).optional()),
+  /** Encrypts the RS256 private keys at rest, this service's own (envelope encryption; see docs/identity-provider.md). */
+  ...keyEncryptionEnv('IDP_SIGNING_KEY_KEK'),
+  /** The name the hosted sign-in and consent pages give the identity provider, beside its host. */
+  IDP_DISPLAY_NAME: z.preprocess((v) => (v === '' ? undefined : v), z.string().trim().min(1).max(60).default('Identity provider')),
   /** The issuer identifier and base of every advertised endpoint; defaults to http://localhost:PORT. */
   PUBLIC_URL: env.optionalUrl(['http:', 'https:']),
   /** Area A requests allowed per client per RATE_LIMIT_UNIT, advertised in svc-configuration. */
   RATE_LIMIT_DEFAULT: env.int(600, 1),
+  /**
+   * Each end user's share of a client's budget per RATE_LIMIT_UNIT, however many grants of it they
+   * hold (advertised as rate_limit_per_grant), so one end user cannot use up a client; unset: a tenth of RATE_LIMIT_DEFAULT, rounded up.
+   */
+  RATE_LIMIT_PER_GRANT: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(1).optional()),
   /** Keys the CSRF tokens, the pairwise app_scoped_user_id and DPoP nonces; the same on every replica. */
   IDP_SECRET: env.strongSecret(32),
+  /** Keys the per-organization user UUIDs (wallet-verify's user_id, user-token's user_id); shared with wallet-verify only. */
+  PAIRWISE_SECRET: env.strongSecret(32),
   /** Failed client authentications or grants per client and source address per 5 minutes, then 429. */
   AUTH_FAILURE_LIMIT: env.int(30, 1),
+  /** Lets the server fetch a client's jwks_uri from private, loopback or link-local addresses: development only. */
+  JWKS_URI_ALLOW_PRIVATE: env.bool(false),
+  /**
+   * RFC 8705 behind a TLS-terminating proxy: the request header in which the proxy passes the
+   * client's verified certificate (RFC 9440 Client-Cert, `:base64 DER:`). Unset, mutual TLS is not
+   * offered. The proxy must remove the header from every request that reaches it, or a client could
+   * name any certificate.
+   */
+  MTLS_CLIENT_CERT_HEADER: z.preprocess(
+    (v) => (v === '' ? undefined : typeof v === 'string' ? v.toLowerCase() : v),
+    z
+      .string()
+      .regex(/^[a-z0-9-]{1,64}$/, 'must be a header name')
+      .refine((name) => !RESERVED_HEADERS.includes(name), 'must be a header of its own, not one clients send for other purposes')
+      .optional(),
+  ),
+  /** Developer sign-ups per source address per hour, then 429. */
+  SIGNUP_RATE_LIMIT: env.int(20, 1),
   /** /oauth/authorize requests per client and source address per minute, then 429. */
   AUTHORIZE_RATE_LIMIT: env.int(30, 1),
   RATE_LIMIT_UNIT: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['second', 'minute', 'hour']).default('minute')),
 });
 
-export type Config = z.output<typeof ZConfig> & { issuer: string; resource: string };
+export type Config = z.output<typeof ZConfig> & {
+  issuer: string;
+  /** Both environments' base URLs, as far as known: this one's is its issuer. */
+  baseUrls: BaseUrls;
+  signup: 'open' | 'invite';
+  resource: string;
+  kek: ReturnType<typeof keyEncryptionSettings>;
+  rateLimitPerGrant: number;
+};
 
 /** Every variable this service reads, for checks of deployment manifests. */
 export const CONFIG_VARIABLES: readonly string[] = Object.keys(ZConfig.shape);
 
 export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config {
   const config = parseEnv(ZConfig, environment);
+  const kek = keyEncryptionSettings(config, 'IDP_SIGNING_KEY_KEK');
+  const sandbox = config.SVC_ENVIRONMENT === 'sandbox';
+  // A sandbox beside production on one machine: its own port unless one is given.
+  if (sandbox && blank(environment.PORT) === undefined) config.PORT = SANDBOX_PORT;
   // The issuer identifier has no trailing slash (RFC 8414 §2).
   const issuer = (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, '');
+  const trimmed = (url: string | undefined) => url?.replace(/\/+$/, '');
+  const baseUrls: BaseUrls = sandbox
+    ? { sandbox: issuer, production: trimmed(config.PRODUCTION_BASE_URL) }
+    : { production: issuer, sandbox: trimmed(config.SANDBOX_BASE_URL) };
+  const rateLimitPerGrant = config.RATE_LIMIT_PER_GRANT ?? Math.ceil(config.RATE_LIMIT_DEFAULT / 10);
+  if (rateLimitPerGrant > config.RATE_LIMIT_DEFAULT)
+    throw new ConfigError(
+      `Invalid configuration: RATE_LIMIT_PER_GRANT: must be at most RATE_LIMIT_DEFAULT, ${config.RATE_LIMIT_DEFAULT} (got ${rateLimitPerGrant})`,
+    );
   // The access tokens' audience: this service's data API (RFC 9068 §3, RFC 8707 resource).
-  return { ...config, issuer, resource: `${issuer}/v2` };
+  const signup = config.CONSOLE_SIGNUP ?? (sandbox ? 'open' : 'invite');
+  return { ...config, issuer, baseUrls, signup, resource: `${issuer}/v2`, kek, rateLimitPerGrant };
 }

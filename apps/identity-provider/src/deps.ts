@@ -1,53 +1,64 @@
 import { TimestampBatch } from '@svc/db';
-import { dependencyCheck, type Metrics, readPackageVersion, type ReadinessCheck } from '@svc/http';
+import { dependencyCheck, readPackageVersion, type ReadinessCheck } from '@svc/http';
 import { type Clock, coreChecks, createCoreDeps, type CoreDeps } from '@svc/runtime';
-import { KeyEncryption } from '@svc/signing-keys';
+import { KeyEncryption, legacyKekWarning } from '@svc/signing-keys';
 import type { Config } from './config.js';
-import { SigningKeys } from './services/signing-keys.js';
-import type { TokenContext } from './services/tokens.js';
-import { purgeExpired as purgeExpiredRows } from './services/authorizations.js';
-import { ClientAssertions } from './services/client-assertions.js';
-import { DpopProofs } from './services/dpop.js';
-import { RequestLimits } from './services/request-limits.js';
-import { PresetCache } from './services/preset-cache.js';
-import { Clients } from './services/clients.js';
-import { VerifiedTokens } from './services/access-tokens.js';
-import { GrantCache } from './services/grant-cache.js';
+import { SIGNING_ALGORITHMS, SigningKeys } from './keys/signing-keys.js';
+import { purgeExpired as purgeExpiredRows } from './authorize/authorizations.js';
+import { ClientAssertions } from './clients/client-assertions.js';
+import { outboundFetch } from './clients/outbound-fetch.js';
+import { BackchannelLogout } from './logout/backchannel-logout.js';
+import { DpopProofs } from './http/dpop-proofs.js';
+import { RequestLimits } from './limits/request-limits.js';
+import { PresetCache } from './data-access/preset-cache.js';
+import { Clients } from './clients/clients.js';
+import { VerifiedTokens } from './tokens/verified-tokens.js';
+import { GrantCache } from './tokens/grant-cache.js';
+import { idpCounters } from './metrics.js';
+import { EnvironmentGuard } from './environment/environment.js';
+import type { AuthorizeDeps } from './authorize/deps.js';
+import type { ConsentDeps } from './consent/deps.js';
+import type { DataAccessDeps } from './data-access/deps.js';
+import type { DeveloperDeps } from './developer/deps.js';
+import type { SandboxDeps } from './sandbox/deps.js';
+import type { DiscoveryDeps } from './discovery/deps.js';
+import type { HousekeepingDeps } from './jobs/housekeeping.js';
+import type { LogoutDeps } from './logout/deps.js';
+import type { RevocationDeps } from './revocation/deps.js';
+import type { SessionDeps } from './sessions/deps.js';
+import type { TokenDeps } from './tokens/deps.js';
 
-export interface AppDeps extends CoreDeps {
-  config: Config;
+/**
+ * Everything the app is built from: the core every service has, and what each capability declares
+ * it needs (its `deps.ts`; the HTTP helpers and jobs declare theirs beside them). A router is
+ * handed the whole bag but types only its own part of it.
+ */
+export interface AppDeps
+  extends CoreDeps,
+    AuthorizeDeps,
+    ConsentDeps,
+    SessionDeps,
+    TokenDeps,
+    RevocationDeps,
+    DiscoveryDeps,
+    DataAccessDeps,
+    DeveloperDeps,
+    SandboxDeps,
+    LogoutDeps,
+    HousekeepingDeps {
   version: string;
   checks: ReadinessCheck[];
-  signingKeys: SigningKeys;
-  tokens: TokenContext;
-  limits: RequestLimits;
-  assertions: ClientAssertions;
-  dpop: DpopProofs;
-  /** Deletes expired pending authorizations and revoked-token records (also run every minute). */
-  purgeExpired: () => Promise<number>;
-  presetCache: PresetCache;
-  clients: Clients;
-  /** last_token_issued_at of client user-tokens, written once a second for all authorizations. */
-  tokenStamps: TimestampBatch;
-  counters: ReturnType<typeof idpCounters>;
 }
-
-/** The identity provider's own metrics, beside the request counters every service has. */
-function idpCounters(metrics: Metrics) {
-  return {
-    tokensIssued: metrics.counter('tokens_issued_total', 'Access tokens issued, by grant', ['grant']),
-    tokensRevoked: metrics.counter('tokens_revoked_total', 'Tokens and authorizations revoked through /oauth/revoke, by subject', ['subject']),
-    presetCache: metrics.counter('preset_cache_lookups_total', 'Preset cache lookups by outcome: hit ratio = hit / all', ['outcome']),
-    grantCache: metrics.counter('grant_cache_lookups_total', 'Bearer grant lookups: hit, miss (read the database), bypass (listener not live)', ['outcome']),
-  };
-}
-
-const HOUSEKEEPING_MS = 60_000;
 
 export function buildDeps(config: Config, testClock?: Clock): AppDeps {
-  const core = createCoreDeps('identity-provider', 'idp', config, testClock);
+  const environment = new EnvironmentGuard(config.SVC_ENVIRONMENT, config.baseUrls);
+  // A sandbox may share production's Redis: its keys live apart unless REDIS_KEY_PREFIX says otherwise.
+  const core = createCoreDeps('identity-provider', environment.sandbox ? 'idp-sandbox' : 'idp', config, testClock);
   const { clock } = core;
-  const signingKeys = new SigningKeys(core.db, new KeyEncryption(config.SIGNING_KEY_KEK, config.SIGNING_KEY_KEK_PREVIOUS), clock);
+  const keyEncryption = new KeyEncryption('identity-provider', config.kek);
+  const legacyKek = legacyKekWarning(keyEncryption);
+  if (legacyKek) core.logger.warn(legacyKek);
+  const signingKeys = new SigningKeys(core.db, keyEncryption, clock);
   const counters = idpCounters(core.metrics);
   const tokenStamps = new TimestampBatch(core.db, 'Authorization.lastTokenIssuedAt', 1, (err) => core.logger.warn({ err }, 'last_token_issued_at not written'));
   const purgeExpired = () => purgeExpiredRows(core.db, clock.now());
@@ -56,11 +67,25 @@ export function buildDeps(config: Config, testClock?: Clock): AppDeps {
     logger: core.logger,
     observe: (outcome) => counters.grantCache.inc({ outcome }),
   }).start();
-  const housekeeping = setInterval(() => purgeExpired().catch((err: unknown) => core.logger.warn({ err }, 'housekeeping failed')), HOUSEKEEPING_MS).unref();
+  const tokens = {
+    db: core.db,
+    sql: core.sql,
+    cache: core.store.cache,
+    keys: signingKeys,
+    issuer: config.issuer,
+    resource: config.resource,
+    secret: config.IDP_SECRET,
+    clock,
+    verified: new VerifiedTokens(),
+    grants,
+    environment,
+  };
+  // Clients' back-channel logout URIs are reached like their jwks_uri: never an internal address.
+  const logout = new BackchannelLogout(tokens, outboundFetch(config.JWKS_URI_ALLOW_PRIVATE), core.logger);
   return {
     ...core,
     close: async () => {
-      clearInterval(housekeeping);
+      await logout.settled();
       await grants.close();
       await tokenStamps.close();
       await core.close();
@@ -68,39 +93,32 @@ export function buildDeps(config: Config, testClock?: Clock): AppDeps {
     purgeExpired,
     limits: new RequestLimits(
       core.store.limiter,
-      core.store.cache,
       {
         perClient: config.RATE_LIMIT_DEFAULT,
+        perGrant: config.rateLimitPerGrant,
         unit: config.RATE_LIMIT_UNIT,
         failuresPerSource: config.AUTH_FAILURE_LIMIT,
         authorizePerSource: config.AUTHORIZE_RATE_LIMIT,
+        signupsPerSource: config.SIGNUP_RATE_LIMIT,
       },
       core.logger,
     ),
-    assertions: new ClientAssertions(config.issuer, core.store.cache, clock),
+    assertions: new ClientAssertions(config.issuer, core.store.cache, clock, config.JWKS_URI_ALLOW_PRIVATE),
     dpop: new DpopProofs(config.IDP_SECRET, core.store.cache, clock),
     tokenStamps,
     config,
+    environment,
     version: readPackageVersion(new URL('../package.json', import.meta.url)),
     signingKeys,
-    tokens: {
-      db: core.db,
-      sql: core.sql,
-      cache: core.store.cache,
-      keys: signingKeys,
-      issuer: config.issuer,
-      resource: config.resource,
-      secret: config.IDP_SECRET,
-      clock,
-      verified: new VerifiedTokens(),
-      grants,
-    },
-    clients: new Clients(core.db),
+    tokens,
+    logout,
+    clients: new Clients(core.db, environment),
     counters,
     presetCache: new PresetCache(core.db, core.store.cache, core.logger, (outcome) => counters.presetCache.inc({ outcome })),
     checks: [
       ...coreChecks(core),
-      dependencyCheck('signing_key', () => signingKeys.signer()),
+      // A key for every algorithm: a client registered for PS256 is served as surely as the rest.
+      dependencyCheck('signing_key', () => Promise.all(SIGNING_ALGORITHMS.map((alg) => signingKeys.signer(alg)))),
       // Never fails readiness: without the listener, bearer checks read the database as they always could.
       {
         name: 'grant_cache',

@@ -1,6 +1,6 @@
 // The identity provider's failures, in one list: every error a route or service throws on purpose
 // is made here, named after the spec or RFC code it answers with.
-import { ForbiddenError, HttpError, NotFoundError, RateLimitedError, UnauthorizedError } from '@svc/http';
+import { authChallenge, ForbiddenError, HttpError, NotFoundError, RateLimitedError, UnauthorizedError } from '@svc/http';
 import type { PresetError as PresetErrorBody, PresetErrorCode } from '@svc/schemas';
 
 /** Why a presented access token was refused. */
@@ -17,25 +17,37 @@ export class OAuthError extends HttpError {
 export const invalidRequest = (d: string) => new OAuthError('invalid_request', d);
 export const invalidScope = (d: string) => new OAuthError('invalid_scope', d);
 export const unsupportedGrantType = () =>
-  new OAuthError('unsupported_grant_type', 'grant_type must be authorization_code or refresh_token (password and implicit grants are not supported)');
+  new OAuthError(
+    'unsupported_grant_type',
+    'grant_type must be authorization_code, refresh_token or client_credentials (password and implicit grants are not supported)',
+  );
+export const unauthorizedClient = (d: string) => new OAuthError('unauthorized_client', d);
 export const invalidDpopProof = (d: string) => new OAuthError('invalid_dpop_proof', d);
 /** RFC 9449 §8: the proof needs the server's current nonce, sent in DPoP-Nonce. */
 export const useDpopNonce = (nonce: string) =>
   new OAuthError('use_dpop_nonce', 'Sign the DPoP proof with the nonce in the DPoP-Nonce header', 400, { 'DPoP-Nonce': nonce });
+/** The headers of a DPoP refusal at a protected resource: its challenge (RFC 9449 §7.1), and DPoP-Nonce if it has one. */
+export const dpopChallengeHeaders = (err: OAuthError, algs: string[]) => ({
+  ...err.headers,
+  'WWW-Authenticate': authChallenge('DPoP', { error: err.code, error_description: err.description, algs: algs.join(' ') }),
+});
 /**
  * A DPoP failure at a protected resource: 401 with a DPoP challenge (RFC 9449 §7.1), the OAuth
  * error kept (invalid_token, invalid_dpop_proof or use_dpop_nonce).
  */
-export const dpopChallenge = (err: OAuthError, algs: string[]) =>
-  new OAuthError(err.code, err.description, 401, {
-    ...err.headers,
-    'WWW-Authenticate': `DPoP error="${err.code}", error_description="${err.description.replace(/"/g, "'")}", algs="${algs.join(' ')}"`,
-  });
+export const dpopChallenge = (err: OAuthError, algs: string[]) => new OAuthError(err.code, err.description, 401, dpopChallengeHeaders(err, algs));
 export const invalidGrant = (d: string) => new OAuthError('invalid_grant', d);
 export const invalidClient = (d = 'Client authentication failed', basic = false) =>
-  new OAuthError('invalid_client', d, 401, basic ? { 'WWW-Authenticate': 'Basic realm="svc", charset="UTF-8"' } : {});
+  new OAuthError('invalid_client', d, 401, basic ? { 'WWW-Authenticate': authChallenge('Basic', { realm: 'svc', charset: 'UTF-8' }) } : {});
+/** RFC 6750 §3.1: a valid token without the scope this resource needs. */
+export const insufficientScope = (scope: string) => {
+  const d = `This token does not carry the scope ${scope}`;
+  return new OAuthError('insufficient_scope', d, 403, {
+    'WWW-Authenticate': authChallenge('Bearer', { error: 'insufficient_scope', error_description: d, scope }),
+  });
+};
 export const invalidToken = (d = 'The access token is invalid, expired or revoked') =>
-  new OAuthError('invalid_token', d, 401, { 'WWW-Authenticate': `Bearer error="invalid_token", error_description="${d}"` });
+  new OAuthError('invalid_token', d, 401, { 'WWW-Authenticate': authChallenge('Bearer', { error: 'invalid_token', error_description: d }) });
 
 const PRESET_ERRORS = {
   E4003: { status: 403, error: 'insufficient_scope' },
@@ -54,12 +66,14 @@ export class PresetError extends HttpError {
   constructor(
     readonly errorCode: PresetErrorCode,
     description: string,
-    readonly extra: { subcode?: string; context?: PresetContext } = {},
+    /** `headers`: a challenge of another scheme (DPoP) instead of the Bearer one, and its companions. */
+    readonly extra: { subcode?: string; context?: PresetContext; headers?: Record<string, string> } = {},
   ) {
     const { status, error } = PRESET_ERRORS[errorCode];
     // RFC 6750 §3: token failures on a protected resource say so in WWW-Authenticate.
-    const headers: Record<string, string> = status === 401 ? { 'WWW-Authenticate': `Bearer error="invalid_token", error_description="${description}"` } : {};
-    super(status, error, description, headers);
+    const challenge: Record<string, string> =
+      status === 401 ? { 'WWW-Authenticate': authChallenge('Bearer', { error: 'invalid_token', error_description: description }) } : {};
+    super(status, error, description, { ...challenge, ...extra.headers });
   }
 
   override toBody(): PresetErrorBody {
@@ -80,12 +94,17 @@ const REJECTIONS: Record<Rejection, string> = {
   revoked: 'The access token has been revoked',
 };
 
-/** A refused bearer token as an RFC 6750 error (OAuth endpoints) or as E4041/E4042 (data endpoints). */
-export function tokenRejected(rejection: Rejection, style: 'oauth' | 'data'): HttpError {
-  const description = REJECTIONS[rejection];
+/**
+ * A refused bearer token as an RFC 6750 error (OAuth endpoints) or as E4041/E4042 (data endpoints);
+ * `why` words it more precisely (a token of the other environment).
+ */
+export function tokenRejected(rejection: Rejection, style: 'oauth' | 'data', why?: string): HttpError {
+  const description = why ?? REJECTIONS[rejection];
   if (style === 'data') return new PresetError(rejection === 'expired' ? 'E4041' : 'E4042', description, { subcode: `token_${rejection}` });
   // RFC 6750 §3.1: a request without credentials is not told an error code in the challenge.
-  return rejection === 'missing' ? new OAuthError('invalid_token', description, 401, { 'WWW-Authenticate': 'Bearer realm="svc"' }) : invalidToken(description);
+  return rejection === 'missing'
+    ? new OAuthError('invalid_token', description, 401, { 'WWW-Authenticate': authChallenge('Bearer', { realm: 'svc' }) })
+    : invalidToken(description);
 }
 
 /** An error after the redirect URI is trusted: sent back to the client (RFC 6749 §4.1.2.1). */
@@ -106,9 +125,10 @@ export const decisionScope = (d: string) => new HttpError(400, 'invalid_scope', 
 export const palmVerificationRequired = (appName: string) =>
   new HttpError(403, 'palm_verification_required', `${appName} requires palm verification, which this account has not completed`);
 
-export const sessionRequired = () =>
-  new UnauthorizedError('Sign in first: a session cookie or Authorization: Bearer <session_token> is required', 'login_required', {
-    'WWW-Authenticate': 'Bearer realm="svc"',
+/** `why`: a reason more precise than a missing session (a session token of the other environment). */
+export const sessionRequired = (why?: string) =>
+  new UnauthorizedError(why ?? 'Sign in first: a session cookie or Authorization: Bearer <session_token> is required', 'login_required', {
+    'WWW-Authenticate': authChallenge('Bearer', { realm: 'svc' }),
   });
 export const csrfFailed = (d = 'The CSRF token is missing or wrong; reload the page and try again') => new ForbiddenError(d, 'csrf_failed');
 export const wrongPassword = () => new UnauthorizedError('The email or password is wrong', 'invalid_credentials');
@@ -116,9 +136,29 @@ export const signInSlowedDown = (retryAfterSeconds: number) =>
   new RateLimitedError(retryAfterSeconds, 'Too many failed sign-ins from here; wait and try again');
 
 export const notAMember = () => new NotFoundError('You are not a member of any organization', 'organization_not_found');
-export const ownerOnly = () => new ForbiddenError('Only the organization owner may rename it', 'forbidden');
+export const ownerOnly = (what = 'rename it') => new ForbiddenError(`Only the organization owner may ${what}`, 'forbidden');
 export const developerAuthRequired = () =>
-  new UnauthorizedError('Client credentials (HTTP Basic) or a developer session are required', 'unauthorized', { 'WWW-Authenticate': 'Basic realm="svc"' });
+  new UnauthorizedError('Client credentials (HTTP Basic), a developer session or a personal access token are required', 'unauthorized', {
+    'WWW-Authenticate': authChallenge('Basic', { realm: 'svc' }),
+  });
+
+// Integrator self-service (developer/, sandbox/, registration/).
+/** A personal access token, initial access token or registration access token that is unknown, expired or revoked. */
+export const developerTokenRejected = (why = 'The token is unknown, expired or revoked') =>
+  new UnauthorizedError(why, 'invalid_token', { 'WWW-Authenticate': authChallenge('Bearer', { error: 'invalid_token', error_description: why }) });
+export const signupClosed = () => new ForbiddenError('Sign-up is by invitation here: ask an owner of your organization to invite your email', 'signup_closed');
+/** An invitation token that is unknown, expired, used, or for another email: one answer for all. */
+export const forbiddenInvitation = (why?: string) =>
+  new ForbiddenError(why ?? 'The invitation is unknown, expired, already used, or for another email', 'invitation_invalid');
+export const tokenNotFound = () => new NotFoundError('No such live token of yours', 'token_not_found');
+export const memberNotFound = () => new NotFoundError('No such member of your organization', 'member_not_found');
+export const accountExists = () => new HttpError(409, 'account_exists', 'An account with this email exists: sign in instead (POST /auth/session)');
+export const applicationNotFound = () => new NotFoundError('No such application in your organization', 'application_not_found');
+export const apiKeyNotFound = () => new NotFoundError('No such API key in your organization', 'api_key_not_found');
+export const testUserNotFound = () => new NotFoundError('No such test user in your organization', 'test_user_not_found');
+/** A request that is well-formed but names something in a state that forbids it (a revoked application, a duplicate member). */
+export const conflict = (code: string, d: string) => new HttpError(409, code, d);
+export const onlyInTheSandbox = () => new NotFoundError('Not found: test data exists only in the sandbox environment', 'not_found');
 export const noActiveAuthorization = () => new NotFoundError('No active authorization of this client for that user', 'authorization_not_found');
 
 export const rateLimited = (retryAfterSeconds: number, description: string, headers: Record<string, string> = {}) =>

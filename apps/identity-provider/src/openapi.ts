@@ -1,355 +1,57 @@
-import { errorResponses, withExamples, type ApiSpec } from '@svc/http';
-import {
-  ZApproveResponse,
-  ZAuthorizationContext,
-  ZAuthorizationIdQuery,
-  ZAuthorizationList,
-  ZAuthorizationListQuery,
-  ZAuthorizationResult,
-  ZAuthorizationResultRequest,
-  ZAuthorizeQuery,
-  ZAuthorizeResponse,
-  ZDecisionRequest,
-  ZDenyResponse,
-  ZJwks,
-  ZOAuthError,
-  ZOpenIdConfiguration,
-  ZOrganizationView,
-  ZPresetBatchRequest,
-  ZPresetBatchResponse,
-  ZPresetError,
-  ZPresetList,
-  ZPresetParams,
-  ZPresetResult,
-  ZProtectedResourceMetadata,
-  ZQuery,
-  ZQueryResponse,
-  ZRenameOrganizationRequest,
-  ZRevokeRequest,
-  ZRevokeResponse,
-  ZServiceConfiguration,
-  ZTokenRequest,
-  ZTokenResponse,
-  ZUserInfo,
-  ZUserTokenRequest,
-  ZUserTokenResponse,
-} from '@svc/schemas';
-import { z } from 'zod';
-
+// Area A's OpenAPI document, assembled from each capability's operations (<capability>/openapi.ts);
+// the examples stay in one file, openapi-examples.ts, because their order is the guide's page order.
+import { type ApiSpec, type OperationExample, withExamples } from '@svc/http';
+import { AUTHORIZE_OPERATIONS } from './authorize/openapi.js';
+import { CONSENT_OPERATIONS } from './consent/openapi.js';
+import { SESSION_OPERATIONS } from './sessions/openapi.js';
+import { TOKEN_OPERATIONS } from './tokens/openapi.js';
+import { REVOCATION_OPERATIONS } from './revocation/openapi.js';
+import { INTROSPECTION_OPERATIONS } from './introspection/openapi.js';
+import { LOGOUT_OPERATIONS } from './logout/openapi.js';
+import { DATA_ACCESS_OPERATIONS } from './data-access/openapi.js';
+import { DEVELOPER_OPERATIONS } from './developer/openapi.js';
+import { APPLICATION_OPERATIONS } from './applications/openapi.js';
+import { DISCOVERY_OPERATIONS } from './discovery/openapi.js';
+import { SANDBOX_OPERATIONS } from './sandbox/openapi.js';
+import { REGISTRATION_OPERATIONS } from './registration/openapi.js';
 import { IDENTITY_PROVIDER_EXAMPLES } from './openapi-examples.js';
-import {
-  dataErrors,
-  FORM,
-  oauthErrors,
-  orPage,
-  PAGE_AND_SESSION_OPERATIONS,
-  presetErrors,
-  rateLimited,
-  redirect,
-  session,
-  unavailablePage,
-} from './openapi-pages.js';
+import { SANDBOX_EXAMPLES } from './sandbox/openapi-examples.js';
+
+const OPERATIONS: ApiSpec['operations'] = [
+  ...AUTHORIZE_OPERATIONS,
+  ...CONSENT_OPERATIONS,
+  ...SESSION_OPERATIONS,
+  ...TOKEN_OPERATIONS,
+  ...REVOCATION_OPERATIONS,
+  ...INTROSPECTION_OPERATIONS,
+  ...LOGOUT_OPERATIONS,
+  ...DATA_ACCESS_OPERATIONS,
+  ...REGISTRATION_OPERATIONS,
+  ...DEVELOPER_OPERATIONS,
+  ...APPLICATION_OPERATIONS,
+  ...SANDBOX_OPERATIONS,
+  ...DISCOVERY_OPERATIONS,
+];
+
+/** Each guide's examples, run against its own environment: docs/identity-provider.md production's, docs/sandbox.md the sandbox's. */
+export const GUIDE_EXAMPLES = { 'identity-provider': IDENTITY_PROVIDER_EXAMPLES, sandbox: SANDBOX_EXAMPLES } as const;
+
+/** The operations a guide shows, each with that guide's examples only. */
+export function guideOperations(guide: keyof typeof GUIDE_EXAMPLES): ApiSpec['operations'] {
+  return withExamples(OPERATIONS, GUIDE_EXAMPLES[guide]).filter((op) => op.examples?.length);
+}
+
+/** Both guides' examples of one operation, side by side in the served document. */
+function allExamples() {
+  const merged: Record<string, OperationExample[]> = {};
+  for (const examples of Object.values(GUIDE_EXAMPLES)) for (const [key, list] of Object.entries(examples)) merged[key] = [...(merged[key] ?? []), ...list];
+  return merged;
+}
 
 /** Area A of the API contract, as served. */
 export const IDENTITY_PROVIDER_API: ApiSpec = {
   title: 'Identity provider',
   description:
-    'OAuth 2.0 authorization code with PKCE (S256), hosted sign-in and consent, tokens, revocation, user info, presets, queries, the change list and discovery (area A). Errors of the OAuth endpoints follow RFC 6749; data endpoints answer the preset error body with codes E4003, E4004, E4010, E4041, E4042 and E4044.',
-  operations: withExamples(
-    [
-      {
-        method: 'get',
-        path: '/oauth/authorize',
-        tag: 'OAuth',
-        summary: 'Start an authorization (PKCE S256 only)',
-        description:
-          'API callers get JSON; browsers (Accept prefers text/html) are sent to the hosted pages. An unknown client or a redirect_uri that does not match exactly is shown an error, never redirected; other errors are redirected to the client with error, error_description, state and iss.',
-        query: ZAuthorizeQuery,
-        responses: {
-          200: { description: 'The pending authorization', schema: ZAuthorizeResponse },
-          303: redirect('To the consent page (browsers), or back to the client with an error'),
-          400: {
-            description: 'Unknown client, redirect_uri mismatch, or a malformed request (JSON, or a page for browsers)',
-            schema: ZOAuthError,
-            alternatives: [{ contentType: 'text/html', schema: z.string() }],
-          },
-          429: orPage('Too many authorization requests for this client from this address (AUTHORIZE_RATE_LIMIT per minute)'),
-          ...unavailablePage,
-        },
-      },
-      ...PAGE_AND_SESSION_OPERATIONS,
-      {
-        method: 'get',
-        path: '/oauth/authorize/context',
-        tag: 'OAuth',
-        summary: 'The authorization context, for its own user',
-        security: session,
-        query: ZAuthorizationIdQuery,
-        responses: {
-          200: { description: 'The context', schema: ZAuthorizationContext },
-          ...errorResponses({ 400: 'Invalid request', 401: 'No session', 404: 'No such authorization (or another user’s)' }),
-        },
-      },
-      {
-        method: 'post',
-        path: '/oauth/authorize/approve',
-        tag: 'OAuth',
-        summary: 'Approve, optionally with fewer scopes',
-        description:
-          'Form posts (the consent page) answer 303 to the client; JSON callers get the approval. Grants exactly the chosen scopes, each of which must be among the context’s `scopes` (the requested ones and those they imply, all shown to the user); without `scopes`, all of them. A policy requiring palm verification refuses unverified users.',
-        security: session,
-        body: ZDecisionRequest,
-        bodyTypes: FORM,
-        responses: {
-          200: { description: 'Approved', schema: ZApproveResponse },
-          303: redirect('To the client with code, state and iss'),
-          ...errorResponses({
-            400: 'Invalid request or scopes not requested',
-            401: 'No session',
-            403: 'CSRF token missing, or palm verification required',
-            404: 'No such authorization (or another user’s)',
-            409: 'Already decided, revoked or expired',
-          }),
-        },
-      },
-      {
-        method: 'post',
-        path: '/oauth/authorize/deny',
-        tag: 'OAuth',
-        summary: 'Deny',
-        security: session,
-        body: ZDecisionRequest,
-        bodyTypes: FORM,
-        responses: {
-          200: { description: 'Denied', schema: ZDenyResponse },
-          303: redirect('To the client with error=access_denied, state and iss'),
-          ...errorResponses({
-            400: 'Invalid request',
-            401: 'No session',
-            403: 'CSRF token missing',
-            404: 'No such authorization (or another user’s)',
-            409: 'Already decided or expired',
-          }),
-        },
-      },
-      {
-        method: 'get',
-        path: '/oauth/authorize/result',
-        tag: 'OAuth',
-        summary: 'The outcome of an authorization, for a device that polls',
-        description:
-          'Anyone holding the id learns the status, state and redirect_uri. The `code` (and a `redirect_to` carrying it) is answered only to the confidential client that owns the authorization, authenticated with HTTP Basic here or, as a form post, with client_secret_post or private_key_jwt. A public client gets its code only through the redirect to its registered redirect_uri.',
-        security: [[], ['clientBasic']],
-        query: ZAuthorizationIdQuery,
-        responses: {
-          200: { description: 'The outcome', schema: ZAuthorizationResult },
-          ...oauthErrors({ 400: 'Invalid request', 401: 'invalid_client' }),
-          ...errorResponses({ 404: 'No such authorization, or another client’s' }),
-          ...rateLimited,
-        },
-      },
-      {
-        method: 'post',
-        path: '/oauth/authorize/result',
-        tag: 'OAuth',
-        summary: 'The outcome of an authorization, for its client authenticating in the body',
-        security: [[], ['clientBasic']],
-        body: ZAuthorizationResultRequest,
-        bodyTypes: FORM,
-        responses: {
-          200: { description: 'The outcome', schema: ZAuthorizationResult },
-          ...oauthErrors({ 400: 'Invalid request', 401: 'invalid_client' }),
-          ...errorResponses({ 404: 'No such authorization, or another client’s' }),
-          ...rateLimited,
-        },
-      },
-      {
-        method: 'post',
-        path: '/oauth/token',
-        tag: 'OAuth',
-        summary: 'Exchange a code, or refresh',
-        description:
-          'client_secret_basic, client_secret_post, private_key_jwt (RFC 7523), or PKCE alone for public clients. With a `DPoP` proof header (RFC 9449; the current nonce is handed out in `DPoP-Nonce`), tokens are DPoP-bound: `token_type` DPoP, `cnf.jkt` in the access token, and a public client’s refresh token bound to the same key. Refresh tokens rotate; reusing a rotated one revokes every token of the grant. Failed requests count per client and source address, apart from the client’s budget.',
-        security: [['clientBasic'], []],
-        body: ZTokenRequest,
-        bodyTypes: FORM,
-        responses: {
-          200: { description: 'Tokens', schema: ZTokenResponse },
-          ...oauthErrors({
-            400: 'invalid_request, invalid_grant, invalid_scope, unsupported_grant_type, invalid_dpop_proof, use_dpop_nonce',
-            401: 'invalid_client',
-          }),
-          ...rateLimited,
-        },
-      },
-      {
-        method: 'post',
-        path: '/oauth/client/user-token',
-        tag: 'OAuth',
-        summary: 'A confidential client’s token for a user who authorized it',
-        body: ZUserTokenRequest,
-        bodyTypes: FORM,
-        responses: {
-          200: { description: 'The token', schema: ZUserTokenResponse },
-          ...oauthErrors({ 400: 'Invalid request, invalid_dpop_proof, use_dpop_nonce', 401: 'invalid_client' }),
-          ...errorResponses({ 404: 'No active authorization of this client for that user' }),
-          ...rateLimited,
-        },
-      },
-      {
-        method: 'post',
-        path: '/oauth/revoke',
-        tag: 'OAuth',
-        summary: 'Revoke tokens or authorizations (RFC 7009 plus tokens[], authorization_id, cascade)',
-        security: [['clientBasic'], [], ...session!],
-        body: ZRevokeRequest,
-        bodyTypes: FORM,
-        responses: {
-          200: { description: 'What was revoked, per subject', schema: ZRevokeResponse },
-          ...oauthErrors({ 400: 'Nothing to revoke', 401: 'invalid_client or no session' }),
-          ...errorResponses({ 403: 'CSRF token missing' }),
-          ...rateLimited,
-        },
-      },
-      {
-        method: 'get',
-        path: '/v2/userinfo',
-        tag: 'OAuth',
-        summary: 'The token’s user, as far as its scopes allow',
-        description:
-          'service_id needs openid; email and wallet_address need profile.full. Answers only inside the authorization’s data window (E4010 after it). DPoP-bound tokens come as `Authorization: DPoP` with a proof.',
-        security: [['bearer']],
-        responses: {
-          200: { description: 'User info', schema: ZUserInfo },
-          401: {
-            description: 'invalid_token, invalid_dpop_proof (RFC 6750 / RFC 9449), or E4010: the data window is over',
-            schema: ZOAuthError.or(ZPresetError),
-          },
-          ...rateLimited,
-        },
-      },
-      {
-        method: 'get',
-        path: '/v2/developer/organization',
-        tag: 'Developers',
-        summary: 'The signed-in developer’s organization',
-        security: session,
-        responses: {
-          200: { description: 'The organization', schema: ZOrganizationView },
-          ...errorResponses({ 401: 'No session', 404: 'Not a member of any organization' }),
-        },
-      },
-      {
-        method: 'put',
-        path: '/v2/developer/organization',
-        tag: 'Developers',
-        summary: 'Rename the organization (owner only)',
-        security: session,
-        body: ZRenameOrganizationRequest,
-        responses: {
-          200: { description: 'Renamed', schema: ZOrganizationView },
-          ...errorResponses({
-            400: 'Empty or over-long name',
-            401: 'No session',
-            403: 'Not the owner, or CSRF token missing',
-            404: 'Not a member of any organization',
-          }),
-        },
-      },
-      {
-        method: 'get',
-        path: '/v2/authorizations',
-        tag: 'Developers',
-        summary: 'The organization’s authorization changes, oldest first',
-        security: [['clientBasic'], ...session!],
-        query: ZAuthorizationListQuery,
-        responses: {
-          200: { description: 'A page of changes', schema: ZAuthorizationList },
-          ...errorResponses({ 400: 'Invalid request', 401: 'No client credentials or session', 404: 'Not a member of any organization' }),
-        },
-      },
-      {
-        method: 'get',
-        path: '/v2/presets',
-        tag: 'Data',
-        summary: 'The 42 presets: scope, type, format and texts',
-        responses: { 200: { description: 'The listing', schema: ZPresetList } },
-      },
-      {
-        method: 'get',
-        path: '/v2/presets/{preset_name}',
-        tag: 'Data',
-        summary: 'One preset',
-        security: [['bearer']],
-        params: ZPresetParams,
-        responses: {
-          200: { description: 'The value', schema: ZPresetResult },
-          ...dataErrors,
-          ...presetErrors({ 403: 'E4003: scope missing', 404: 'E4044: no such preset', 409: 'E4004: verification pending, revoked or incomplete' }),
-          ...errorResponses({ 400: 'Invalid request' }),
-          ...rateLimited,
-        },
-      },
-      {
-        method: 'post',
-        path: '/v2/presets/batch',
-        tag: 'Data',
-        summary: 'Up to 50 presets: results and errors side by side',
-        security: [['bearer']],
-        body: ZPresetBatchRequest,
-        responses: {
-          200: { description: 'Results and per-item errors', schema: ZPresetBatchResponse },
-          ...dataErrors,
-          ...errorResponses({ 400: 'Not 1 to 50 names' }),
-          ...rateLimited,
-        },
-      },
-      {
-        method: 'post',
-        path: '/v2/queries/evaluate',
-        tag: 'Data',
-        summary: 'Evaluate a predicate or projection over the user’s data',
-        description:
-          'Every claim the query names must be covered by the token’s scopes, short-circuited branches included. A malformed query is a 400 whose details name the JSON path of the offending node.',
-        security: [['bearer']],
-        body: z.object({ query: ZQuery }),
-        responses: {
-          200: { description: 'The answer with its evidence', schema: ZQueryResponse },
-          ...dataErrors,
-          ...presetErrors({ 403: 'E4003: a claim out of scope', 404: 'E4044: an unknown preset' }),
-          ...errorResponses({ 400: 'Malformed query' }),
-          ...rateLimited,
-        },
-      },
-      {
-        method: 'get',
-        path: '/.well-known/openid-configuration',
-        tag: 'Discovery',
-        summary: 'OpenID Provider metadata',
-        responses: { 200: { description: 'Metadata', schema: ZOpenIdConfiguration } },
-      },
-      {
-        method: 'get',
-        path: '/.well-known/svc-configuration',
-        tag: 'Discovery',
-        summary: 'Service configuration: endpoints, scopes, presets, rate limit',
-        responses: { 200: { description: 'Configuration', schema: ZServiceConfiguration } },
-      },
-      {
-        method: 'get',
-        path: '/.well-known/oauth-protected-resource/v2',
-        tag: 'Discovery',
-        summary: 'Protected resource metadata of the data API (RFC 9728): its identifier is every access token’s aud',
-        responses: { 200: { description: 'Metadata', schema: ZProtectedResourceMetadata } },
-      },
-      {
-        method: 'get',
-        path: '/.well-known/jwks.json',
-        tag: 'Discovery',
-        summary: 'The published signing keys',
-        responses: { 200: { description: 'Key set', schema: ZJwks } },
-      },
-    ],
-    IDENTITY_PROVIDER_EXAMPLES,
-  ),
+    'OAuth 2.0 authorization code with PKCE (S256), hosted sign-in and consent, tokens, revocation, user info, presets, queries, the change list, discovery, developer self-service and, in the sandbox environment, test data (area A). Errors of the OAuth endpoints follow RFC 6749; data endpoints answer the preset error body with codes E4003, E4004, E4010, E4041, E4042 and E4044.',
+  operations: withExamples(OPERATIONS, allExamples()),
 };

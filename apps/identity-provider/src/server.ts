@@ -2,10 +2,25 @@ import { loadOrExit, serve } from '@svc/http';
 import { createApp } from './app.js';
 import { loadConfig } from './config.js';
 import { buildDeps } from './deps.js';
+import { databaseMismatch } from './environment/database-mark.js';
+import { startHousekeeping } from './jobs/housekeeping.js';
 
 const config = loadOrExit(() => loadConfig(process.env));
 const deps = buildDeps(config);
+// Never serve the other environment's database; one that cannot be reached yet is /ready's to report.
+const mismatch = await databaseMismatch(deps.db, config.SVC_ENVIRONMENT).catch(() => undefined);
+if (mismatch) {
+  deps.logger.fatal(mismatch);
+  await deps.close();
+  process.exit(1);
+}
 // Make (on a fresh database) and load the signing key before taking traffic; if the database is
 // not up yet, /ready says so and the first request that needs the key loads it.
 await deps.signingKeys.signer().catch((err: unknown) => deps.logger.warn({ err }, 'signing key not loaded at start-up'));
-await serve({ app: createApp(deps), port: config.PORT, host: config.HOST, logger: deps.logger, close: deps.close });
+// Background loops run in the server process only, and stop before the dependencies close.
+const housekeeping = startHousekeeping(deps);
+const close = async () => {
+  housekeeping.stop();
+  await deps.close();
+};
+await serve({ app: createApp(deps), port: config.PORT, host: config.HOST, logger: deps.logger, close });

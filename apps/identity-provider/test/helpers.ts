@@ -1,9 +1,19 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll } from '@jest/globals';
 import { createClient, createOrg, createUser, type AdminContext } from '@svc/admin';
-import type { Db } from '@svc/db';
+import { createPrismaClient, type Db } from '@svc/db';
+import type { Environment } from '@svc/secrets';
 import type { Clock } from '@svc/runtime';
-import { testDatabaseUrl, testDb, testSigningKeyKek, testRedisUrl, uniqueEmail, uniqueNamespace } from '@svc/testkit';
+import {
+  testDatabaseUrl,
+  testDb,
+  testSandboxDatabaseUrl,
+  testPairwiseSecret,
+  testSigningKeyKek,
+  testRedisUrl,
+  uniqueEmail,
+  uniqueNamespace,
+} from '@svc/testkit';
 import { contractSuite } from '@svc/testkit/contract-suite';
 import request from 'supertest';
 import { createApp } from '../src/app.js';
@@ -22,12 +32,16 @@ const checked = contractSuite();
 export function buildIdp(env: NodeJS.ProcessEnv = {}, clock?: Clock) {
   const config = loadConfig({
     DATABASE_URL: testDatabaseUrl(),
-    SIGNING_KEY_KEK: testSigningKeyKek(),
+    IDP_SIGNING_KEY_KEK: testSigningKeyKek('identity-provider'),
+    PAIRWISE_SECRET: testPairwiseSecret(),
     REDIS_URL: testRedisUrl(),
     LOG_LEVEL: 'silent',
     IDP_SECRET: SECRET,
     REDIS_KEY_PREFIX,
-    PUBLIC_URL: 'https://id.example.com',
+    PUBLIC_URL: PRODUCTION_URL,
+    SANDBOX_BASE_URL: SANDBOX_URL,
+    // Every test signs up from one address; the limit itself has a test of its own.
+    SIGNUP_RATE_LIMIT: '1000',
     ...env,
   });
   const deps = buildDeps(config, clock);
@@ -35,11 +49,32 @@ export function buildIdp(env: NodeJS.ProcessEnv = {}, clock?: Clock) {
 }
 
 /** A Prisma client and an app for one suite, opened before its tests and closed after. */
-export function useIdp(): { readonly db: Db; readonly idp: ReturnType<typeof buildIdp> } {
+export function useIdp(env: NodeJS.ProcessEnv = {}): { readonly db: Db; readonly idp: ReturnType<typeof buildIdp> } {
   const held = {} as { db: Db; idp: ReturnType<typeof buildIdp> };
   beforeAll(() => {
     held.db = testDb();
-    held.idp = buildIdp();
+    held.idp = buildIdp(env);
+  });
+  afterAll(async () => {
+    await held.idp.deps.close();
+    await held.db.$disconnect();
+  });
+  return held;
+}
+
+export const PRODUCTION_URL = 'https://id.example.com';
+export const SANDBOX_URL = 'https://sandbox.id.example.com';
+
+/**
+ * A sandbox identity provider on the run's sandbox database (its own, as deployed), beside the
+ * production one of `useIdp`, each naming the other's base URL.
+ */
+export function useSandbox(env: NodeJS.ProcessEnv = {}): { readonly db: Db; readonly idp: ReturnType<typeof buildIdp> } {
+  const held = {} as { db: Db; idp: ReturnType<typeof buildIdp> };
+  beforeAll(async () => {
+    const url = await testSandboxDatabaseUrl();
+    held.db = createPrismaClient(url, { poolSize: 4 });
+    held.idp = buildIdp({ SVC_ENVIRONMENT: 'sandbox', DATABASE_URL: url, PUBLIC_URL: SANDBOX_URL, PRODUCTION_BASE_URL: PRODUCTION_URL, ...env });
   });
   afterAll(async () => {
     await held.idp.deps.close();
@@ -55,9 +90,17 @@ export function pkce() {
 
 export async function arrange(
   db: Db,
-  options: { palmVerified?: boolean; requiresPalm?: boolean; scopes?: string; presetCacheTtl?: number; accessTokenTtl?: number } = {},
+  options: {
+    palmVerified?: boolean;
+    requiresPalm?: boolean;
+    scopes?: string;
+    presetCacheTtl?: number;
+    accessTokenTtl?: number;
+    /** The sandbox's database: what it makes is marked sbx_. */
+    environment?: Environment;
+  } = {},
 ) {
-  const ctx: AdminContext = { db, now: () => new Date() };
+  const ctx: AdminContext = { db, now: () => new Date(), environment: options.environment ?? 'production' };
   const password = 'correct horse battery';
   const user = await createUser(ctx, { email: uniqueEmail('alice'), password, palmVerified: options.palmVerified ?? true, wallets: [] });
   const other = await createUser(ctx, { email: uniqueEmail('mallory'), password, palmVerified: true });
@@ -125,7 +168,7 @@ export async function issueTokens(app: App, a: Awaited<ReturnType<typeof arrange
   const { code, verifier, authorizationId } = await obtainCode(app, a.confidential.client_id, session, scope ? { scope } : {});
   const res = await exchangeWith(app, a.confidential, { code, code_verifier: verifier });
   if (res.status !== 200) throw new Error(`token: ${res.status} ${JSON.stringify(res.body)}`);
-  return { session, authorizationId, ...(res.body as { access_token: string; refresh_token: string }) };
+  return { session, authorizationId, ...(res.body as { access_token: string; refresh_token: string; app_scoped_user_id: string; granted_scopes: string[] }) };
 }
 
 /** Polls until `check` holds, for at most `ms` (the documented bound is what a test may wait). */
@@ -135,4 +178,22 @@ export async function eventually(check: () => Promise<boolean> | boolean, ms = 5
     if (Date.now() > until) throw new Error('condition not met in time');
     await new Promise((r) => setTimeout(r, 25));
   }
+}
+
+/**
+ * PostgreSQL's notifications reach this replica late (a busy listener, a slow network): until
+ * `release`, the grant cache hears none of them, while its listener stays live. What the replica
+ * did itself must still be refused at once.
+ */
+export function holdNotifications(idp: ReturnType<typeof buildIdp>) {
+  const grants = idp.deps.tokens.grants;
+  const held: string[] = [];
+  const heard = grants.changed.bind(grants);
+  grants.changed = (payload: string) => void held.push(payload);
+  return {
+    release() {
+      grants.changed = heard;
+      for (const payload of held) heard(payload);
+    },
+  };
 }

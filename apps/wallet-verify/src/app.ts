@@ -5,5 +5,5 @@ import { WALLET_VERIFY_API } from './openapi.js';
 import { verifyRouter } from './routes/verify.routes.js';
 
 export function createApp(deps: AppDeps): Express {
-  return createServiceApp({ ...deps, api: WALLET_VERIFY_API, serverUrl: '/' }, { routers: [verifyRouter(deps)] });
+  return createServiceApp({ ...deps, api: WALLET_VERIFY_API, serverUrl: deps.config.publicUrl }, { routers: [verifyRouter(deps)] });
 }

@@ -3,6 +3,8 @@ import { z } from 'zod';
 
 const ZConfig = z.object({
   ...baseServiceEnv(4001),
+  /** Where callers reach this service: the server of its OpenAPI document and curl samples; defaults to http://localhost:PORT. */
+  PUBLIC_URL: env.optionalUrl(['http:', 'https:']),
   /** When Redis cannot be reached: refuse with 503 (closed) or limit per replica (open). */
   RATE_LIMIT_ON_REDIS_FAILURE: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['closed', 'open']).default('closed')),
   /** Replicas sharing the limits; failing open, each holds limit ÷ replicas. */
@@ -12,13 +14,19 @@ const ZConfig = z.object({
   /** A disabled key or a changed limit takes effect within this many seconds. */
   API_KEY_CACHE_TTL_SECONDS: env.int(5),
   API_KEY_LAST_USED_FLUSH_SECONDS: env.int(30, 1),
+  /**
+   * Keys the per-organization user ids this service answers (the identity provider maps them back
+   * for user-token): the same value as the identity provider's, and nothing else of its secrets.
+   */
+  PAIRWISE_SECRET: env.strongSecret(32),
 });
 
-export type Config = z.output<typeof ZConfig>;
+export type Config = z.output<typeof ZConfig> & { publicUrl: string };
 
 /** Every variable this service reads, for checks of deployment manifests. */
 export const CONFIG_VARIABLES: readonly string[] = Object.keys(ZConfig.shape);
 
 export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config {
-  return parseEnv(ZConfig, environment);
+  const config = parseEnv(ZConfig, environment);
+  return { ...config, publicUrl: (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, '') };
 }

@@ -1,9 +1,12 @@
 import { HttpError, type ErrorBody } from '@svc/http';
 
+/** A sandbox key (sbx_) names what it is: wallet verify has no sandbox. */
+export const SANDBOX_KEY = 'Invalid / disabled API key: this is a sandbox key (sbx_), and wallet verify takes production keys only';
+
 /** Area B's fixed texts (spec, "Errors"): the body is `{error: <text>}` and nothing else. */
 export class ApiKeyError extends HttpError {
   override name = 'ApiKeyError';
-  constructor(status: 401 | 403, text: 'Missing API key' | 'Invalid / disabled API key') {
+  constructor(status: 401 | 403, text: 'Missing API key' | 'Invalid / disabled API key' | typeof SANDBOX_KEY) {
     super(status, text, text);
   }
 

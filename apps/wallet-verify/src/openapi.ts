@@ -1,5 +1,6 @@
-import { errorResponses, type ApiSpec } from '@svc/http';
+import { errorResponses, withExamples, type ApiSpec } from '@svc/http';
 import { ZAreaBError, ZErrorBody, ZWalletVerification, ZWalletVerifyQuery } from '@svc/schemas';
+import { WALLET_VERIFY_EXAMPLES } from './openapi-examples.js';
 
 const LIMIT_HEADERS = {
   'X-RateLimit-Limit': 'Requests allowed per hour',
@@ -12,32 +13,27 @@ export const WALLET_VERIFY_API: ApiSpec = {
   title: 'Wallet verify',
   description:
     'Whether a wallet address belongs to a unique, palm-verified human (area B). Every answer to a request with a known active key carries the X-RateLimit-* headers.',
-  operations: [
-    {
-      method: 'get',
-      path: '/v1/human/verify',
-      tag: 'Verify',
-      summary: 'Is this wallet a unique, palm-verified human?',
-      description: 'wallet_address must be EIP-55 checksummed; the 400 says what is wrong and gives the checksummed form when the address is only mis-cased.',
-      security: [['svcApiKey']],
-      query: ZWalletVerifyQuery,
-      responses: {
-        200: { description: 'A registered wallet', schema: ZWalletVerification, headers: LIMIT_HEADERS },
-        400: { description: 'Not an EIP-55 address', schema: ZErrorBody, headers: LIMIT_HEADERS },
-        401: { description: '"Missing API key" or "Invalid / disabled API key"', schema: ZAreaBError },
-        403: { description: '"Invalid / disabled API key": disabled, or without wallet:verify', schema: ZAreaBError },
-        404: { description: '"Wallet not found"', schema: ZAreaBError, headers: LIMIT_HEADERS },
-        429: { description: '"Rate limit exceeded" (Retry-After)', schema: ZAreaBError, headers: LIMIT_HEADERS },
-        ...errorResponses({ 503: 'Redis unreachable while failing closed (Retry-After)' }),
-      },
-      examples: [
-        {
-          summary: 'the demo data’s palm-verified wallet',
-          query: { wallet_address: '0x52908400098527886E0F7030069857D2E4169EE7' },
-          headers: { 'X-SVC-API-Key': '$API_KEY' },
-          status: 200,
+  operations: withExamples(
+    [
+      {
+        method: 'get',
+        path: '/v1/human/verify',
+        tag: 'Verify',
+        summary: 'Is this wallet a unique, palm-verified human?',
+        description: 'wallet_address must be EIP-55 checksummed; the 400 says what is wrong and gives the checksummed form when the address is only mis-cased.',
+        security: [['svcApiKey']],
+        query: ZWalletVerifyQuery,
+        responses: {
+          200: { description: 'A registered wallet', schema: ZWalletVerification, headers: LIMIT_HEADERS },
+          400: { description: 'Not an EIP-55 address', schema: ZErrorBody, headers: LIMIT_HEADERS },
+          401: { description: '"Missing API key", "Invalid / disabled API key", or the same followed by why for a sandbox key (sbx_)', schema: ZAreaBError },
+          403: { description: '"Invalid / disabled API key": disabled, or without wallet:verify', schema: ZAreaBError },
+          404: { description: '"Wallet not found"', schema: ZAreaBError, headers: LIMIT_HEADERS },
+          429: { description: '"Rate limit exceeded" (Retry-After)', schema: ZAreaBError, headers: LIMIT_HEADERS },
+          ...errorResponses({ 503: 'Redis unreachable while failing closed (Retry-After)' }),
         },
-      ],
-    },
-  ],
+      },
+    ],
+    WALLET_VERIFY_EXAMPLES,
+  ),
 };

@@ -1,7 +1,9 @@
+import { generateApiKey } from '@svc/secrets';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createApiKey, disableApiKey, removeWallet, setPalmVerified } from '@svc/admin';
 import type { Db } from '@svc/db';
-import { testDb } from '@svc/testkit';
+import { pairwiseUserId } from '@svc/secrets';
+import { testDb, testPairwiseSecret } from '@svc/testkit';
 import request from 'supertest';
 import { arrange, buildService, randomAddress } from './helpers.js';
 
@@ -43,17 +45,17 @@ describe('GET /metrics', () => {
 
 describe('GET /v1/human/verify', () => {
   it('answers is_human true for a palm-verified user’s wallet', async () => {
-    const { key, human } = await arrange(db);
+    const { org, key, human } = await arrange(db);
     const res = await verify(service(), human.wallet, key.key);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ wallet_address: human.wallet, is_human: true, user_id: human.id });
+    expect(res.body).toEqual({ wallet_address: human.wallet, is_human: true, user_id: pairwiseUserId(testPairwiseSecret(), org.id, human.id) });
   });
 
   it('answers is_human false for a known wallet of a user who is not palm-verified', async () => {
-    const { key, other } = await arrange(db);
+    const { org, key, other } = await arrange(db);
     const res = await verify(service(), other.wallet, key.key);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ wallet_address: other.wallet, is_human: false, user_id: other.id });
+    expect(res.body).toEqual({ wallet_address: other.wallet, is_human: false, user_id: pairwiseUserId(testPairwiseSecret(), org.id, other.id) });
   });
 
   it('answers 404 for an unknown wallet', async () => {
@@ -90,6 +92,13 @@ describe('GET /v1/human/verify', () => {
     expect(res.body).toEqual({ error: 'Invalid / disabled API key' });
   });
 
+  it('answers 401 naming what it is for a sandbox key (sbx_): wallet verify runs in production only', async () => {
+    const { human } = await arrange(db);
+    const res = await verify(service(), human.wallet, generateApiKey('sandbox').key);
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual({ error: 'Invalid / disabled API key: this is a sandbox key (sbx_), and wallet verify takes production keys only' });
+  });
+
   it('answers 403 for a disabled key', async () => {
     const { key, human, ctx } = await arrange(db);
     await disableApiKey(ctx, { id: key.id });
@@ -123,14 +132,18 @@ describe('GET /v1/human/verify', () => {
     expect((await verify(app, human.wallet, key.key)).body.is_human).toBe(true);
   });
 
-  it('records last_used_at in batches, not per request', async () => {
+  it('records last_used_at and the requests of each hour in batches, not per request', async () => {
     const { key, human } = await arrange(db);
     const { app, deps } = buildService({ API_KEY_LAST_USED_FLUSH_SECONDS: '3600' });
     services.push({ deps });
     await verify(app, human.wallet, key.key);
+    await verify(app, '0x0000000000000000000000000000000000000001', key.key);
     expect((await db.apiKey.findUniqueOrThrow({ where: { id: key.id } })).lastUsedAt).toBeNull();
+    expect(await db.apiKeyUsage.count({ where: { apiKeyId: key.id } })).toBe(0);
     await deps.authenticator.flush();
     expect((await db.apiKey.findUniqueOrThrow({ where: { id: key.id } })).lastUsedAt).toBeInstanceOf(Date);
+    // Every request with a known active key counts, whatever its answer (the developer console shows it).
+    expect((await db.apiKeyUsage.findFirstOrThrow({ where: { apiKeyId: key.id } })).count).toBe(2);
   });
 
   it('answers 405 for other methods', async () => {

@@ -1,13 +1,24 @@
 const escapes: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 const e = (value: unknown) => String(value).replace(/[&<>"']/g, (c) => escapes[c]!);
 const show = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
+// A phone's column is narrow: names break after their underscores, never inside a word.
+const breakable = (name: string) => e(name).replaceAll('_', '_<wbr>');
+const ISO_TIME = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2})(?:\.\d+)?Z$/;
+/** A value as shown: an ISO timestamp as a readable UTC time that never breaks, anything else as code. */
+function valueHtml(value: unknown): string {
+  const time = typeof value === 'string' ? ISO_TIME.exec(value) : null;
+  return time ? `<time datetime="${e(value)}">${time[1]} ${time[2]} UTC</time>` : `<code>${e(show(value))}</code>`;
+}
 
 export const STYLE = `body{font:16px/1.5 system-ui,sans-serif;margin:0;color:#1a1a1a;background:#f6f7f9}
 main{max-width:46rem;margin:0 auto;padding:1rem}
 h1{font-size:1.5rem;margin:.5rem 0 1rem}h2{font-size:1.1rem;margin:0 0 .5rem}
 section{background:#fff;border:1px solid #d0d4da;border-radius:8px;padding:1rem;margin:0 0 1rem;overflow-x:auto}
 table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:.3rem .5rem;border-bottom:1px solid #e3e6ea;vertical-align:top;overflow-wrap:anywhere}
-th{font-weight:600;width:40%}code{font:14px ui-monospace,monospace;overflow-wrap:anywhere}
+th{font-weight:600;width:40%;overflow-wrap:normal}code{font:14px ui-monospace,monospace;overflow-wrap:anywhere}time{white-space:nowrap}
+@media (max-width:36rem){table.stack tr:first-child{display:none}table.stack tr{display:block;border-bottom:1px solid #e3e6ea;padding:.3rem 0}
+table.stack td{display:block;border:0;padding:.1rem .5rem}table.stack td::before{content:attr(data-label) ": ";font-weight:600}
+table.pairs tr{display:block;border-bottom:1px solid #e3e6ea;padding:.3rem 0}table.pairs th,table.pairs td{display:block;width:auto;border:0;padding:.1rem .5rem}}
 .primary,.secondary{display:inline-block;font:inherit;padding:.6rem 1.1rem;border-radius:6px;cursor:pointer;text-decoration:none;border:1px solid #1d4ed8}
 .primary{background:#1d4ed8;color:#fff}.secondary{background:#fff;color:#1d4ed8}
 form{display:inline}.actions{display:flex;gap:.75rem;flex-wrap:wrap}
@@ -59,7 +70,7 @@ export interface Dashboard {
 }
 export type Result<T> = { ok: true; value: T } | { ok: false; error: string };
 
-const rows = (entries: [string, unknown][]) => entries.map(([k, v]) => `<tr><th scope="row">${e(k)}</th><td><code>${e(show(v))}</code></td></tr>`).join('');
+const rows = (entries: [string, unknown][]) => entries.map(([k, v]) => `<tr><th scope="row">${breakable(k)}</th><td>${valueHtml(v)}</td></tr>`).join('');
 function sectionOf<T>(id: string, title: string, about: string, result: Result<T>, render: (value: T) => string): string {
   return `<section id="${id}" aria-labelledby="${id}-title"><h2 id="${id}-title">${e(title)}</h2><p><small>${about}</small></p>${
     result.ok ? render(result.value) : `<p role="alert">${e(result.error)}</p>`
@@ -70,7 +81,7 @@ export function dashboardPage(d: Dashboard): string {
   return layout(
     'Demo relying party: signed in',
     `${noticeHtml(d.notice)}
-${sectionOf('userinfo', 'User info', '<code>GET /v2/userinfo</code>: the subject is pairwise, the same user gets another one in another app.', d.userInfo, (u) => `<table>${rows(Object.entries(u))}</table>`)}
+${sectionOf('userinfo', 'User info', '<code>GET /v2/userinfo</code>: the subject is pairwise, the same user gets another one in another app.', d.userInfo, (u) => `<table class="pairs">${rows(Object.entries(u))}</table>`)}
 ${sectionOf(
   'presets',
   'Presets',
@@ -80,11 +91,11 @@ ${sectionOf(
     `<table><tr><th scope="col">preset</th><th scope="col">value</th></tr>${list
       .map(
         (p) =>
-          `<tr><td><code>${e(p.name)}</code></td><td>${p.error ? e(p.error) : `<code>${e(show(p.value))}</code> <small>${e(p.status ?? '')}</small>`}</td></tr>`,
+          `<tr><td><code>${breakable(p.name)}</code></td><td>${p.error ? e(p.error) : `<code>${e(show(p.value))}</code> <small>${e(p.status ?? '')}</small>`}</td></tr>`,
       )
       .join('')}</table>`,
 )}
-${sectionOf('query', 'A query', '<code>POST /v2/queries/evaluate</code>: a yes or no over the claims; the app never sees the data behind it.', d.query, (q) => `<table>${rows([[q.description, q.answer]])}</table>`)}
+${sectionOf('query', 'A query', '<code>POST /v2/queries/evaluate</code>: a yes or no over the claims; the app never sees the data behind it.', d.query, (q) => `<table class="pairs">${rows([[q.description, q.answer]])}</table>`)}
 ${sectionOf(
   'changes',
   'The change list',
@@ -92,8 +103,11 @@ ${sectionOf(
   d.changes,
   (items) =>
     items.length
-      ? `<table><tr><th scope="col">authorization</th><th scope="col">status</th><th scope="col">updated</th></tr>${items
-          .map((i) => `<tr><td><code>${e(i.id)}</code></td><td>${e(i.status)}</td><td>${e(i.updated_at)}</td></tr>`)
+      ? `<table class="stack"><tr><th scope="col">authorization</th><th scope="col">status</th><th scope="col">updated</th></tr>${items
+          .map(
+            (i) =>
+              `<tr><td data-label="authorization"><code>${e(i.id)}</code></td><td data-label="status">${e(i.status)}</td><td data-label="updated">${valueHtml(i.updated_at)}</td></tr>`,
+          )
           .join('')}</table>`
       : '<p>No changes.</p>',
 )}

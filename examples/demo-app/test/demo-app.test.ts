@@ -90,6 +90,13 @@ async function fitsAndShoot(page: Page, name: string) {
   ] as const) {
     await page.setViewportSize({ width, height: 900 });
     await expect(page.evaluate('document.documentElement.scrollWidth')).resolves.toBeLessThanOrEqual(width);
+    // Timestamps stay on one line, headers break only between words (after an underscore), and no section scrolls sideways.
+    const broken = await page.evaluate(
+      `[...document.querySelectorAll('time, th, section')]
+        .filter((el) => (el.tagName === 'TIME' && el.getClientRects().length > 1) || el.scrollWidth > el.clientWidth + 1)
+        .map((el) => el.textContent)`,
+    );
+    expect(broken).toEqual([]);
     await page.screenshot({ path: join(shots, `demo-app-${name}-${size}.png`), fullPage: true });
   }
 }

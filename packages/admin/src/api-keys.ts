@@ -1,9 +1,8 @@
+import { API_KEY_PERMISSIONS } from '@svc/schemas';
 import { generateApiKey } from '@svc/secrets';
 import { inTransaction, type AdminContext } from './context.js';
 import { AdminError } from './errors.js';
 import { assertUuid, orgById } from './lookups.js';
-
-export const API_KEY_PERMISSIONS = ['wallet:verify', 'credentials:issue'] as const;
 
 export interface ApiKeyLimits {
   hourlyLimit?: number | undefined;
@@ -35,8 +34,10 @@ export async function createApiKey(ctx: AdminContext, input: { org: string; perm
   if (unknown.length) throw new AdminError(`--permissions has unknown permissions: ${unknown.join(', ')} (known: ${API_KEY_PERMISSIONS.join(', ')})`);
   assertLimits(input);
   const org = await orgById(ctx, input.org);
-  const generated = generateApiKey();
+  const generated = generateApiKey(ctx.environment);
+  // Only the id comes back: the identity provider's database role may write a key's hash, never read it.
   const key = await ctx.db.apiKey.create({
+    select: { id: true },
     data: {
       organizationId: org.id,
       prefix: generated.prefix,
@@ -67,7 +68,7 @@ export async function disableApiKey(ctx: AdminContext, input: { id: string }) {
 export async function rotateApiKey(ctx: AdminContext, input: { id: string }) {
   const old = await keyById(ctx, input.id);
   if (old.status !== 'active') throw new AdminError(`API key ${old.id} is disabled; create a new one instead`);
-  const generated = generateApiKey();
+  const generated = generateApiKey(ctx.environment);
   const created = await inTransaction(ctx, async ({ db: tx }) => {
     await tx.apiKey.update({ where: { id: old.id }, data: { status: 'disabled', disabledAt: ctx.now() } });
     return tx.apiKey.create({

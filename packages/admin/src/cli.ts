@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { createPrismaClient } from '@svc/db';
+import { createPrismaClient, ensureDatabaseExists, migrate, sandboxDatabaseUrl } from '@svc/db';
 import { openLocalDatabase } from './local-runtime.js';
 import { runCli } from './run-cli.js';
 
@@ -7,9 +7,19 @@ const code = await runCli(
   process.argv.slice(2),
   async () => {
     const database = await openLocalDatabase();
-    const db = createPrismaClient(database.url, { poolSize: 2 });
+    // SVC_ENVIRONMENT=sandbox: the sandbox's own database (SANDBOX_DATABASE_URL, or `<name>_sandbox`
+    // beside DATABASE_URL's or the embedded one), and `sbx_` on what it makes.
+    const sandbox = process.env.SVC_ENVIRONMENT === 'sandbox';
+    const url = sandbox ? (process.env.SANDBOX_DATABASE_URL ?? sandboxDatabaseUrl(database.url)) : database.url;
+    if (sandbox && database.embedded) {
+      // As npm start makes it, should the CLI come first.
+      await ensureDatabaseExists(url);
+      await migrate(url);
+    }
+    const db = createPrismaClient(url, { poolSize: 2 });
     return {
       db,
+      environment: sandbox ? ('sandbox' as const) : ('production' as const),
       now: () => new Date(),
       close: async () => {
         await db.$disconnect();

@@ -1,6 +1,7 @@
 import type { ParseArgsConfig } from 'node:util';
 import { createApiKey, disableApiKey, rotateApiKey, setApiKeyLimits } from './api-keys.js';
 import { createClient } from './clients.js';
+import { checkedMetadata, registerClient } from './registration.js';
 import type { AdminContext } from './context.js';
 import { AdminError } from './errors.js';
 import { listApiKeys, listClients, listOrgs, listUsers, showApiKey, showClient, showOrg, showUser } from './listings.js';
@@ -90,7 +91,7 @@ export const COMMANDS: Record<string, Command> = {
   },
   'client:create': {
     summary:
-      'create an OAuth client: --org --name --redirect-uri URI... --scopes "a b" [--public] [--requires-palm-verification] [--preset-cache-ttl S] [--access-token-ttl S] [--require-dpop] [--jwks JSON | --jwks-uri URL] (with keys: private_key_jwt, no secret)',
+      'create an OAuth client: --org --name --redirect-uri URI... --scopes "a b" [--public] [--requires-palm-verification] [--preset-cache-ttl S] [--access-token-ttl S] [--require-dpop] [--require-par] [--post-logout-redirect-uri URI...] [--backchannel-logout-uri URI] [--jwks JSON | --jwks-uri URL] (with keys: private_key_jwt, no secret)',
     options: {
       org: str,
       name: str,
@@ -101,6 +102,9 @@ export const COMMANDS: Record<string, Command> = {
       'preset-cache-ttl': str,
       'access-token-ttl': str,
       'require-dpop': flag,
+      'require-par': flag,
+      'post-logout-redirect-uri': many,
+      'backchannel-logout-uri': str,
       jwks: str,
       'jwks-uri': str,
     },
@@ -116,9 +120,28 @@ export const COMMANDS: Record<string, Command> = {
         presetCacheTtl: int(v, 'preset-cache-ttl'),
         accessTokenTtl: int(v, 'access-token-ttl'),
         requireDpop: v['require-dpop'] === true,
+        requirePushedAuthorization: v['require-par'] === true,
+        postLogoutRedirectUris: v['post-logout-redirect-uri'] as string[] | undefined,
+        backchannelLogoutUri: opt(v, 'backchannel-logout-uri'),
         jwks: opt(v, 'jwks'),
         jwksUri: opt(v, 'jwks-uri'),
       }),
+  },
+  'client:register': {
+    summary:
+      'register an OAuth client from RFC 7591 client metadata: --org --metadata JSON (redirect_uris, token_endpoint_auth_method, client_name, scope, jwks…); prints the RFC 7591 registration response with its registration access token (PUBLIC_URL: with registration_client_uri)',
+    options: { org: str, metadata: str },
+    required: ['org', 'metadata'],
+    run: (ctx, v) => {
+      let metadata: unknown;
+      try {
+        metadata = JSON.parse(s(v, 'metadata'));
+      } catch {
+        throw new AdminError('--metadata is not valid JSON');
+      }
+      const issuer = process.env.PUBLIC_URL?.replace(/\/+$/, '') || undefined;
+      return registerClient(ctx, { org: s(v, 'org'), metadata: checkedMetadata(metadata), issuer });
+    },
   },
   'apikey:create': {
     summary: 'create an API key: --org --permissions a,b [--hourly-limit N] [--burst-limit N] [--name]',
@@ -159,7 +182,7 @@ export const COMMANDS: Record<string, Command> = {
   },
   'keys:rewrap': {
     summary:
-      'seal a service’s stored signing keys under the current SIGNING_KEY_KEK (after rotating the KEK, with the old one in SIGNING_KEY_KEK_PREVIOUS): --service identity-provider|credential-issuer',
+      'seal a service’s stored signing keys under its own KEK, IDP_SIGNING_KEY_KEK or ISSUER_SIGNING_KEY_KEK (after rotating it, with the old one in its _PREVIOUS variable; or to migrate off the shared SIGNING_KEY_KEK, still set): --service identity-provider|credential-issuer',
     options: { service: str },
     required: ['service'],
     run: async (ctx, v) => (await keys()).rewrapKeys(ctx, { service: s(v, 'service') }),

@@ -1,5 +1,6 @@
 import type { Db } from '@svc/db';
-import type { KeyEncryption } from '@svc/signing-keys';
+import type { Environment } from '@svc/secrets';
+import type { KeyEncryption, KeyService } from '@svc/signing-keys';
 
 /** A Prisma client, or the transaction client handed out by `$transaction`. */
 export type DbClient = Db | Parameters<Parameters<Db['$transaction']>[0]>[0];
@@ -7,8 +8,10 @@ export type DbClient = Db | Parameters<Parameters<Db['$transaction']>[0]>[0];
 export interface AdminContext {
   db: DbClient;
   now: () => Date;
-  /** Seals signing keys at rest; unset: built from SIGNING_KEY_KEK in the environment. */
-  keys?: KeyEncryption;
+  /** Which environment's database this is: the sandbox marks the ids, secrets and keys it makes with `sbx_`. Default production. */
+  environment?: Environment;
+  /** Seals each service's signing keys at rest; unset: built from the environment (IDP_SIGNING_KEY_KEK, ISSUER_SIGNING_KEY_KEK). */
+  keys?: Partial<Record<KeyService, KeyEncryption>>;
 }
 
 /**

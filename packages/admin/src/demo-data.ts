@@ -1,12 +1,13 @@
 /**
- * What the palm-verified demo user's credentials say: between them every one of the 42
- * presets has a backing claim, so each preset and query can be tried on a fresh install.
+ * What the palm-verified demo user's credentials say: with the user record (service_uuid,
+ * palm_verified, the wallets) and what is derived from both (is_human, age, age_over_18, …), every
+ * one of the 42 presets has a value, so each preset and query can be tried on a fresh install.
  */
 export const DEMO_CREDENTIALS: { source: string; claims: Record<string, unknown>; expiresInDays: number }[] = [
   {
     source: 'palm_scan',
     expiresInDays: 365,
-    claims: { service_score: 92, is_human: true, palm_verified: true, service_user: true },
+    claims: { service_score: 92, service_user: true },
   },
   {
     source: 'kyc_provider',

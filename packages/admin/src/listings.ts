@@ -115,7 +115,13 @@ export async function showClient(ctx: AdminContext, input: { clientId: string })
     ...clientSummary(app),
     requires_palm_verification: app.requiresPalmVerification,
     requires_dpop: app.requiresDpop,
-    client_authentication: app.isPublic ? 'none' : app.jwks || app.jwksUri ? 'private_key_jwt' : 'client_secret',
+    client_authentication: app.isPublic
+      ? 'none'
+      : app.tokenEndpointAuthMethod === 'self_signed_tls_client_auth'
+        ? 'self_signed_tls_client_auth'
+        : app.jwks || app.jwksUri
+          ? 'private_key_jwt'
+          : 'client_secret',
     jwks_uri: app.jwksUri,
     access_token_ttl_seconds: app.accessTokenTtlSeconds,
     preset_cache_ttl_seconds: app.presetCacheTtlSeconds,

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { COMMANDS } from './commands.js';
+import { closest } from './did-you-mean.js';
 import type { AdminContext } from './context.js';
 import { AdminError } from './errors.js';
 
@@ -44,7 +45,8 @@ export async function runCli(argv: string[], connect: () => Promise<AdminContext
   }
   const command = COMMANDS[name];
   if (!command) {
-    io.stderr(`error: unknown command ${JSON.stringify(name)} (known: ${Object.keys(COMMANDS).join(', ')})\n`);
+    const guess = closest(name, Object.keys(COMMANDS));
+    io.stderr(`error: unknown command ${JSON.stringify(name)}${guess ? `; did you mean ${guess}?` : ''} (known: ${Object.keys(COMMANDS).join(', ')})\n`);
     return 2;
   }
   if (rest.includes('--help') || rest.includes('-h')) {
@@ -55,7 +57,10 @@ export async function runCli(argv: string[], connect: () => Promise<AdminContext
   try {
     values = parseArgs({ args: rest, options: command.options, strict: true, allowPositionals: false }).values as typeof values;
   } catch (err) {
-    io.stderr(`error: ${name}: ${(err as Error).message.split('\n')[0]}\n`);
+    // node:util names the unknown option ("Unknown option '--emial'"): suggest the flag it resembles.
+    const unknown = /Unknown option '-{1,2}([^']+)'/.exec((err as Error).message)?.[1];
+    const guess = unknown ? closest(unknown, Object.keys(command.options)) : undefined;
+    io.stderr(`error: ${name}: ${(err as Error).message.split('\n')[0]}${guess ? ` Did you mean --${guess}?` : ''}\n`);
     return 2;
   }
   for (const [secret, variable] of Object.entries(command.secrets ?? {})) {

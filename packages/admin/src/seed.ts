@@ -41,11 +41,10 @@ async function seedDemoIn(ctx: AdminContext) {
   const verified = await createUser(ctx, { email: `alice@${DEMO_DOMAIN}`, password, wallets: DEMO_WALLETS.verified, palmVerified: true });
   const unverified = await createUser(ctx, { email: `bob@${DEMO_DOMAIN}`, password, wallets: DEMO_WALLETS.unverified, palmVerified: false });
   for (const { source, claims, expiresInDays } of DEMO_CREDENTIALS) {
-    const filled = source === 'palm_scan' ? { service_uuid: verified.service_id, ...claims } : claims;
     await addCredential(ctx, {
       email: verified.email,
       source,
-      claims: JSON.stringify(filled),
+      claims: JSON.stringify(claims),
       expiresAt: new Date(ctx.now().getTime() + expiresInDays * 86_400_000).toISOString(),
     });
   }

@@ -1,23 +1,49 @@
-import { ensureSigningKey, KEY_SERVICES, KeyEncryption, type KeyService, rewrapSigningKeys, rotateSigningKey as rotate } from '@svc/signing-keys';
+import {
+  ensureSigningKey,
+  KEK_VARIABLES,
+  KEY_SERVICES,
+  KeyEncryption,
+  type KeyService,
+  LEGACY_KEK_VARIABLE,
+  rewrapSigningKeys,
+  rotateSigningKey as rotate,
+} from '@svc/signing-keys';
 import type { Db } from '@svc/db';
 import type { AdminContext } from './context.js';
 import { AdminError } from './errors.js';
 
 export { KEY_SERVICES };
 
-/**
- * The key-encryption key the services seal their signing keys with: the context's, or the one in
- * SIGNING_KEY_KEK (and SIGNING_KEY_KEK_PREVIOUS) of this process's environment.
- */
-export function keyEncryptionOf(ctx: AdminContext): KeyEncryption {
-  if (ctx.keys) return ctx.keys;
-  const kek = process.env.SIGNING_KEY_KEK;
-  if (!kek || kek.length < 32) throw new AdminError('SIGNING_KEY_KEK must be set to the key-encryption key the services use (32 characters or more)');
-  const previous = (process.env.SIGNING_KEY_KEK_PREVIOUS ?? '')
+const list = (value: string | undefined) =>
+  (value ?? '')
     .split(',')
     .map((k) => k.trim())
     .filter(Boolean);
-  return new KeyEncryption(kek, previous);
+
+/**
+ * The key encryption a service seals its signing keys with: the context's, or the one built from
+ * this process's environment: the service's own KEK (IDP_SIGNING_KEY_KEK or
+ * ISSUER_SIGNING_KEY_KEK, and its `_PREVIOUS` list) and, while migrating off it, the shared
+ * SIGNING_KEY_KEK of earlier releases.
+ */
+export function keyEncryptionOf(ctx: AdminContext, which: KeyService): KeyEncryption {
+  const given = ctx.keys?.[which];
+  if (given) return given;
+  const name = KEK_VARIABLES[which];
+  const own = process.env[name] || undefined;
+  const legacy = process.env[LEGACY_KEK_VARIABLE] || undefined;
+  for (const [variable, value] of [
+    [name, own],
+    [LEGACY_KEK_VARIABLE, legacy],
+  ] as const) {
+    if (value !== undefined && value.length < 32) throw new AdminError(`${variable} must be 32 characters or more`);
+  }
+  if (!own && !legacy) throw new AdminError(`${name} must be set to the key-encryption key the ${which} uses (32 characters or more)`);
+  return new KeyEncryption(which, {
+    current: own,
+    previous: list(process.env[`${name}_PREVIOUS`]),
+    legacy: legacy ? [legacy, ...list(process.env[`${LEGACY_KEK_VARIABLE}_PREVIOUS`])] : [],
+  });
 }
 
 function service(name: string): KeyService {
@@ -31,22 +57,29 @@ export interface RotateOptions {
   activateInSeconds?: number | undefined;
 }
 
-/** `keys:rotate`: a new key (sealed under SIGNING_KEY_KEK) replaces the service's current one. */
+/** `keys:rotate`: a new key (sealed under the service's own KEK) replaces the service's current one. */
 export async function rotateSigningKey(ctx: AdminContext, options: RotateOptions) {
   const which = service(options.service);
   const activateIn = options.activateInSeconds ?? 0;
   if (!Number.isInteger(activateIn) || activateIn < 0 || activateIn > 86_400) {
     throw new AdminError('--activate-in must be a whole number of seconds from 0 to 86400');
   }
-  return rotate({ db: ctx.db as Db, now: ctx.now, keys: keyEncryptionOf(ctx) }, which, activateIn);
+  return rotate({ db: ctx.db as Db, now: ctx.now, keys: keyEncryptionOf(ctx, which) }, which, activateIn);
 }
 
 /** The service's active key, made when it has none (seeding; a fresh install needs no rotation step). */
 export async function ensureKey(ctx: AdminContext, which: KeyService): Promise<string> {
-  return (await ensureSigningKey({ db: ctx.db as Db, now: ctx.now, keys: keyEncryptionOf(ctx) }, which)).kid;
+  return (await ensureSigningKey({ db: ctx.db as Db, now: ctx.now, keys: keyEncryptionOf(ctx, which) }, which)).kid;
 }
 
-/** `keys:rewrap`: seals the service's stored keys under the current SIGNING_KEY_KEK (after a KEK rotation). */
+/**
+ * `keys:rewrap`: seals the service's stored keys under its own current KEK: after a KEK rotation
+ * (the old one in its `_PREVIOUS` list), or to migrate off the shared SIGNING_KEY_KEK (still set).
+ */
 export async function rewrapKeys(ctx: AdminContext, options: { service: string }) {
-  return { service: options.service, rewrapped: await rewrapSigningKeys({ db: ctx.db as Db, keys: keyEncryptionOf(ctx) }, service(options.service)) };
+  const which = service(options.service);
+  if (!ctx.keys?.[which] && !process.env[KEK_VARIABLES[which]]) {
+    throw new AdminError(`${KEK_VARIABLES[which]} must be set: keys:rewrap seals the ${which}'s keys under its own key-encryption key`);
+  }
+  return { service: which, rewrapped: await rewrapSigningKeys({ db: ctx.db as Db, keys: keyEncryptionOf(ctx, which) }, which) };
 }

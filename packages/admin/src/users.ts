@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Prisma } from '@svc/db';
-import { formatHint, isPresetName, isWellFormed } from '@svc/presets';
+import { formatHint, isPresetName, isWellFormed, storedClaimProblem } from '@svc/presets';
 import { checkAddress } from '@svc/schemas';
 import { hashPassword } from '@svc/secrets';
 import { inTransaction, type AdminContext } from './context.js';
@@ -14,6 +14,8 @@ export interface CreateUserInput {
   password: string;
   wallets?: string[];
   palmVerified?: boolean;
+  /** A sandbox test user: the organization that made it (and alone may see or delete it). */
+  testUserOfOrganizationId?: string | undefined;
 }
 
 export function assertWallet(address: string): string {
@@ -39,6 +41,7 @@ export async function createUser(ctx: AdminContext, input: CreateUserInput) {
       palmVerified: input.palmVerified ?? false,
       palmVerifiedAt: input.palmVerified ? ctx.now() : null,
       wallets: { create: wallets.map((address, i) => ({ address, isPrimary: i === 0 })) },
+      ...(input.testUserOfOrganizationId ? { testUserOfOrganizationId: input.testUserOfOrganizationId } : {}),
     },
   });
   return { id: user.id, email: user.email, service_id: user.serviceId };
@@ -68,6 +71,12 @@ export async function addCredential(ctx: AdminContext, input: AddCredentialInput
   }
   const unknown = Object.keys(claims).filter((k) => !isPresetName(k));
   if (unknown.length) throw new AdminError(`--claims names unknown presets: ${unknown.join(', ')}`);
+  // A derived preset stored as a claim would never be served (it is computed from its parent).
+  const unstorable = Object.keys(claims).flatMap((name) => {
+    const problem = storedClaimProblem(name);
+    return problem ? [`${name} ${problem}`] : [];
+  });
+  if (unstorable.length) throw new AdminError(`--claims ${unstorable.join('; ')}`);
   // What the presets would serve as "malformed" (unavailable) is refused here, where it can be fixed.
   const malformed = Object.entries(claims).filter(([name, value]) => !isWellFormed(name, value));
   if (malformed.length) throw new AdminError(`--claims ${malformed.map(([name]) => `${name} must be ${formatHint(name)}`).join('; ')}`);

@@ -11,6 +11,17 @@ describe('admin CLI', () => {
     expect((await cli()).code).toBe(2);
   });
 
+  it('suggests the command or flag a typo most likely meant', async () => {
+    expectRefused(await cli('user:craete'), /unknown command "user:craete"; did you mean user:create\?/);
+    expectRefused(await cli('keys:rotat', '--service', 'identity-provider'), /did you mean keys:rotate\?/);
+    expectRefused(await cli('rewrap'), /did you mean keys:rewrap\?/);
+    expectRefused(await cli('rotate'), /did you mean apikey:rotate or keys:rotate\?/);
+    expectRefused(await cli('user:create', '--emial', 'a@b.c', '--password', 'x'), /Unknown option '--emial'.*Did you mean --email\?/);
+    const far = await cli('launch-rockets');
+    expectRefused(far, /unknown command "launch-rockets" \(known:/);
+    expect(far.err).not.toContain('did you mean');
+  });
+
   it('answers --help for every command on stdout, naming each flag, without touching the database', async () => {
     const top = await cli('--help');
     expect(top.code).toBe(0);
@@ -103,6 +114,9 @@ describe('admin CLI', () => {
         /date_of_birth must be a date such as "1990-04-01"; nationality must be an ISO 3166-1 alpha-2 code/,
       ],
       [['--claims', '{"residency_region":"Atlantis"}'], /residency_region must be one of /],
+      // Stored, these would never be served: derived presets come from their parent, these from the user record.
+      [['--claims', '{"age_over_18":true}'], /--claims age_over_18 is derived from date_of_birth: give date_of_birth instead/],
+      [['--claims', '{"palm_verified":true}'], /--claims palm_verified comes from the user’s palm verification/],
       [['--claims', '{}', '--status', 'maybe'], /--status must be one of valid, pending, revoked/],
       [['--claims', '{}', '--expires-at', 'soon'], /--expires-at soon is not an ISO 8601 date/],
     ])('refuses %j', async (flags, pattern) => {

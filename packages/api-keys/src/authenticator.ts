@@ -1,4 +1,4 @@
-import { TimestampBatch, type Db } from '@svc/db';
+import { CountBatch, TimestampBatch, type Db } from '@svc/db';
 import { LocalTtlCache } from '@svc/kv';
 import { constantTimeEqual, parseApiKey } from '@svc/secrets';
 
@@ -16,6 +16,8 @@ export type ApiKeyResult =
   | { outcome: 'missing' }
   /** Malformed, or no such key: the caller cannot tell which. */
   | { outcome: 'unknown' }
+  /** A well-formed key of the sandbox (`sbx_`): these services run in production only, so it opens nothing here. */
+  | { outcome: 'sandbox' }
   | { outcome: 'disabled'; key: ApiKeyRecord }
   | { outcome: 'active'; key: ApiKeyRecord };
 
@@ -23,7 +25,7 @@ export interface ApiKeyAuthenticatorOptions {
   db: Db;
   /** How long a key's status and limits may be served from memory; a disable shows within it. */
   cacheTtlSeconds: number;
-  /** last_used_at is written at most this often per key, in one batched statement. */
+  /** last_used_at and the hourly request counts are written at most this often, each in one batched statement. */
   lastUsedFlushSeconds: number;
   onFlushError?: (err: unknown) => void;
   /** The service's clock (last_used_at stamps). */
@@ -33,15 +35,18 @@ export interface ApiKeyAuthenticatorOptions {
 /**
  * Authenticates `svck_` API keys. Malformed keys and keys whose check digits fail are refused
  * without I/O; real ones are looked up by their SHA-256 (cached briefly) and compared in
- * constant time. Use is recorded in memory and flushed in batches, never per request.
+ * constant time. Use (the last time, and the requests per hour the developer console shows) is
+ * recorded in memory and flushed in batches, never per request.
  */
 export class ApiKeyAuthenticator {
   private readonly cache: LocalTtlCache<ApiKeyRecord | null>;
   private readonly lastUsed: TimestampBatch;
+  private readonly usage: CountBatch;
 
   constructor(private readonly options: ApiKeyAuthenticatorOptions) {
     this.cache = new LocalTtlCache(options.cacheTtlSeconds * 1000);
     this.lastUsed = new TimestampBatch(options.db, 'ApiKey.lastUsedAt', options.lastUsedFlushSeconds, options.onFlushError);
+    this.usage = new CountBatch(options.db, options.lastUsedFlushSeconds, options.onFlushError);
   }
 
   async authenticate(presented: string | string[] | undefined): Promise<ApiKeyResult> {
@@ -49,10 +54,14 @@ export class ApiKeyAuthenticator {
     if (typeof presented !== 'string') return { outcome: 'unknown' };
     const parsed = parseApiKey(presented);
     if (!parsed) return { outcome: 'unknown' };
+    // Never looked up: the sandbox's keys live in the sandbox's database, not this one.
+    if (parsed.environment === 'sandbox') return { outcome: 'sandbox' };
     const key = await this.cache.getOrLoad(parsed.hash, () => this.load(parsed.hash));
     if (!key || !constantTimeEqual(key.keyHash, parsed.hash)) return { outcome: 'unknown' };
     if (key.status !== 'active') return { outcome: 'disabled', key };
-    this.lastUsed.record(key.id, this.options.clock.now());
+    const now = this.options.clock.now();
+    this.lastUsed.record(key.id, now);
+    this.usage.record(key.id, now);
     return { outcome: 'active', key };
   }
 
@@ -63,12 +72,12 @@ export class ApiKeyAuthenticator {
     });
   }
 
-  /** Writes pending last_used_at values; never moves a value backwards. */
-  flush(): Promise<void> {
-    return this.lastUsed.flush();
+  /** Writes pending last_used_at values (never moving one backwards) and request counts. */
+  async flush(): Promise<void> {
+    await Promise.all([this.lastUsed.flush(), this.usage.flush()]);
   }
 
-  close(): Promise<void> {
-    return this.lastUsed.close();
+  async close(): Promise<void> {
+    await Promise.all([this.lastUsed.close(), this.usage.close()]);
   }
 }

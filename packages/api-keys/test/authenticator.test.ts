@@ -61,4 +61,21 @@ describe('ApiKeyAuthenticator', () => {
     expect(ra!.lastUsedAt).toBeInstanceOf(Date);
     expect(rb!.lastUsedAt?.getTime()).toBe(future.getTime());
   });
+
+  it('counts requests per key and hour, added up across flushes and replicas, disabled keys not at all', async () => {
+    const [one, two] = [authenticator(), authenticator()];
+    const a = await createApiKey(ctx, { org: org.id, permissions: 'wallet:verify' });
+    const off = await createApiKey(ctx, { org: org.id, permissions: 'wallet:verify' });
+    await disableApiKey(ctx, { id: off.id });
+    for (let i = 0; i < 3; i++) await one.authenticate(a.key);
+    await two.authenticate(a.key);
+    await one.authenticate(off.key);
+    await Promise.all([one.flush(), two.flush()]);
+    await one.authenticate(a.key);
+    await one.flush();
+    const rows = await db.apiKeyUsage.findMany({ where: { apiKeyId: { in: [a.id, off.id] } } });
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ apiKeyId: a.id, count: 5 });
+    expect(rows[0]!.hour.getTime() % 3_600_000).toBe(0);
+  });
 });

@@ -14,6 +14,7 @@ code,pre{font:13px/1.4 ui-monospace,monospace} pre{background:#f5f5f5;padding:.5
 td,th{border:1px solid #ddd;padding:.2rem .5rem;text-align:left;vertical-align:top} details{margin:.25rem 0} small{color:#555}
 ul.alt{margin:.25rem 0;padding-left:1.25rem} :focus-visible{outline:3px solid #1a5fb4;outline-offset:2px}`;
 const STYLE_HASH = `'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`;
+const PAGE_POLICY = `default-src 'none'; style-src ${STYLE_HASH}; frame-ancestors 'none'; base-uri 'none'; form-action 'none'`;
 
 const CONSTRAINTS = ['minLength', 'maxLength', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'minItems', 'maxItems', 'pattern', 'format'];
 
@@ -139,10 +140,10 @@ function serviceIndex(doc: Json) {
   const info = (doc.info ?? {}) as { title?: string; description?: string; version?: string };
   const index = { title: info.title ?? '', description: info.description ?? '', version: info.version ?? '', links: LINKS };
   const page = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${esc(index.title)}</title></head>
-<body><h1>${esc(index.title)}</h1><p>${esc(index.description)}</p>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${esc(index.title)}</title><style>${STYLE}</style></head>
+<body><main><h1>${esc(index.title)}</h1><p>${esc(index.description)}</p>
 <ul><li><a href="${LINKS.docs}">API documentation</a></li><li><a href="${LINKS.openapi}">OpenAPI document</a></li><li><a href="${LINKS.health}">Health</a> and <a href="${LINKS.ready}">readiness</a></li></ul>
-<p>Version ${esc(index.version)}</p></body></html>
+<p><small>Version ${esc(index.version)}</small></p></main></body></html>
 `;
   return { index, page };
 }
@@ -156,7 +157,8 @@ export function apiDocsRouter(doc: Json): Router {
     .route('/')
     .get((req, res) => {
       res.vary('Accept');
-      if (req.accepts(['json', 'html']) === 'html') res.type('html').send(page);
+      // The same style as /docs, allowed by its hash under the same strict policy.
+      if (req.accepts(['json', 'html']) === 'html') res.set('Content-Security-Policy', PAGE_POLICY).type('html').send(page);
       else res.json(index);
     })
     .all(methodNotAllowed);
@@ -171,7 +173,7 @@ export function apiDocsRouter(doc: Json): Router {
     .get((_req, res) => {
       res
         .set({
-          'Content-Security-Policy': `default-src 'none'; style-src ${STYLE_HASH}; frame-ancestors 'none'; base-uri 'none'; form-action 'none'`,
+          'Content-Security-Policy': PAGE_POLICY,
           'Cache-Control': 'public, max-age=300',
         })
         .type('html')

@@ -9,22 +9,51 @@ export class ConfigError extends Error {
 const SECRET_NAME = /SECRET|KEY|TOKEN|PASSWORD|KEK/;
 
 /**
- * Parses environment variables with a zod object whose keys are the variable names. Every problem
- * becomes one line that names its variable, so an operator fixes them all in one go.
+ * The Docker secrets convention (the postgres image's POSTGRES_PASSWORD_FILE): for each of `names`
+ * left unset or empty, `<NAME>_FILE` names a file whose content, trimmed, is the value. A value set
+ * directly wins; a `_FILE` that cannot be read is a ConfigError naming it (never its content).
+ * Returns a copy of `env` with those values filled in, and which names came from a file.
  */
-export function parseEnv<S extends z.ZodObject>(schema: S, env: NodeJS.ProcessEnv): z.output<S> {
+export function resolveFileEnv(names: Iterable<string>, env: NodeJS.ProcessEnv): { env: NodeJS.ProcessEnv; fromFile: Set<string> } {
+  const resolved = { ...env };
+  const fromFile = new Set<string>();
+  const unreadable: string[] = [];
+  for (const name of names) {
+    const file = env[`${name}_FILE`];
+    if ((env[name] !== undefined && env[name] !== '') || !file) continue;
+    try {
+      resolved[name] = readFileSync(file, 'utf8').trim();
+      fromFile.add(name);
+    } catch (err) {
+      unreadable.push(`Invalid configuration: ${name}_FILE: cannot read ${JSON.stringify(file)} (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
+    }
+  }
+  if (unreadable.length) throw new ConfigError(unreadable.join('\n'));
+  return { env: resolved, fromFile };
+}
+
+/**
+ * Parses environment variables with a zod object whose keys are the variable names. Every problem
+ * becomes one line that names its variable, so an operator fixes them all in one go. Each variable
+ * may come from a file instead (`<NAME>_FILE`, resolveFileEnv): how Docker and Kubernetes hand
+ * over secrets without putting them in the process environment.
+ */
+export function parseEnv<S extends z.ZodObject>(schema: S, given: NodeJS.ProcessEnv): z.output<S> {
+  const { env, fromFile } = resolveFileEnv(Object.keys(schema.shape), given);
   const result = schema.safeParse(env);
   if (result.success) return result.data;
   const lines = result.error.issues.map((issue) => {
     const name = String(issue.path[0] ?? 'environment');
     const value = env[name];
+    // A file is where secrets are kept: its content is never echoed either.
+    const hidden = SECRET_NAME.test(name) || fromFile.has(name);
     const shown =
       value === undefined
         ? 'it is not set'
-        : SECRET_NAME.test(name)
+        : hidden
           ? `${value.length} characters given`
           : `got ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
-    return `Invalid configuration: ${name}: ${issue.message} (${shown})`;
+    return `Invalid configuration: ${name}: ${issue.message} (${shown}${fromFile.has(name) ? `, read from ${name}_FILE` : ''})`;
   });
   throw new ConfigError(lines.join('\n'));
 }
@@ -91,18 +120,53 @@ export function readPackageVersion(packageJsonUrl: URL): string {
   return (JSON.parse(readFileSync(packageJsonUrl, 'utf8')) as { version: string }).version;
 }
 
-/** The key-encryption key of stored signing keys, and the ones it replaces (see @svc/signing-keys). */
-export function keyEncryptionEnv() {
+const commaList = () =>
+  z.preprocess(blankAsUndefined, z.string().optional()).transform((v) =>
+    v
+      ? v
+          .split(',')
+          .map((k) => k.trim())
+          .filter(Boolean)
+      : [],
+  );
+const optionalKek = () => z.preprocess(blankAsUndefined, env.strongSecret(32).optional());
+
+/** The one key-encryption key both services shared before each had its own: read for one release. */
+export const LEGACY_KEK = 'SIGNING_KEY_KEK';
+
+type KekShape<N extends string> = { [K in N]: ReturnType<typeof optionalKek> } & { [K in `${N}_PREVIOUS`]: ReturnType<typeof commaList> } & {
+  SIGNING_KEY_KEK: ReturnType<typeof optionalKek>;
+  SIGNING_KEY_KEK_PREVIOUS: ReturnType<typeof commaList>;
+};
+
+/**
+ * The service's own key-encryption key of its stored signing keys (`name`, e.g.
+ * IDP_SIGNING_KEY_KEK), the ones it replaces (`<name>_PREVIOUS`), and, for one release, the
+ * SIGNING_KEY_KEK both services shared before (see @svc/signing-keys). `keyEncryptionSettings`
+ * requires one of `name` and SIGNING_KEY_KEK.
+ */
+export function keyEncryptionEnv<N extends string>(name: N): KekShape<N> {
   return {
-    SIGNING_KEY_KEK: env.strongSecret(32),
-    SIGNING_KEY_KEK_PREVIOUS: z.preprocess(blankAsUndefined, z.string().optional()).transform((v) =>
-      v
-        ? v
-            .split(',')
-            .map((k) => k.trim())
-            .filter(Boolean)
-        : [],
-    ),
+    [name]: optionalKek(),
+    [`${name}_PREVIOUS`]: commaList(),
+    [LEGACY_KEK]: optionalKek(),
+    [`${LEGACY_KEK}_PREVIOUS`]: commaList(),
+  } as KekShape<N>;
+}
+
+/** What a parsed `keyEncryptionEnv(name)` holds, for `new KeyEncryption(service, settings)`; a ConfigError when no KEK is set. */
+export function keyEncryptionSettings(config: Record<string, unknown>, name: string): { current?: string; previous: string[]; legacy: string[] } {
+  const current = config[name] as string | undefined;
+  const legacy = config[LEGACY_KEK] as string | undefined;
+  if (!current && !legacy) {
+    throw new ConfigError(
+      `Invalid configuration: ${name}: is required: the key-encryption key of this service's signing keys, e.g. \`openssl rand -base64 36\` (it is not set)`,
+    );
+  }
+  return {
+    ...(current ? { current } : {}),
+    previous: (config[`${name}_PREVIOUS`] as string[] | undefined) ?? [],
+    legacy: legacy ? [legacy, ...((config[`${LEGACY_KEK}_PREVIOUS`] as string[] | undefined) ?? [])] : [],
   };
 }
 

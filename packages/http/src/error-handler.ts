@@ -1,4 +1,5 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { asciiHeaderText } from './challenge.js';
 import { HttpError } from './errors.js';
 
 interface BodyParserError {
@@ -70,7 +71,8 @@ function answer(err: unknown, req: Parameters<ErrorRequestHandler>[1], res: Para
     if (known.status >= 500) req.log?.warn({ err: known }, known.description);
     res
       .status(known.status)
-      .set(known.headers)
+      // Visible ASCII only: one odd character in a header would turn this answer into an HTML 500.
+      .set(Object.fromEntries(Object.entries(known.headers).map(([name, value]) => [name, asciiHeaderText(value)])))
       .json(known.withRequestId ? { ...known.toBody(), request_id: String(req.id ?? '') } : known.toBody());
     return;
   }

@@ -1,7 +1,7 @@
 /**
  * Request examples, written once beside each operation: they become the operation's OpenAPI
- * `examples` and a curl command (`x-codeSamples`, the docs/ guides), and a test runs every one of
- * those commands against the running services.
+ * `examples` and a curl command (`x-codeSamples`, the docs/ guides), and a test runs every guide's
+ * examples, top to bottom in one shell, against freshly started services.
  *
  * Values may name shell variables (`$ACCESS_TOKEN`); each guide says where each one comes from.
  * In a JSON body, a string `$NAME` stays a JSON string (`"$NAME"`), while `$json:NAME` inserts the
@@ -21,6 +21,17 @@ export interface OperationExample {
   form?: boolean;
   /** The status this request gets against `npm start`'s demo data. */
   status: number;
+  /**
+   * Shell lines the guide runs just before the command, when it needs something fresh (a pending
+   * authorization, a code): what the examples above it spent or ended. Guides only; they may use
+   * what the guide's first block defines.
+   */
+  setup?: string;
+  /**
+   * The body of the answer, as the service gives it for this request (long lists shortened): the
+   * OpenAPI example of that status's response. Required wherever that response has a body.
+   */
+  response?: unknown;
 }
 
 const RAW_JSON = /"\$json:([A-Z_]+)"/g;
@@ -95,13 +106,43 @@ export function withExamples<T extends { method: string; path: string; examples?
   return operations.map((op) => (examples[keyOf(op)] ? { ...op, examples: examples[keyOf(op)] } : op));
 }
 
-/** The guide's section of examples: for each operation, each example as a curl command against `baseUrl`. */
-export function examplesMarkdown(operations: { method: string; path: string; summary: string; examples?: OperationExample[] }[], baseUrl: string): string {
+/** The OpenAPI `examples` of the answers with `status`: each example's `response`. */
+export function responseExamples(examples: OperationExample[], status: number): Record<string, { summary: string; value: unknown }> | undefined {
+  const answered = examples.flatMap((e, i) =>
+    e.status === status && e.response !== undefined ? [[`example${i + 1}`, { summary: e.summary, value: e.response }]] : [],
+  );
+  return answered.length ? Object.fromEntries(answered) : undefined;
+}
+
+/** A guide's shell block for one example: its setup lines, then the command. */
+export function exampleBlock(method: string, path: string, example: OperationExample, baseUrl: string): string {
+  const command = curlCommand(method, path, example, baseUrl);
+  return example.setup ? `${example.setup.trim()}\n${command}` : command;
+}
+
+const sentence = (text: string) => `${text[0]!.toUpperCase()}${text.slice(1)}${/[.?!]$/.test(text) ? '' : '.'}`;
+
+/**
+ * The guide's section of examples: for each operation, each example as a shell block against
+ * `baseUrl`. The guide runs top to bottom, so `order` (keys `METHOD /path`) puts the operations
+ * that spend or end something after those that need it; operations it leaves out follow, as given.
+ */
+export function examplesMarkdown(
+  operations: { method: string; path: string; summary: string; examples?: OperationExample[] }[],
+  baseUrl: string,
+  order: string[] = [],
+): string {
+  const rank = (op: { method: string; path: string }) => {
+    const i = order.indexOf(`${op.method.toUpperCase()} ${op.path}`);
+    return i < 0 ? order.length : i;
+  };
   return operations
     .filter((op) => op.examples?.length)
-    .map((op) => {
+    .map((op, i) => ({ op, i }))
+    .sort((a, b) => rank(a.op) - rank(b.op) || a.i - b.i)
+    .map(({ op }) => {
       const blocks = op.examples!.map(
-        (e) => `${e.summary[0]!.toUpperCase()}${e.summary.slice(1)}. Answers ${e.status}:\n\n\`\`\`sh\n${curlCommand(op.method, op.path, e, baseUrl)}\n\`\`\``,
+        (e) => `${sentence(e.summary)} Answers ${e.status}:\n\n\`\`\`sh\n${exampleBlock(op.method, op.path, e, baseUrl)}\n\`\`\``,
       );
       return `#### \`${op.method.toUpperCase()} ${op.path}\`\n\n${blocks.join('\n\n')}`;
     })

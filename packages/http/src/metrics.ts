@@ -2,6 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { Router, type Request } from 'express';
 import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import { authChallenge } from './challenge.js';
 import { UnauthorizedError } from './errors.js';
 import { methodNotAllowed } from './method-not-allowed.js';
 
@@ -81,7 +82,7 @@ export function metricsRouter(metrics: Metrics, token?: string): Router {
         const header = req.headers.authorization ?? '';
         const presented = header.startsWith('Bearer ') ? header.slice(7) : '';
         if (!timingSafeEqual(digest(presented), expected))
-          throw new UnauthorizedError('The metrics token is required', 'unauthorized', { 'WWW-Authenticate': 'Bearer realm="metrics"' });
+          throw new UnauthorizedError('The metrics token is required', 'unauthorized', { 'WWW-Authenticate': authChallenge('Bearer', { realm: 'metrics' }) });
       }
       res
         .set('Cache-Control', 'no-store')

@@ -1,6 +1,6 @@
 import { ZErrorBody } from '@svc/schemas';
 import { z } from 'zod';
-import { bodyExamples, curlCommand, type OperationExample } from './examples.js';
+import { bodyExamples, curlCommand, responseExamples, type OperationExample } from './examples.js';
 
 type Json = Record<string, unknown>;
 
@@ -8,8 +8,28 @@ type Json = Record<string, unknown>;
 export const SECURITY_SCHEMES = {
   bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'An RS256 access token (RFC 9068) from /oauth/token.' },
   clientBasic: { type: 'http', scheme: 'basic', description: 'client_secret_basic: the client id and secret, form-encoded, in HTTP Basic.' },
-  sessionBearer: { type: 'http', scheme: 'bearer', description: 'A user session token (`svcsess_…`) from POST /auth/session.' },
-  sessionCookie: { type: 'apiKey', in: 'cookie', name: 'svc_session', description: 'The session cookie; state-changing requests also carry the CSRF token.' },
+  sessionBearer: { type: 'http', scheme: 'bearer', description: 'A user session token (`svcsess_…`; `sbx_svcsess_…` in the sandbox) from POST /auth/session.' },
+  personalAccessToken: {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'A developer’s personal access token (`svcpat_…`; `sbx_svcpat_…` in the sandbox) from POST /v2/developer/personal-access-tokens.',
+  },
+  initialAccessToken: {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'An RFC 7591 initial access token (`svciat_…`) from POST /v2/developer/initial-access-tokens.',
+  },
+  registrationAccessToken: {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'An RFC 7592 registration access token (`svcrat_…`), answered by POST /oauth/register.',
+  },
+  sessionCookie: {
+    type: 'apiKey',
+    in: 'cookie',
+    name: 'svc_session',
+    description: 'The session cookie (`__Host-svc_session` on https; `sbx_svc_session` in the sandbox); state-changing requests also carry the CSRF token.',
+  },
   svcApiKey: { type: 'apiKey', in: 'header', name: 'X-SVC-API-Key', description: 'An API key with the wallet:verify permission.' },
   apiToken: { type: 'apiKey', in: 'header', name: 'X-API-Token', description: 'An API key with the credentials:issue permission.' },
   metricsToken: { type: 'http', scheme: 'bearer', description: 'METRICS_TOKEN, when the service is configured with one.' },
@@ -28,7 +48,7 @@ export interface ResponseSpec {
 }
 
 export interface OperationSpec {
-  method: 'get' | 'post' | 'put' | 'delete';
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
   /** An OpenAPI path template: `/v2/presets/{preset_name}`. */
   path: string;
   tag: string;
@@ -122,16 +142,26 @@ export function openApiDocument(api: ApiSpec, options: { version: string; server
       503: { description: 'PostgreSQL or Redis unreachable: temporarily_unavailable, with Retry-After', schema: ZErrorBody },
     };
     if (op.body) always[413] = { description: 'Body larger than BODY_LIMIT', schema: ZErrorBody };
+    const examples = op.examples ?? [];
+    for (const e of examples) {
+      const documented = op.responses[e.status];
+      if (!documented)
+        throw new Error(`example "${e.summary}" of ${op.method.toUpperCase()} ${op.path} answers ${e.status}, which the operation does not document`);
+      if (e.response !== undefined && !documented.schema)
+        throw new Error(`example "${e.summary}" of ${op.method.toUpperCase()} ${op.path} gives a response, but ${e.status} has no body`);
+    }
     for (const [status, r] of Object.entries({ ...always, ...op.responses })) {
+      // Answer examples go on the response's own media type (alternatives are for other Accept headers).
+      const answered = responseExamples(examples, Number(status));
       responses[status] = {
         description: r.description,
         ...(r.headers ? { headers: Object.fromEntries(Object.entries(r.headers).map(([h, d]) => [h, { description: d, schema: { type: 'string' } }])) } : {}),
         ...(r.schema
           ? {
               content: Object.fromEntries(
-                [{ contentType: r.contentType ?? 'application/json', schema: r.schema }, ...(r.alternatives ?? [])].map((c) => [
+                [{ contentType: r.contentType ?? 'application/json', schema: r.schema }, ...(r.alternatives ?? [])].map((c, i) => [
                   c.contentType,
-                  { schema: sink.convert(c.schema, 'output') },
+                  { schema: sink.convert(c.schema, 'output'), ...(i === 0 && answered ? { examples: answered } : {}) },
                 ]),
               ),
             }
@@ -139,7 +169,6 @@ export function openApiDocument(api: ApiSpec, options: { version: string; server
       };
     }
     const body = op.body ? sink.convert(op.body, 'input') : undefined;
-    const examples = op.examples ?? [];
     const bodyExample = bodyExamples(examples);
     paths[op.path] ??= {};
     paths[op.path]![op.method] = {

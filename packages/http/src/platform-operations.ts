@@ -18,7 +18,18 @@ export const PLATFORM_OPERATIONS: OperationSpec[] = [
     responses: {
       200: { description: 'The service', schema: ZServiceIndex, alternatives: [{ contentType: 'text/html', schema: z.string() }] },
     },
-    examples: [{ summary: 'the service’s name and links', status: 200 }],
+    examples: [
+      {
+        summary: 'the service’s name and links',
+        status: 200,
+        response: {
+          title: 'Wallet verify',
+          description: 'Whether a wallet address belongs to a unique, palm-verified human (area B). …',
+          version: '0.1.0',
+          links: { docs: '/docs', openapi: '/openapi.json', health: '/health', ready: '/ready' },
+        },
+      },
+    ],
   },
   {
     method: 'get',
@@ -26,7 +37,9 @@ export const PLATFORM_OPERATIONS: OperationSpec[] = [
     tag: 'platform',
     summary: 'Liveness: the process answers',
     responses: { 200: { description: 'Alive', schema: ZLiveness } },
-    examples: [{ summary: 'liveness', status: 200 }],
+    examples: [
+      { summary: 'liveness', status: 200, response: { status: 'ok', uptime: 27.382, version: '0.1.0', commit: null, timestamp: '2026-11-25T02:32:36.461Z' } },
+    ],
   },
   {
     method: 'get',
@@ -34,7 +47,20 @@ export const PLATFORM_OPERATIONS: OperationSpec[] = [
     tag: 'platform',
     summary: 'Readiness: PostgreSQL and Redis answer',
     responses: { 200: { description: 'Ready', schema: ZReadiness }, 503: { description: 'Not ready; each check says why', schema: ZReadiness } },
-    examples: [{ summary: 'readiness, each check', status: 200 }],
+    examples: [
+      {
+        summary: 'readiness, each check',
+        status: 200,
+        // Every service checks PostgreSQL and Redis; some add checks of their own (a signing key, say).
+        response: {
+          status: 'ready',
+          checks: [
+            { name: 'database', ok: true, details: { latency_ms: 4 } },
+            { name: 'redis', ok: true, details: { latency_ms: 3, mode: 'redis' } },
+          ],
+        },
+      },
+    ],
   },
   {
     method: 'get',
@@ -47,7 +73,14 @@ export const PLATFORM_OPERATIONS: OperationSpec[] = [
       200: { description: 'Metrics', schema: z.string(), contentType: 'text/plain; version=0.0.4' },
       ...errorResponses({ 401: 'METRICS_TOKEN is configured and was not presented' }),
     },
-    examples: [{ summary: 'Prometheus metrics (add -H "Authorization: Bearer $METRICS_TOKEN" when it is set)', status: 200 }],
+    examples: [
+      {
+        summary: 'Prometheus metrics (add -H "Authorization: Bearer $METRICS_TOKEN" when it is set)',
+        status: 200,
+        response:
+          '# HELP http_requests_total HTTP requests answered, by route template and status\n# TYPE http_requests_total counter\nhttp_requests_total{method="GET",route="/health",status="200",service="wallet-verify"} 3\n…\n',
+      },
+    ],
   },
   {
     method: 'get',
@@ -55,7 +88,19 @@ export const PLATFORM_OPERATIONS: OperationSpec[] = [
     tag: 'platform',
     summary: 'This document (OpenAPI 3.1)',
     responses: { 200: { description: 'The document', schema: z.record(z.string(), z.unknown()) } },
-    examples: [{ summary: 'the OpenAPI document', status: 200 }],
+    examples: [
+      {
+        summary: 'the OpenAPI document',
+        status: 200,
+        response: {
+          openapi: '3.1.0',
+          info: { title: 'Wallet verify', version: '0.1.0', description: '…' },
+          servers: [{ url: 'http://localhost:4001' }],
+          paths: { '/v1/human/verify': { get: { summary: 'Is this wallet a unique, palm-verified human?' } } },
+          components: {},
+        },
+      },
+    ],
   },
   {
     method: 'get',
@@ -63,6 +108,12 @@ export const PLATFORM_OPERATIONS: OperationSpec[] = [
     tag: 'platform',
     summary: 'This document as a readable page',
     responses: { 200: { description: 'HTML', schema: z.string(), contentType: 'text/html' } },
-    examples: [{ summary: 'the readable documentation page', status: 200 }],
+    examples: [
+      {
+        summary: 'the readable documentation page',
+        status: 200,
+        response: '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>Wallet verify API</title>\n…\n</html>',
+      },
+    ],
   },
 ];

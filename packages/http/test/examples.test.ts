@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { z } from 'zod';
-import { curlCommand, examplesMarkdown, openApiDocument, withExamples, type OperationSpec } from '../src/index.js';
+import { curlCommand, exampleBlock, examplesMarkdown, openApiDocument, withExamples, type OperationSpec } from '../src/index.js';
 
 const OPERATIONS: OperationSpec[] = [
   {
@@ -20,7 +20,7 @@ const OPERATIONS: OperationSpec[] = [
     summary: 'A token',
     body: z.object({ code: z.string() }),
     bodyTypes: ['application/x-www-form-urlencoded'],
-    responses: {},
+    responses: { 200: { description: 'Tokens', schema: z.object({ access_token: z.string() }) } },
   },
 ];
 
@@ -75,5 +75,63 @@ describe('request examples', () => {
     const text = examplesMarkdown([tag!, token!], 'http://localhost:1');
     expect(text).toMatch(/^#### `POST \/items\/\{id\}\/tags`\n\nStatic\. Answers 201:\n\n```sh\ncurl /);
     expect(text).toContain('#### `POST /token`\n\nA form. Answers 200:');
+  });
+
+  it('runs in the order given, each example after the set-up lines that get it something fresh (in the guide, not in curl samples)', () => {
+    const [fresh] = withExamples([token!], {
+      'POST /token': [{ summary: 'is it fresh?', setup: 'new_code   # a code of its own', form: true, body: { code: '$CODE' }, status: 200 }],
+    });
+    const text = examplesMarkdown([tag!, fresh!], 'http://localhost:1', ['POST /token']);
+    expect(text).toMatch(
+      /^#### `POST \/token`\n\nIs it fresh\? Answers 200:\n\n```sh\nnew_code {3}# a code of its own\ncurl -X POST 'http:\/\/localhost:1\/token' \\\n/,
+    );
+    expect(text.indexOf('POST /token')).toBeLessThan(text.indexOf('POST /items/{id}/tags'));
+    expect(exampleBlock(fresh!.method, fresh!.path, fresh!.examples![0]!, 'http://localhost:1')).toBe(
+      `new_code   # a code of its own\n${curlCommand(fresh!.method, fresh!.path, fresh!.examples![0]!, 'http://localhost:1')}`,
+    );
+    const doc = openApiDocument({ title: 't', description: 'd', operations: [fresh!] }, { version: '1', servers: [{ url: 'https://api.example' }] }) as any;
+    expect(doc.paths['/token'].post['x-codeSamples'][0].source).toMatch(/^curl -X POST 'https:\/\/api\.example\/token'/);
+  });
+});
+
+describe('answer examples', () => {
+  const ZThing = z.object({ id: z.string() });
+  const op = (examples: OperationSpec['examples']): OperationSpec => ({
+    method: 'get',
+    path: '/things/{id}',
+    tag: 'Things',
+    summary: 'A thing',
+    params: z.object({ id: z.string() }),
+    responses: {
+      200: { description: 'The thing', schema: ZThing, alternatives: [{ contentType: 'text/html', schema: z.string() }] },
+      204: { description: 'Nothing' },
+      404: { description: 'No such thing', schema: z.object({ error: z.string() }) },
+    },
+    examples,
+  });
+  const document = (operation: OperationSpec) =>
+    openApiDocument({ title: 't', description: 'd', operations: [operation] }, { version: '1', servers: [{ url: 'https://api.example' }] }) as any;
+
+  it('go on the media type of the status each example answers, beside its schema', () => {
+    const doc = document(
+      op([
+        { summary: 'found', params: { id: 'a' }, status: 200, response: { id: 'a' } },
+        { summary: 'not found', params: { id: 'b' }, status: 404, response: { error: 'not_found' } },
+      ]),
+    );
+    const responses = doc.paths['/things/{id}'].get.responses;
+    expect(responses['200'].content['application/json'].examples).toEqual({ example1: { summary: 'found', value: { id: 'a' } } });
+    expect(responses['200'].content['text/html'].examples).toBeUndefined();
+    expect(responses['404'].content['application/json'].examples).toEqual({ example2: { summary: 'not found', value: { error: 'not_found' } } });
+    expect(responses['500'].content['application/json'].examples).toBeUndefined();
+  });
+
+  it('refuse an answer for a status without a body, and an example of a status the operation does not document', () => {
+    expect(() => document(op([{ summary: 'empty', params: { id: 'a' }, status: 204, response: {} }]))).toThrow(
+      'example "empty" of GET /things/{id} gives a response, but 204 has no body',
+    );
+    expect(() => document(op([{ summary: 'teapot', params: { id: 'a' }, status: 418 }]))).toThrow(
+      'example "teapot" of GET /things/{id} answers 418, which the operation does not document',
+    );
   });
 });

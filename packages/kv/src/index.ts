@@ -3,7 +3,7 @@ import { RedisStore } from './redis-store.js';
 import type { Clock, Store } from './types.js';
 
 export * from './types.js';
-export { decide, type LimitState } from './limit-math.js';
+export { attempt, backoffDelay, type BackoffState, decide, type LimitState } from './limit-math.js';
 export { MemoryStore } from './memory-store.js';
 export { RedisStore, type RedisStoreOptions } from './redis-store.js';
 

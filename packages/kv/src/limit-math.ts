@@ -1,4 +1,4 @@
-import type { RateLimitDecision, RateLimitPolicy } from './types.js';
+import type { BackoffDecision, BackoffPolicy, RateLimitDecision, RateLimitPolicy } from './types.js';
 
 export interface LimitState {
   windowStart: number;
@@ -37,6 +37,28 @@ export function decide(state: LimitState | undefined, now: number, policy: RateL
     decision: { ...base, allowed: true, remaining: policy.limit - count - 1, retryAfterSeconds: 0 },
     next: { windowStart, count: count + 1, tat: newTat },
   };
+}
+
+export interface BackoffState {
+  attempts: number;
+  /** When the latest counted attempt was made, in ms. */
+  last: number;
+}
+
+/** The wait (s) that `attempts` attempts earn: none for the free ones, then 1 s doubling up to the ceiling. */
+export function backoffDelay(attempts: number, policy: Pick<BackoffPolicy, 'free' | 'maxDelaySeconds'>): number {
+  return attempts <= policy.free ? 0 : Math.min(2 ** (attempts - policy.free - 1), policy.maxDelaySeconds);
+}
+
+/**
+ * Backoff, run by both stores (the Redis one in Lua): an attempt before the latest one's earned
+ * wait is over is refused and not counted; any other is counted at once.
+ */
+export function attempt(state: BackoffState | undefined, now: number, policy: BackoffPolicy): { decision: BackoffDecision; next?: BackoffState } {
+  const attempts = state?.attempts ?? 0;
+  const readyAt = (state?.last ?? 0) + backoffDelay(attempts, policy) * 1000;
+  if (now < readyAt) return { decision: { allowed: false, attempts, retryAfterSeconds: seconds(readyAt - now) } };
+  return { decision: { allowed: true, attempts: attempts + 1, retryAfterSeconds: 0 }, next: { attempts: attempts + 1, last: now } };
 }
 
 /** Retry-After is whole seconds, never 0 for a refusal. */

@@ -1,11 +1,22 @@
+import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import type { Cache, Clock, RateLimitDecision, RateLimitPolicy, RateLimiter, Store } from './types.js';
+import type {
+  BackoffDecision,
+  BackoffPolicy,
+  Cache,
+  Clock,
+  RateLimitDecision,
+  RateLimitHit,
+  RateLimitPolicy,
+  RateLimiter,
+  Slot,
+  SlotPolicy,
+  Store,
+} from './types.js';
 import { StoreUnavailableError } from './types.js';
 
-// The Lua twin of limit-math.ts `decide`. One hash per key holds window start (s), count (c) and
-// the GCRA arrival time (t), so a single atomic script decides and charges across every replica.
-// The time is Redis's own unless a test injects one (ARGV[1]).
-const CONSUME = `
+// Redis's own time in ms, unless a test injects one (ARGV[1]).
+const NOW = `
 local now
 if ARGV[1] == '' then
   local t = redis.call('TIME')
@@ -13,32 +24,96 @@ if ARGV[1] == '' then
 else
   now = tonumber(ARGV[1])
 end
-local limit = tonumber(ARGV[2])
-local window = tonumber(ARGV[3])
-local blimit = tonumber(ARGV[4])
-local bperiod = tonumber(ARGV[5])
-local start = now - (now % window)
-local reset = start + window
-local h = redis.call('HMGET', KEYS[1], 's', 'c', 't')
-local count = 0
-if tonumber(h[1]) == start then count = tonumber(h[2]) end
-local new_tat = 0
-local wait = 0
-if blimit > 0 then
-  local interval = bperiod / blimit
-  local tat = tonumber(h[3]) or 0
-  if tat < now then tat = now end
-  new_tat = tat + interval
-  wait = new_tat - blimit * interval - now
+`;
+
+// The Lua twin of limit-math.ts `attempt`: attempts (a) and the latest one's time (l) in one hash.
+const ATTEMPT = `${NOW}
+local free = tonumber(ARGV[2])
+local max_delay = tonumber(ARGV[3])
+local memory = tonumber(ARGV[4])
+local h = redis.call('HMGET', KEYS[1], 'a', 'l')
+local attempts = tonumber(h[1]) or 0
+local last = tonumber(h[2]) or 0
+-- Forgotten by the given clock too, not only by Redis's expiry.
+if last + memory <= now then attempts = 0 end
+local delay = 0
+if attempts > free then delay = math.min(2 ^ (attempts - free - 1), max_delay) end
+local ready = last + delay * 1000
+if now < ready then return {0, attempts, ready - now} end
+redis.call('HSET', KEYS[1], 'a', attempts + 1, 'l', now)
+redis.call('PEXPIRE', KEYS[1], memory)
+return {1, attempts + 1, 0}
+`;
+
+const FORGIVE_ONE = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+local left = redis.call('HINCRBY', KEYS[1], 'a', -1)
+if left <= 0 then redis.call('DEL', KEYS[1]) end
+return left
+`;
+
+// A sorted set of holders scored by lease end: expired holders go before counting.
+const ACQUIRE = `${NOW}
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then return 0 end
+local lease = tonumber(ARGV[3])
+redis.call('ZADD', KEYS[1], now + lease, ARGV[4])
+redis.call('PEXPIRE', KEYS[1], lease)
+return 1
+`;
+
+// The Lua twin of limit-math.ts `decide`, over one key (consume) or several (consumeAll). One hash
+// per key holds window start (s), count (c) and the GCRA arrival time (t). ARGV: the time, then
+// limit, window, burst limit and burst period per key. Every key is decided first, then all are
+// charged or none, atomically across every replica. One reply of five numbers per key: allowed,
+// remaining (as charged, or as it was), window reset, wait in ms, and which limit refused (1
+// window, 2 burst).
+const CONSUME_ALL = `${NOW}
+local decided = {}
+local all = true
+for i = 1, #KEYS do
+  local b = 1 + (i - 1) * 4
+  local limit = tonumber(ARGV[b + 1])
+  local window = tonumber(ARGV[b + 2])
+  local blimit = tonumber(ARGV[b + 3])
+  local bperiod = tonumber(ARGV[b + 4])
+  local start = now - (now % window)
+  local reset = start + window
+  local h = redis.call('HMGET', KEYS[i], 's', 'c', 't')
+  local count = 0
+  if tonumber(h[1]) == start then count = tonumber(h[2]) end
+  local new_tat = 0
+  local wait = 0
+  if blimit > 0 then
+    local interval = bperiod / blimit
+    local tat = tonumber(h[3]) or 0
+    if tat < now then tat = now end
+    new_tat = tat + interval
+    wait = new_tat - blimit * interval - now
+  end
+  if count >= limit then
+    all = false
+    decided[i] = {0, 0, reset, reset - now, 1}
+  elseif wait > 0 then
+    all = false
+    decided[i] = {0, limit - count, reset, math.ceil(wait), 2}
+  else
+    decided[i] = {1, limit - count, reset, 0, 0, start, count + 1, new_tat}
+  end
 end
-if count >= limit then return {0, 0, reset, reset - now, 1} end
-if wait > 0 then return {0, limit - count, reset, math.ceil(wait), 2} end
-count = count + 1
-redis.call('HSET', KEYS[1], 's', start, 'c', count, 't', string.format('%.3f', new_tat))
-local ttl = reset - now
-if new_tat - now > ttl then ttl = new_tat - now end
-redis.call('PEXPIRE', KEYS[1], math.ceil(ttl) + 1000)
-return {1, limit - count, reset, 0, 0}
+local reply = {}
+for i = 1, #KEYS do
+  local d = decided[i]
+  if all then
+    redis.call('HSET', KEYS[i], 's', d[6], 'c', d[7], 't', string.format('%.3f', d[8]))
+    local ttl = d[3] - now
+    if d[8] - now > ttl then ttl = d[8] - now end
+    redis.call('PEXPIRE', KEYS[i], math.ceil(ttl) + 1000)
+    d[2] = d[2] - 1
+  end
+  for j = 1, 5 do reply[#reply + 1] = d[j] end
+end
+return reply
 `;
 
 const INCREMENT = `
@@ -47,11 +122,12 @@ if v == 1 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
 return v
 `;
 
-type ConsumeReply = [number, number, number, number, number];
-
 interface ScriptedRedis extends Redis {
-  svcConsume(key: string, now: string, limit: number, windowMs: number, burstLimit: number, burstMs: number): Promise<ConsumeReply>;
   svcIncrement(key: string, ttlSeconds: number): Promise<number>;
+  svcConsumeAll(numberOfKeys: number, ...keysThenArgs: (string | number)[]): Promise<number[]>;
+  svcAttempt(key: string, now: string, free: number, maxDelaySeconds: number, memoryMs: number): Promise<[number, number, number]>;
+  svcForgiveOne(key: string): Promise<number>;
+  svcAcquire(key: string, now: string, limit: number, leaseMs: number, holder: string): Promise<number>;
 }
 
 export interface RedisStoreOptions {
@@ -81,11 +157,18 @@ export class RedisStore implements Store {
       maxRetriesPerRequest: 1,
       commandTimeout: options.commandTimeoutMs ?? 1_000,
       connectTimeout: 2_000,
+      // How long a dropped connection's socket may linger: ioredis keeps a timer that long even for
+      // a socket already closed (reconnecting), which held processes and test workers open.
+      disconnectTimeout: 100,
       retryStrategy: (times) => Math.min(100 * 2 ** times, 2_000),
       lazyConnect: false,
     }) as ScriptedRedis;
-    this.redis.defineCommand('svcConsume', { numberOfKeys: 1, lua: CONSUME });
     this.redis.defineCommand('svcIncrement', { numberOfKeys: 1, lua: INCREMENT });
+    // The number of keys is given per call (the first argument).
+    this.redis.defineCommand('svcConsumeAll', { lua: CONSUME_ALL });
+    this.redis.defineCommand('svcAttempt', { numberOfKeys: 1, lua: ATTEMPT });
+    this.redis.defineCommand('svcForgiveOne', { numberOfKeys: 1, lua: FORGIVE_ONE });
+    this.redis.defineCommand('svcAcquire', { numberOfKeys: 1, lua: ACQUIRE });
     this.redis.once('ready', () => {
       this.everReady = true;
     });
@@ -97,7 +180,16 @@ export class RedisStore implements Store {
         options.onError?.(err);
       }
     });
-    this.limiter = { consume: (key, policy) => this.consume(key, policy) };
+    this.limiter = {
+      consume: (key, policy) => this.consume(key, policy),
+      consumeAll: (hits) => this.consumeAll(hits),
+      attempt: (key, policy) => this.attempt(key, policy),
+      forgive: async (key, how) => {
+        const k = this.key(`bo:{${key}}`);
+        await this.call(() => (how === 'all' ? this.redis.del(k) : this.redis.svcForgiveOne(k)));
+      },
+      acquire: (key, policy) => this.acquire(key, policy),
+    };
     this.cache = {
       get: (key) => this.call(() => this.redis.get(this.key(key))),
       set: async (key, value, ttlSeconds) => {
@@ -112,27 +204,55 @@ export class RedisStore implements Store {
     return `${this.ns}:${key}`;
   }
 
+  /** One hit is a set of one: the same script decides and charges it. */
   private async consume(key: string, policy: RateLimitPolicy): Promise<RateLimitDecision> {
-    const now = this.options.clock ? String(this.options.clock()) : '';
-    // The braces are a hash tag: in Redis Cluster all of one key's state stays in one slot.
-    const [allowed, remaining, reset, waitMs, refusedBy] = await this.call(() =>
-      this.redis.svcConsume(
-        this.key(`rl:{${key}}`),
-        now,
-        policy.limit,
-        policy.windowSeconds * 1000,
-        policy.burst?.limit ?? 0,
-        (policy.burst?.perSeconds ?? 0) * 1000,
-      ),
+    const [decision] = await this.consumeAll([{ key, policy }]);
+    return decision!;
+  }
+
+  /** A limit's key: its own `{hash tag}` when it carries one (so related keys share a slot), else all of it. */
+  private limitKey(key: string): string {
+    return this.key(/\{[^{}]+\}/.test(key) ? `rl:${key}` : `rl:{${key}}`);
+  }
+
+  private async consumeAll(hits: readonly RateLimitHit[]): Promise<RateLimitDecision[]> {
+    if (hits.length === 0) return [];
+    const args = hits.flatMap(({ policy }) => [policy.limit, policy.windowSeconds * 1000, policy.burst?.limit ?? 0, (policy.burst?.perSeconds ?? 0) * 1000]);
+    const reply = await this.call(() => this.redis.svcConsumeAll(hits.length, ...hits.map((h) => this.limitKey(h.key)), this.now(), ...args));
+    return hits.map(({ policy }, i) => {
+      const [allowed, remaining, reset, waitMs, refusedBy] = reply.slice(i * 5, i * 5 + 5) as [number, number, number, number, number];
+      return {
+        allowed: allowed === 1,
+        limit: policy.limit,
+        remaining,
+        resetAt: Math.ceil(reset / 1000),
+        retryAfterSeconds: allowed === 1 ? 0 : Math.max(1, Math.ceil(waitMs / 1000)),
+        ...(refusedBy ? { refusedBy: refusedBy === 1 ? ('window' as const) : ('burst' as const) } : {}),
+      };
+    });
+  }
+
+  private now(): string {
+    return this.options.clock ? String(this.options.clock()) : '';
+  }
+
+  private async attempt(key: string, policy: BackoffPolicy): Promise<BackoffDecision> {
+    const [allowed, attempts, waitMs] = await this.call(() =>
+      this.redis.svcAttempt(this.key(`bo:{${key}}`), this.now(), policy.free, policy.maxDelaySeconds, Math.ceil(policy.memorySeconds * 1000)),
     );
+    return { allowed: allowed === 1, attempts, retryAfterSeconds: allowed === 1 ? 0 : Math.max(1, Math.ceil(waitMs / 1000)) };
+  }
+
+  private async acquire(key: string, policy: SlotPolicy): Promise<Slot | undefined> {
+    const k = this.key(`slots:{${key}}`);
+    const holder = randomUUID();
+    const taken = await this.call(() => this.redis.svcAcquire(k, this.now(), policy.limit, Math.ceil(policy.leaseSeconds * 1000), holder));
+    if (taken !== 1) return undefined;
     return {
-      allowed: allowed === 1,
-      limit: policy.limit,
-      remaining,
-      resetAt: Math.ceil(reset / 1000),
-      retryAfterSeconds: allowed === 1 ? 0 : Math.max(1, Math.ceil(waitMs / 1000)),
-      ...(refusedBy ? { refusedBy: refusedBy === 1 ? 'window' : 'burst' } : {}),
-    } as RateLimitDecision;
+      release: async () => {
+        await this.call(() => this.redis.zrem(k, holder));
+      },
+    };
   }
 
   /**
@@ -169,7 +289,12 @@ export class RedisStore implements Store {
     await this.call(() => this.redis.ping());
   }
 
+  /** Quits a live connection; drops any other (Redis down, or reconnecting) at once. */
   async close(): Promise<void> {
-    await this.redis.quit().catch(() => this.redis.disconnect());
+    if (this.redis.status === 'ready') {
+      await this.redis.quit().catch(() => undefined);
+      if ((this.redis.status as string) === 'end') return;
+    }
+    this.redis.disconnect();
   }
 }

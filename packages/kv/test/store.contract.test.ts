@@ -135,6 +135,70 @@ describe.each(implementations)('%s (store contract)', (_name, make) => {
       expect(remaining).toEqual(Array.from({ length: 37 }, (_, i) => i));
     });
   });
+
+  describe('backoff', () => {
+    const policy = { free: 2, maxDelaySeconds: 4, memorySeconds: 60 };
+
+    it('counts free attempts, then makes each wait for the delay the latest one earned, never locking', async () => {
+      const clock = manualClock();
+      const [store] = make(clock);
+      const decisions = [];
+      for (let i = 0; i < 4; i++) decisions.push(await store!.limiter.attempt('b', policy));
+      expect(decisions.map((d) => [d.allowed, d.attempts, d.retryAfterSeconds])).toEqual([
+        [true, 1, 0],
+        [true, 2, 0],
+        [true, 3, 0],
+        [false, 3, 1],
+      ]);
+      clock.advance(1000);
+      expect(await store!.limiter.attempt('b', policy)).toEqual({ allowed: true, attempts: 4, retryAfterSeconds: 0 });
+      // Doubling up to the ceiling, and the refused attempts did not count.
+      expect(await store!.limiter.attempt('b', policy)).toMatchObject({ allowed: false, retryAfterSeconds: 2 });
+      clock.advance(2000);
+      expect((await store!.limiter.attempt('b', policy)).allowed).toBe(true);
+      clock.advance(4000);
+      expect((await store!.limiter.attempt('b', policy)).allowed).toBe(true);
+      expect(await store!.limiter.attempt('b', policy)).toMatchObject({ allowed: false, attempts: 6, retryAfterSeconds: 4 });
+    });
+
+    it('takes back one attempt or all of them, and forgets attempts after the memory', async () => {
+      const clock = manualClock();
+      const [store] = make(clock);
+      for (let i = 0; i < 3; i++) await store!.limiter.attempt('f', policy);
+      await store!.limiter.forgive('f', 'one');
+      expect(await store!.limiter.attempt('f', policy)).toMatchObject({ allowed: true, attempts: 3 });
+      await store!.limiter.forgive('f', 'all');
+      await store!.limiter.forgive('never-attempted', 'one');
+      expect(await store!.limiter.attempt('f', policy)).toMatchObject({ allowed: true, attempts: 1 });
+      expect(await store!.limiter.attempt('never-attempted', policy)).toMatchObject({ allowed: true, attempts: 1 });
+      clock.advance(60_001);
+      expect(await store!.limiter.attempt('f', policy)).toMatchObject({ allowed: true, attempts: 1 });
+    });
+
+    it('lets exactly the free attempts and one more through when they arrive at once from two handles', async () => {
+      const [a, b] = make();
+      const results = await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 ? a! : b!).limiter.attempt('parallel', policy)));
+      expect(results.filter((r) => r.allowed)).toHaveLength(policy.free + 1);
+      expect(results.filter((r) => !r.allowed).every((r) => r.retryAfterSeconds >= 1)).toBe(true);
+    });
+  });
+
+  describe('slots', () => {
+    it('hands out at most the limit at once, takes released slots back, and frees lapsed leases', async () => {
+      const clock = manualClock();
+      const [a, b] = make(clock);
+      const policy = { limit: 2, leaseSeconds: 30 };
+      const held = await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 ? a! : b!).limiter.acquire('s', policy)));
+      expect(held.filter(Boolean)).toHaveLength(2);
+      await held.find(Boolean)!.release();
+      const again = await b!.limiter.acquire('s', policy);
+      expect(again).toBeDefined();
+      expect(await a!.limiter.acquire('s', policy)).toBeUndefined();
+      expect(await a!.limiter.acquire('other', policy)).toBeDefined();
+      clock.advance(30_000);
+      expect(await a!.limiter.acquire('s', policy)).toBeDefined();
+    });
+  });
 });
 
 describe('RedisStore when Redis is unreachable', () => {

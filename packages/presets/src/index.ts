@@ -9,6 +9,6 @@ export {
   type Category,
   type Origin,
 } from './definitions.js';
-export { formatHint, isWellFormed } from './value-checks.js';
+export { formatHint, isWellFormed, storedClaimProblem } from './value-checks.js';
 export { resolvePreset, ageAt, type Resolution, type PresetStatus, type UnavailableReason, type SubjectData, type StoredCredential } from './resolve.js';
 export { presetInfo, PRESET_LISTING, claimsNeededFor } from './listing.js';

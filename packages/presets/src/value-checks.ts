@@ -75,3 +75,23 @@ export function isWellFormed(name: string, value: unknown): boolean {
   if (!def) return false;
   return BY_TYPE[def.type](value, def) && (BY_NAME[name]?.(value) ?? true);
 }
+
+/** Where a value that no credential can carry is set instead, for presets read from the user record. */
+const FROM_THE_USER: Partial<Record<string, string>> = {
+  service_uuid: 'is the user’s own id, made when the user is created',
+  wallet_address: 'comes from the user’s wallets: give a wallet instead',
+  primary_wallet_address: 'comes from the user’s primary wallet: give a wallet instead',
+  palm_verified: 'comes from the user’s palm verification: set it on the user instead',
+};
+
+/**
+ * Why a preset cannot be stored as a credential claim, or undefined when it can: a derived
+ * preset is computed from its parent field (stored, it would never be served), and the user-record
+ * presets come from the user, not from credentials.
+ */
+export function storedClaimProblem(name: string): string | undefined {
+  const preset = presetDefinition(name);
+  if (!preset) return 'is not a preset';
+  if (preset.derived) return `is derived from ${preset.parentField}: give ${preset.parentField} instead`;
+  return FROM_THE_USER[name];
+}

@@ -100,6 +100,17 @@ export const ZVerifyCredentialResponse = z.object({ verified: z.boolean(), check
 
 const ZCredentialObject = z.record(z.string(), z.unknown(), { error: 'must be a credential object' });
 
+/**
+ * Issuers the caller trusts beside this service's own DIDs (which are always trusted): a proof
+ * only says who signed, so another issuer's credential verifies only when named here.
+ */
+const ZTrustedIssuers = z
+  .array(z.string().min(1).max(2000))
+  .max(100)
+  .meta({ description: "Issuer ids (DIDs) trusted beside this service's own; a credential of any other issuer does not verify." });
+/** Which issuer signed a credential that verified, and why it is trusted (said for issuers other than this service). */
+const ZIssuerVerdict = z.object({ id: z.string(), trustedBy: z.enum(['options.trustedIssuers', 'VERIFY_TRUSTED_ISSUERS']) }).meta({ id: 'TrustedIssuer' });
+
 /** The W3C VC API verify request, told apart from `{credential}` by its `verifiableCredential` member. */
 export const ZVcApiVerifyCredentialRequest = z.object({
   verifiableCredential: ZCredentialObject,
@@ -112,6 +123,7 @@ export const ZVcApiVerifyCredentialRequest = z.object({
       expectedProofPurpose: z.string().max(200).optional(),
       domain: z.string().max(2000).optional(),
       challenge: z.string().max(2000).optional(),
+      trustedIssuers: ZTrustedIssuers.optional(),
     })
     .strict()
     .optional(),
@@ -121,7 +133,7 @@ export const ZVerifyRequest = z.union([ZVerifyCredentialRequest, ZVcApiVerifyCre
 /** VC Data Model 2.0 §7.2 problem details. */
 const ZProblem = z.object({ type: z.string(), title: z.string(), detail: z.string() }).meta({ id: 'ProblemDetails' });
 const verification = { checks: z.array(z.string()), warnings: z.array(ZProblem), errors: z.array(ZProblem) };
-export const ZVcApiVerifyCredentialResponse = z.object({ verified: z.literal(true), ...verification });
+export const ZVcApiVerifyCredentialResponse = z.object({ verified: z.literal(true), ...verification, issuer: ZIssuerVerdict.optional() });
 /** A credential that fails a check (VC API shape): 400, every failing check in `errors`. */
 export const ZVcApiVerificationFailure = z.object({
   error: z.literal('verification_failed'),
@@ -135,7 +147,7 @@ export const ZVcApiVerificationFailure = z.object({
 export const ZVerifyPresentationRequest = z.object({
   verifiablePresentation: z.record(z.string(), z.unknown(), { error: 'must be a presentation object' }),
   options: z
-    .object({ challenge: z.string().max(2000).optional(), domain: z.string().max(2000).optional() })
+    .object({ challenge: z.string().max(2000).optional(), domain: z.string().max(2000).optional(), trustedIssuers: ZTrustedIssuers.optional() })
     .strict()
     .optional(),
 });
@@ -143,7 +155,7 @@ export const ZVerifyPresentationRequest = z.object({
 export const ZVerifyPresentationResponse = z.object({
   verified: z.boolean(),
   ...verification,
-  credentialResults: z.array(z.object({ id: z.string().optional(), verified: z.boolean(), errors: z.array(ZProblem) })),
+  credentialResults: z.array(z.object({ id: z.string().optional(), verified: z.boolean(), errors: z.array(ZProblem), issuer: ZIssuerVerdict.optional() })),
 });
 
 /** The W3C VC API derive request: a holder discloses what `selectivePointers` name, and the issuer's mandatory members. */

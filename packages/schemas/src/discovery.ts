@@ -3,13 +3,28 @@ import { PRESET_TYPES } from './presets.js';
 
 const strings = z.array(z.string());
 
+/** production, or the sandbox: its own issuer, keys, clients and test users, the same paths. */
+const ZEnvironment = z.enum(['production', 'sandbox']);
+
 export const ZOpenIdConfiguration = z.object({
+  environment: ZEnvironment,
+  registration_endpoint: z.string().optional(),
   issuer: z.string(),
   authorization_endpoint: z.string(),
   token_endpoint: z.string(),
   userinfo_endpoint: z.string(),
   jwks_uri: z.string(),
   revocation_endpoint: z.string(),
+  introspection_endpoint: z.string().optional(),
+  pushed_authorization_request_endpoint: z.string().optional(),
+  end_session_endpoint: z.string().optional(),
+  backchannel_logout_supported: z.boolean().optional(),
+  backchannel_logout_session_supported: z.boolean().optional(),
+  frontchannel_logout_supported: z.boolean().optional(),
+  require_pushed_authorization_requests: z.boolean().optional(),
+  request_parameter_supported: z.boolean().optional(),
+  request_uri_parameter_supported: z.boolean().optional(),
+  request_object_signing_alg_values_supported: strings.optional(),
   response_types_supported: strings,
   response_modes_supported: strings.optional(),
   grant_types_supported: strings,
@@ -17,6 +32,9 @@ export const ZOpenIdConfiguration = z.object({
   code_challenge_methods_supported: strings,
   token_endpoint_auth_methods_supported: strings,
   revocation_endpoint_auth_methods_supported: strings.optional(),
+  introspection_endpoint_auth_methods_supported: strings.optional(),
+  introspection_endpoint_auth_signing_alg_values_supported: strings.optional(),
+  introspection_signing_alg_values_supported: strings.optional(),
   subject_types_supported: strings,
   claim_types_supported: strings,
   claims_supported: strings,
@@ -24,10 +42,16 @@ export const ZOpenIdConfiguration = z.object({
   authorization_response_iss_parameter_supported: z.boolean().optional(),
   token_endpoint_auth_signing_alg_values_supported: strings.optional(),
   dpop_signing_alg_values_supported: strings.optional(),
+  tls_client_certificate_bound_access_tokens: z.boolean().optional(),
 });
 
 export const ZServiceConfiguration = z.object({
   issuer: z.string(),
+  environment: ZEnvironment,
+  /** The base URLs of both environments, where this deployment knows them. */
+  production_base_url: z.string().optional(),
+  sandbox_base_url: z.string().optional(),
+  registration_endpoint: z.string().optional(),
   authorization_endpoint: z.string(),
   token_endpoint: z.string(),
   revoke_endpoint: z.string(),
@@ -66,6 +90,8 @@ export const ZServiceConfiguration = z.object({
   ),
   rate_limit_default: z.number(),
   rate_limit_unit: z.string(),
+  /** Each end user's share of rate_limit_default per rate_limit_unit, whatever number of grants (authorizations) of the client they hold. */
+  rate_limit_per_grant: z.number().optional(),
 });
 
 /** RFC 9728 protected resource metadata of the data API. */

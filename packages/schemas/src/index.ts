@@ -2,7 +2,7 @@ export { checkAddress, toChecksumAddress, type AddressCheck } from './eip55.js';
 export { isUuid, ZEvmAddress, ZIsoDateTime, ZErrorBody } from './common.js';
 export { ZLiveness, ZReadiness, ZServiceIndex, type Liveness, type Readiness } from './health.js';
 export { ZWalletVerifyQuery, ZWalletVerification, ZAreaBError, type WalletVerification } from './wallet-verify.js';
-export { SCOPES, ZScope, SCOPE_CATALOG, scopeDetail, withImplied, type Scope, type ScopeDetail } from './scopes.js';
+export { CLIENT_SCOPES, SCOPES, ZScope, SCOPE_CATALOG, scopeDetail, withImplied, type Scope, type ScopeDetail } from './scopes.js';
 export {
   ZPresetNameInput,
   ZPresetParams,
@@ -36,3 +36,5 @@ export * from './oauth.js';
 export * from './developer.js';
 export * from './discovery.js';
 export * from './credentials.js';
+export { redirectUriProblem, jwksProblem, parseClientMetadata, type ClientMetadata, type MetadataProblem } from './client-metadata.js';
+export * from './sandbox.js';

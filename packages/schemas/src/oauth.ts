@@ -1,6 +1,9 @@
 import { z } from 'zod';
 
 const text = (max: number) => z.string().max(max, `must be at most ${max} characters`);
+/** Text that is stored or echoed as it came (state, nonce, hints): no control characters (a NUL cannot be stored). */
+const hasControlCharacter = (value: string) => [...value].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f);
+const plainText = (max: number) => text(max).refine((value) => !hasControlCharacter(value), 'must not contain control characters');
 const filled = (max: number) => z.string().min(1).max(max);
 const AUTHORIZATION_STATUSES = ['pending_admin', 'approved', 'denied', 'revoked', 'consumed'] as const;
 
@@ -14,19 +17,31 @@ export const ZOAuthError = z
   })
   .meta({ id: 'OAuthError' });
 
+/** The parameters of an authorization request, sent to /oauth/authorize or pushed to /oauth/par. */
+const authorizationParameters = {
+  redirect_uri: plainText(2000).optional(),
+  response_type: plainText(50).optional(),
+  scope: plainText(1000).optional(),
+  state: plainText(1000).optional(),
+  code_challenge: plainText(200).optional(),
+  code_challenge_method: plainText(20).optional(),
+  authorization_id: plainText(100).optional(),
+  login_hint: plainText(320).optional(),
+  locale: plainText(35).optional(),
+  nonce: plainText(500).optional(),
+};
+
 export const ZAuthorizeQuery = z.object({
-  client_id: text(100),
-  redirect_uri: text(2000),
-  response_type: text(50).optional(),
-  scope: text(1000).optional(),
-  state: text(1000).optional(),
-  code_challenge: text(200).optional(),
-  code_challenge_method: text(20).optional(),
-  authorization_id: text(100).optional(),
-  login_hint: text(320).optional(),
-  locale: text(35).optional(),
-  nonce: text(500).optional(),
+  client_id: plainText(100),
+  ...authorizationParameters,
+  /** RFC 9126: the reference of a pushed request; every other parameter but client_id is then ignored. */
+  request_uri: plainText(2000).optional(),
+  /** RFC 9101: the request as a JWT signed by the client; every other parameter but client_id is then ignored. */
+  request: plainText(16_384).optional(),
 });
+
+/** RFC 9101 §4: the claims of a request object that this server reads (the JWT's own claims beside them). */
+export const ZRequestObjectClaims = z.object({ client_id: plainText(100).optional(), ...authorizationParameters });
 
 export const ZAuthorizeResponse = z.object({
   authorization_id: z.string(),
@@ -139,6 +154,32 @@ const clientAuthentication = {
   client_assertion: filled(8192).optional(),
 };
 
+/** RFC 9126 §2.1: an authorization request pushed by its client, authenticated as at the token endpoint. */
+export const ZPushedAuthorizationRequest = z.object({
+  ...authorizationParameters,
+  /** Refused: a pushed request cannot point at another (RFC 9126 §2.1). */
+  request_uri: plainText(2000).optional(),
+  /** RFC 9101 at PAR (RFC 9126 §3): the request as a signed JWT; the form's other parameters are then ignored. */
+  request: plainText(16_384).optional(),
+  ...clientAuthentication,
+});
+
+export const ZPushedAuthorizationResponse = z.object({ request_uri: z.string(), expires_in: z.number() });
+
+/**
+ * OpenID Connect RP-Initiated Logout 1.0 §2, as a query (GET) or a form (POST); `csrf_token` only
+ * from this service's own confirmation page.
+ */
+export const ZEndSessionRequest = z.object({
+  id_token_hint: plainText(8192).optional(),
+  client_id: plainText(100).optional(),
+  post_logout_redirect_uri: plainText(2000).optional(),
+  state: plainText(1000).optional(),
+  ui_locales: plainText(100).optional(),
+  logout_hint: plainText(320).optional(),
+  csrf_token: plainText(200).optional(),
+});
+
 /** `/oauth/authorize/result` as a form post, for client_secret_post and private_key_jwt. */
 export const ZAuthorizationResultRequest = z.object({ authorization_id: z.string().max(100), ...clientAuthentication });
 
@@ -156,6 +197,13 @@ export const ZConsentSignOutForm = z.object({
 });
 export const ZSessionResponse = z.object({ session_token: z.string(), expires_in: z.number() });
 
+/** RFC 6749 §3.3: scope tokens of printable ASCII but `"` and `\`, separated by spaces. */
+const scopeParameter = z
+  .string()
+  .max(1000)
+  .regex(/^[\x20\x21\x23-\x5B\x5D-\x7E]*$/, 'scope must be scope tokens (printable ASCII except " and \\) separated by spaces (RFC 6749 §3.3)')
+  .optional();
+
 export const ZTokenRequest = z.discriminatedUnion(
   'grant_type',
   [
@@ -166,14 +214,28 @@ export const ZTokenRequest = z.discriminatedUnion(
       code_verifier: filled(200),
       ...clientAuthentication,
     }),
-    z.object({ grant_type: z.literal('refresh_token'), refresh_token: filled(200), scope: z.string().max(1000).optional(), ...clientAuthentication }),
+    z.object({ grant_type: z.literal('refresh_token'), refresh_token: filled(200), scope: scopeParameter, ...clientAuthentication }),
+    z.object({ grant_type: z.literal('client_credentials'), scope: scopeParameter, ...clientAuthentication }),
   ],
-  { error: 'grant_type must be authorization_code or refresh_token (password and implicit grants are not supported)' },
+  { error: 'grant_type must be authorization_code, refresh_token or client_credentials (password and implicit grants are not supported)' },
 );
+
+/**
+ * RFC 6749 §4.4.3: a client's token for itself (client_credentials). No user, so no refresh token,
+ * id_token, authorization or user id.
+ */
+export const ZClientTokenResponse = z.object({
+  access_token: z.string(),
+  token_type: z.enum(['Bearer', 'DPoP']),
+  expires_in: z.number(),
+  scope: z.string(),
+  issued_at: z.string(),
+});
 
 export const ZTokenResponse = z.object({
   access_token: z.string(),
-  token_type: z.literal('Bearer'),
+  /** DPoP when the request carried a DPoP proof and the tokens are bound to its key (RFC 9449 §5). */
+  token_type: z.enum(['Bearer', 'DPoP']),
   expires_in: z.number(),
   scope: z.string(),
   granted_scopes: z.array(z.string()),
@@ -226,6 +288,32 @@ export const ZRevokeDetail = z.object({
 });
 
 export const ZRevokeResponse = z.object({ revoked: z.boolean(), revoked_count: z.number(), details: z.array(ZRevokeDetail).optional() });
+
+/** RFC 7662 §2.1. An unknown `token_type_hint` is ignored, as the RFC allows: the search extends to every type. */
+export const ZIntrospectionRequest = z.object({
+  token: filled(8192),
+  token_type_hint: z.string().max(100).optional(),
+  ...clientAuthentication,
+});
+
+/** RFC 7662 §2.2; anything not active is `{active: false}` and nothing else. */
+export const ZIntrospectionResponse = z.object({
+  active: z.boolean(),
+  scope: z.string().optional(),
+  client_id: z.string().optional(),
+  /** `Bearer` or `DPoP` for an access token; absent for a refresh token. */
+  token_type: z.enum(['Bearer', 'DPoP']).optional(),
+  exp: z.number().optional(),
+  iat: z.number().optional(),
+  /** The app-scoped (pairwise) user id, as in the token. */
+  sub: z.string().optional(),
+  aud: z.string().optional(),
+  iss: z.string().optional(),
+  jti: z.string().optional(),
+  /** What the token is bound to: a DPoP key's thumbprint (RFC 9449 §6.2) or a client certificate's (RFC 8705 §3.2). */
+  cnf: z.object({ jkt: z.string().optional(), 'x5t#S256': z.string().optional() }).optional(),
+  authorization_id: z.string().optional(),
+});
 
 export const ZUserInfo = z.object({
   sub: z.string(),

@@ -19,6 +19,12 @@ export const SCOPES = [
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];
+
+/**
+ * What a client may hold for itself with the client_credentials grant: its own organization's
+ * data, never a user's (every scope above needs that user's authorization).
+ */
+export const CLIENT_SCOPES = ['authorizations:read'] as const;
 export const ZScope = z.enum(SCOPES);
 
 export interface ScopeDetail {

@@ -20,7 +20,10 @@ export const ZWalletVerifyQuery = z.object({
 export const ZWalletVerification = z.object({
   wallet_address: z.string(),
   is_human: z.boolean(),
-  user_id: z.string().uuid(),
+  user_id: z.string().uuid().meta({
+    description:
+      "The user's UUID as the key's organization knows it: stable for that organization, different for every other (pairwise, like app_scoped_user_id), never the user's own id. The organization's confidential clients may pass it as user_id to /oauth/client/user-token.",
+  }),
 });
 
 export const ZAreaBError = z.object({ error: z.string() }).passthrough();

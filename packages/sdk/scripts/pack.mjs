@@ -34,7 +34,10 @@ try {
     exports: { '.': { types: './dist/index.d.ts', default: './dist/index.js' } },
     types: './dist/index.d.ts',
     files: ['dist'],
-    engines: { node: '>=22' },
+    // ES modules only: from 22.12 Node.js loads them with `require` too (CommonJS projects), and
+    // gives `require` and `import` the same instances, where a second, CommonJS build would make two
+    // copies of the error classes that `instanceof` tells apart.
+    engines: { node: '>=22.12' },
     sideEffects: false,
   };
   writeFileSync(join(stage, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);

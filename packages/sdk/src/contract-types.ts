@@ -8,6 +8,7 @@ export type AuthorizationList = {
 };
 
 export type OpenIdConfiguration = {
+  environment: 'production' | 'sandbox';
   issuer: string;
   authorization_endpoint: string;
   token_endpoint: string;
@@ -23,11 +24,26 @@ export type OpenIdConfiguration = {
   claim_types_supported: string[];
   claims_supported: string[];
   id_token_signing_alg_values_supported: string[];
+  registration_endpoint?: string | undefined;
+  introspection_endpoint?: string | undefined;
+  pushed_authorization_request_endpoint?: string | undefined;
+  end_session_endpoint?: string | undefined;
+  backchannel_logout_supported?: boolean | undefined;
+  backchannel_logout_session_supported?: boolean | undefined;
+  frontchannel_logout_supported?: boolean | undefined;
+  require_pushed_authorization_requests?: boolean | undefined;
+  request_parameter_supported?: boolean | undefined;
+  request_uri_parameter_supported?: boolean | undefined;
+  request_object_signing_alg_values_supported?: string[] | undefined;
   response_modes_supported?: string[] | undefined;
   revocation_endpoint_auth_methods_supported?: string[] | undefined;
+  introspection_endpoint_auth_methods_supported?: string[] | undefined;
+  introspection_endpoint_auth_signing_alg_values_supported?: string[] | undefined;
+  introspection_signing_alg_values_supported?: string[] | undefined;
   authorization_response_iss_parameter_supported?: boolean | undefined;
   token_endpoint_auth_signing_alg_values_supported?: string[] | undefined;
   dpop_signing_alg_values_supported?: string[] | undefined;
+  tls_client_certificate_bound_access_tokens?: boolean | undefined;
 };
 
 export type PresetError = {
@@ -96,6 +112,7 @@ export type RevokeResponse = {
 
 export type ServiceConfiguration = {
   issuer: string;
+  environment: 'production' | 'sandbox';
   authorization_endpoint: string;
   token_endpoint: string;
   revoke_endpoint: string;
@@ -132,14 +149,18 @@ export type ServiceConfiguration = {
   }[];
   rate_limit_default: number;
   rate_limit_unit: string;
+  production_base_url?: string | undefined;
+  sandbox_base_url?: string | undefined;
+  registration_endpoint?: string | undefined;
   dpop_signing_alg_values_supported?: string[] | undefined;
   token_endpoint_auth_signing_alg_values_supported?: string[] | undefined;
   access_token_audience?: string | undefined;
+  rate_limit_per_grant?: number | undefined;
 };
 
 export type TokenResponse = {
   access_token: string;
-  token_type: 'Bearer';
+  token_type: 'Bearer' | 'DPoP';
   expires_in: number;
   scope: string;
   granted_scopes: string[];

@@ -141,7 +141,10 @@ export class IdentityClient {
     return (await call<RevokeResponse>(this.options.issuer, '/oauth/revoke', { json, headers: this.auth }, this.options)).body;
   }
 
-  /** A token for a user who already authorized this (confidential) client, without a browser. */
+  /**
+   * A token for a user who already authorized this (confidential) client, without a browser.
+   * `userId` is the UUID wallet-verify answers this client's organization (its `user_id`).
+   */
   async userToken(user: { email: string } | { userId: string } | { evmAddress: string } | { identifier: string }): Promise<UserTokenResponse> {
     if (!this.options.clientSecret) throw new Error('userToken needs a confidential client (clientSecret)');
     const named =

@@ -151,12 +151,15 @@ describe('WalletVerifyClient', () => {
     const org = await createOrg(ctx, { name: 'Verifier', ownerEmail: owner.email });
     const key = await createApiKey(ctx, { org: org.id, permissions: 'wallet:verify', hourlyLimit: 50 });
     const client = new WalletVerifyClient({ baseUrl: verify.url, apiKey: key.key });
-    expect(await client.verify(WALLET)).toEqual({
+    const verdict = await client.verify(WALLET);
+    expect(verdict).toEqual({
       wallet_address: WALLET,
       is_human: true,
-      user_id: owner.id,
+      // The user as this organization knows them (pairwise), never the user's own id.
+      user_id: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/),
       rateLimit: { limit: 50, remaining: 49, reset: expect.any(Number) },
     });
+    expect(verdict.user_id).not.toBe(owner.id);
     await expect(client.verify(WALLET.toLowerCase())).rejects.toBeInstanceOf(ValidationApiError);
     await expect(client.verify('0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB')).rejects.toMatchObject({ status: 404, error: 'Wallet not found' });
     await expect(new WalletVerifyClient({ baseUrl: verify.url, apiKey: 'svck_wrong' }).verify(WALLET)).rejects.toMatchObject({

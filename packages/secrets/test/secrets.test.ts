@@ -10,13 +10,16 @@ import {
   verifyClientSecret,
   verifyPassword,
   DUMMY_PASSWORD_HASH,
+  environmentOf,
+  generateClientId,
+  marked,
 } from '../src/index.js';
 
 describe('API keys', () => {
   it('generates recognisable keys whose hash and prefix parse back', () => {
     const generated = generateApiKey();
     expect(generated.key).toMatch(/^svck_[0-9A-Za-z]{8}_[0-9A-Za-z]{43}[0-9a-f]{6}$/);
-    expect(parseApiKey(generated.key)).toEqual({ prefix: generated.prefix, hash: generated.hash });
+    expect(parseApiKey(generated.key)).toEqual({ prefix: generated.prefix, hash: generated.hash, environment: 'production' });
     expect(generated.hash).toBe(hashApiKey(generated.key));
     expect(generated.hash).not.toContain(generated.key.slice(14));
   });
@@ -30,9 +33,29 @@ describe('API keys', () => {
     expect(parseApiKey('svck_short')).toBeUndefined();
   });
 
+  it('marks a sandbox key with sbx_, and a key moved between environments by its mark fails its check', () => {
+    const sandbox = generateApiKey('sandbox');
+    expect(sandbox.key).toMatch(/^sbx_svck_[0-9A-Za-z]{8}_[0-9A-Za-z]{43}[0-9a-f]{6}$/);
+    expect(parseApiKey(sandbox.key)).toEqual({ prefix: sandbox.prefix, hash: sandbox.hash, environment: 'sandbox' });
+    expect(parseApiKey(sandbox.key.slice(4))).toBeUndefined();
+    expect(parseApiKey(`sbx_${generateApiKey().key}`)).toBeUndefined();
+  });
+
   it('never repeats', () => {
     const keys = new Set(Array.from({ length: 200 }, () => generateApiKey().key));
     expect(keys.size).toBe(200);
+  });
+});
+
+describe('environments', () => {
+  it('tells which environment made each of our values, and nothing of anything else', () => {
+    expect(environmentOf(generateClientId())).toBe('production');
+    expect(environmentOf(generateClientId('sandbox'))).toBe('sandbox');
+    expect(generateClientSecret('sandbox').secret).toMatch(/^sbx_svcs_[0-9A-Za-z]{43}$/);
+    expect(environmentOf(generateClientSecret().secret)).toBe('production');
+    expect(environmentOf(marked('sandbox', 'svcrt_abc'))).toBe('sandbox');
+    expect(marked('production', 'svcrt_abc')).toBe('svcrt_abc');
+    for (const other of ['', 'sbx_', 'sbx_other', 'eyJhbGciOiJSUzI1NiJ9.e30.x', 'svc_clientX', 'svcsess_']) expect(environmentOf(other)).toBeUndefined();
   });
 });
 

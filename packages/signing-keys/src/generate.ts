@@ -5,6 +5,17 @@ import * as Bls from '@digitalbazaar/bls12-381-multikey';
 export const KEY_SERVICES = ['identity-provider', 'credential-issuer'] as const;
 export type KeyService = (typeof KEY_SERVICES)[number];
 
+/**
+ * The algorithms each service signs with, a key of its own for each (one RSA key is never used
+ * with two padding schemes): the identity provider's RS256 (the default OpenID Connect names) and
+ * PS256 (FAPI 2.0's), both published as RSA keys; the issuer's BBS key.
+ */
+export const KEY_ALGORITHMS = { 'identity-provider': ['RS256', 'PS256'], 'credential-issuer': ['Bls12381G2'] } as const satisfies Record<
+  KeyService,
+  readonly string[]
+>;
+export type KeyAlgorithm<S extends KeyService = KeyService> = (typeof KEY_ALGORITHMS)[S][number];
+
 export interface NewKey {
   kid: string;
   algorithm: string;
@@ -15,8 +26,8 @@ export interface NewKey {
 // Off the event loop: RSA key generation takes 100 ms or more.
 const generateRsa = promisify(generateKeyPair);
 
-/** RS256 for access and id tokens; kid is the RFC 7638 thumbprint of the public JWK. */
-async function generateRsaKey(): Promise<NewKey> {
+/** An RSA key for RS256 or PS256 tokens; kid is the RFC 7638 thumbprint of the public JWK. */
+async function generateRsaKey(algorithm: 'RS256' | 'PS256'): Promise<NewKey> {
   const { publicKey, privateKey } = await generateRsa('rsa', { modulusLength: 2048 });
   const pub = publicKey.export({ format: 'jwk' }) as { n: string; e: string; kty: string };
   const kid = createHash('sha256')
@@ -24,8 +35,8 @@ async function generateRsaKey(): Promise<NewKey> {
     .digest('base64url');
   return {
     kid,
-    algorithm: 'RS256',
-    publicKey: { ...pub, kid, alg: 'RS256', use: 'sig' },
+    algorithm,
+    publicKey: { ...pub, kid, alg: algorithm, use: 'sig' },
     privateKey: privateKey.export({ format: 'jwk' }) as Record<string, string>,
   };
 }
@@ -44,4 +55,6 @@ async function generateBlsKey(): Promise<NewKey> {
   };
 }
 
-export const generateKey = (service: KeyService): Promise<NewKey> => (service === 'identity-provider' ? generateRsaKey() : generateBlsKey());
+/** A new key of `service` for `algorithm` (its first, by default). */
+export const generateKey = (service: KeyService, algorithm: KeyAlgorithm = KEY_ALGORITHMS[service][0]): Promise<NewKey> =>
+  service === 'identity-provider' ? generateRsaKey(algorithm as 'RS256' | 'PS256') : generateBlsKey();

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { deriveKey, seal, sha256Hex, unseal } from '@svc/secrets';
+import type { KeyService } from './generate.js';
 
 /** How a private key sits in the database: its own data key, wrapped by a key-encryption key. */
 export interface SealedPrivateKey {
@@ -10,33 +11,77 @@ export interface SealedPrivateKey {
   data: string;
 }
 
+/** The variable that holds each service's own key-encryption key (its `_PREVIOUS` list beside it). */
+export const KEK_VARIABLES: Record<KeyService, string> = {
+  'identity-provider': 'IDP_SIGNING_KEY_KEK',
+  'credential-issuer': 'ISSUER_SIGNING_KEY_KEK',
+};
+
+/** The one key-encryption key both services shared before (read for one release, to migrate). */
+export const LEGACY_KEK_VARIABLE = 'SIGNING_KEY_KEK';
+
 const isSealed = (stored: unknown): stored is SealedPrivateKey =>
   typeof stored === 'object' && stored !== null && (stored as { enc?: unknown }).enc === 'envelope-v1';
 
 interface Kek {
   id: string;
   key: Buffer;
+  /** The associated data a data key is wrapped with: the key id, and the service for bound keys. */
+  context: (kid: string) => string;
 }
 
-const kekFrom = (secret: string): Kek => {
-  const key = deriveKey(secret, 'signing-key-kek');
-  return { id: sha256Hex(key.toString('base64')).slice(0, 16), key };
+/**
+ * A service's KEK is derived with the service's name: the same secret configured for both
+ * services still gives two keys, and what one wrapped does not open for the other.
+ */
+const boundKek = (secret: string, service: KeyService): Kek => {
+  const key = deriveKey(secret, `signing-key-kek:${service}`);
+  return { id: sha256Hex(key.toString('base64')).slice(0, 16), key, context: (kid) => `${service}:${kid}` };
 };
 
+/** The shared SIGNING_KEY_KEK of earlier releases, derived without a service: read only to migrate. */
+const legacyKek = (secret: string): Kek => {
+  const key = deriveKey(secret, 'signing-key-kek');
+  return { id: sha256Hex(key.toString('base64')).slice(0, 16), key, context: (kid) => kid };
+};
+
+export interface KekSettings {
+  /** The service's own key-encryption key (IDP_SIGNING_KEY_KEK, ISSUER_SIGNING_KEY_KEK). */
+  current?: string | undefined;
+  /** The service's earlier keys during a KEK rotation (…_SIGNING_KEY_KEK_PREVIOUS). */
+  previous?: readonly string[];
+  /**
+   * SIGNING_KEY_KEK (and SIGNING_KEY_KEK_PREVIOUS), which both services shared before: opens what
+   * it sealed during the migration release; it seals only when the service's own key is not set.
+   */
+  legacy?: readonly string[];
+}
+
 /**
- * Envelope encryption of signing keys at rest: each private key is encrypted (AES-256-GCM) with a
- * data key of its own, and the data key with the key-encryption key from configuration
- * (SIGNING_KEY_KEK), both bound to the key id. A database dump alone opens nothing. To rotate the
- * KEK, configure the new one and list the old one in SIGNING_KEY_KEK_PREVIOUS; `keys:rewrap` then
- * re-wraps every data key under the new one, after which the old one can go.
+ * Envelope encryption of one service's signing keys at rest: each private key is encrypted
+ * (AES-256-GCM) with a data key of its own, and the data key with the service's key-encryption
+ * key, both bound to the key id (and the KEK to the service). A database dump alone opens
+ * nothing, and the credential issuer's KEK opens none of the identity provider's keys. To rotate
+ * a KEK, configure the new one and list the old one in the service's `_PREVIOUS` variable;
+ * `keys:rewrap` then re-wraps every data key under the new one, after which the old one can go.
  */
 export class KeyEncryption {
   private readonly current: Kek;
   private readonly all: Map<string, Kek>;
+  /** Whether the shared SIGNING_KEY_KEK is configured (a start-up warning: migrate off it). */
+  readonly readsLegacy: boolean;
 
-  constructor(current: string, previous: readonly string[] = []) {
-    this.current = kekFrom(current);
-    this.all = new Map([this.current, ...previous.map(kekFrom)].map((k) => [k.id, k]));
+  constructor(
+    readonly service: KeyService,
+    settings: KekSettings,
+  ) {
+    const legacy = (settings.legacy ?? []).map(legacyKek);
+    const current = settings.current ? boundKek(settings.current, service) : legacy[0];
+    if (!current) throw new Error(`${KEK_VARIABLES[service]} must be set: the key-encryption key of the ${service}'s signing keys`);
+    this.current = current;
+    this.readsLegacy = legacy.length > 0;
+    const previous = (settings.previous ?? []).map((secret) => boundKek(secret, service));
+    this.all = new Map([current, ...previous, ...legacy].map((k) => [k.id, k]));
   }
 
   seal(privateKey: object, kid: string): SealedPrivateKey {
@@ -44,7 +89,7 @@ export class KeyEncryption {
     return {
       enc: 'envelope-v1',
       kek: this.current.id,
-      dek: seal(this.current.key, dek.toString('base64'), kid),
+      dek: seal(this.current.key, dek.toString('base64'), this.current.context(kid)),
       data: seal(dek, JSON.stringify(privateKey), kid),
     };
   }
@@ -53,11 +98,13 @@ export class KeyEncryption {
   open<T>(stored: unknown, kid: string): T {
     if (!isSealed(stored)) return stored as T;
     const kek = this.all.get(stored.kek);
-    if (!kek)
+    if (!kek) {
+      const name = KEK_VARIABLES[this.service];
       throw new Error(
-        `signing key ${kid} is wrapped by a key-encryption key that is not configured (${stored.kek}); set SIGNING_KEY_KEK or SIGNING_KEY_KEK_PREVIOUS`,
+        `signing key ${kid} of the ${this.service} is wrapped by a key-encryption key that is not configured (${stored.kek}); set ${name} or ${name}_PREVIOUS (or, to migrate, ${LEGACY_KEK_VARIABLE})`,
       );
-    const dek = Buffer.from(unseal(kek.key, stored.dek, kid), 'base64');
+    }
+    const dek = Buffer.from(unseal(kek.key, stored.dek, kek.context(kid)), 'base64');
     return JSON.parse(unseal(dek, stored.data, kid)) as T;
   }
 
@@ -65,4 +112,23 @@ export class KeyEncryption {
   needsRewrap(stored: unknown): boolean {
     return !isSealed(stored) || stored.kek !== this.current.id;
   }
+
+  /** Throws unless this seals `service`'s keys: one service's KEK never wraps the other's keys. */
+  assertFor(service: KeyService): void {
+    if (service !== this.service) throw new Error(`the ${this.service}'s key encryption cannot seal or open the ${service}'s signing keys`);
+  }
+}
+
+// One warning per service and process, however many times its dependencies are built.
+const warned = new Set<KeyService>();
+
+/**
+ * The start-up warning of a service that still reads the shared SIGNING_KEY_KEK, the first time
+ * only (undefined after, and when it does not).
+ */
+export function legacyKekWarning(keys: KeyEncryption): string | undefined {
+  if (!keys.readsLegacy || warned.has(keys.service)) return undefined;
+  warned.add(keys.service);
+  const name = KEK_VARIABLES[keys.service];
+  return `${LEGACY_KEK_VARIABLE} is deprecated and read for this release only: it is shared by both services. Set ${name} to a key of the ${keys.service}'s own, keep ${LEGACY_KEK_VARIABLE} until \`npm run admin -- keys:rewrap --service ${keys.service}\` has re-sealed its keys (the service also re-seals them when it loads them), then remove ${LEGACY_KEK_VARIABLE}`;
 }

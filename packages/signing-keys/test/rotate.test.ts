@@ -4,7 +4,11 @@ import { ensureSigningKey, KeyEncryption, rotateSigningKey } from '../src/index.
 
 // This run's own database (jest-preset-db): no other suite's keys in it.
 const dbs = [testDb(), testDb(), testDb(), testDb()];
-const ctx = (i: number) => ({ db: dbs[i]!, now: () => new Date(), keys: new KeyEncryption(testSigningKeyKek()) });
+const ctx = (i: number) => ({
+  db: dbs[i]!,
+  now: () => new Date(),
+  keys: new KeyEncryption('credential-issuer', { current: testSigningKeyKek('credential-issuer') }),
+});
 const active = () => dbs[0]!.signingKey.findMany({ where: { service: 'credential-issuer', status: 'active' } });
 
 beforeEach(async () => {

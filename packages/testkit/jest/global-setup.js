@@ -26,7 +26,10 @@ export default async function globalSetup() {
   process.env.SVC_TEST_SERVER_URL = serverUrl;
   process.env.DATABASE_URL = url.toString();
   process.env.SVC_TEST_DATABASE = name;
-  // Signing keys are sealed at rest: each run seals its own database's keys under a KEK of its own,
-  // which its test processes and the services they start all share.
-  process.env.SIGNING_KEY_KEK ??= randomBytes(32).toString('base64');
+  // Signing keys are sealed at rest: each run seals its own database's keys under KEKs of its own,
+  // one per service, which its test processes and the services they start all share.
+  process.env.IDP_SIGNING_KEY_KEK ??= randomBytes(32).toString('base64');
+  process.env.ISSUER_SIGNING_KEY_KEK ??= randomBytes(32).toString('base64');
+  // Keys the per-organization user ids wallet-verify answers and the identity provider resolves.
+  process.env.PAIRWISE_SECRET ??= randomBytes(32).toString('base64');
 }

@@ -6,7 +6,8 @@ export default async function globalTeardown() {
   if (name) {
     const admin = new pg.Client({ connectionString: process.env.SVC_TEST_SERVER_URL });
     await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(name)} WITH (FORCE)`);
+    // With the sandbox's beside it, when a suite made one (testSandboxDatabaseUrl).
+    for (const database of [name, `${name}_sandbox`]) await admin.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(database)} WITH (FORCE)`);
     await admin.end();
   }
   const embedded = globalThis.__svcEmbedded;

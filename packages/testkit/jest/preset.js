@@ -18,7 +18,9 @@ export default {
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   testEnvironmentOptions: { customExportConditions: ['source', 'node', 'node-addons'] },
   testMatch: ['<rootDir>/test/**/*.test.ts', '<rootDir>/src/**/*.test.ts'],
-  testTimeout: 20_000,
+  // A bound on a hung test, not a speed check (those are bench/'s): two workspaces' suites share two
+  // cores under `npm test`, and a test that hashes passwords or starts a server can take 20 s then.
+  testTimeout: 60_000,
   // Two cores: more workers only contend.
   maxWorkers: 2,
 };

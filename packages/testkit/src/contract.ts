@@ -12,6 +12,21 @@ interface Documented {
 const pointer = (...parts: string[]) => parts.map((p) => encodeURIComponent(p.replace(/~/g, '~0').replace(/\//g, '~1'))).join('/');
 
 /**
+ * Checks values against the schemas of an OpenAPI document, found by their path in it (say an
+ * answer example against its response's schema), with the same rules as contractChecked: response
+ * objects are closed. Answers the errors, or undefined when the value fits.
+ */
+export function documentValidator(doc: Json): (path: string[], value: unknown) => string | undefined {
+  const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
+  ajv.addSchema(doc, 'doc');
+  return (path, value) => {
+    const validate = ajv.getSchema(`doc#/${pointer(...path)}`);
+    if (!validate) return `no schema at ${path.join(' ')}`;
+    return validate(value) ? undefined : ajv.errorsText(validate.errors, { dataVar: 'value' });
+  };
+}
+
+/**
  * Wraps `app` so that every answer it gives is checked against the OpenAPI document it serves at
  * /openapi.json: the operation and status must be documented, the media type listed, and a JSON
  * body must match the schema (unknown members included: response objects are closed). A suite

@@ -1,17 +1,36 @@
 import { randomBytes } from 'node:crypto';
-import { createPrismaClient, type Db } from '@svc/db';
+import { createPrismaClient, ensureDatabaseExists, migrate, sandboxDatabaseUrl, type Db } from '@svc/db';
 
 /** The database jest's global setup created and migrated for this run. */
-/** The key-encryption key of this run's signing keys (set by the jest-preset-db global set-up). */
-export function testSigningKeyKek(): string {
-  const kek = process.env.SIGNING_KEY_KEK;
-  if (!kek) throw new Error('SIGNING_KEY_KEK is not set: use the @svc/testkit/jest-preset-db preset');
+/** A service's key-encryption key in this run (each its own, set by the jest-preset-db global set-up). */
+export function testSigningKeyKek(service: 'identity-provider' | 'credential-issuer'): string {
+  const name = service === 'identity-provider' ? 'IDP_SIGNING_KEY_KEK' : 'ISSUER_SIGNING_KEY_KEK';
+  const kek = process.env[name];
+  if (!kek) throw new Error(`${name} is not set: use the @svc/testkit/jest-preset-db preset`);
   return kek;
+}
+
+/** The secret of the per-organization user ids in this run (set by the jest-preset-db global set-up). */
+export function testPairwiseSecret(): string {
+  const secret = process.env.PAIRWISE_SECRET;
+  if (!secret) throw new Error('PAIRWISE_SECRET is not set: use the @svc/testkit/jest-preset-db preset');
+  return secret;
 }
 
 export function testDatabaseUrl(): string {
   const url = process.env.DATABASE_URL;
   if (!url) throw new Error('DATABASE_URL is not set: use the @svc/testkit/jest-preset-db preset');
+  return url;
+}
+
+/**
+ * The run's sandbox database (the run's name with `_sandbox`, as a deployment names it), created
+ * and migrated on first use; dropped with the run's own.
+ */
+export async function testSandboxDatabaseUrl(): Promise<string> {
+  const url = sandboxDatabaseUrl(testDatabaseUrl());
+  await ensureDatabaseExists(url);
+  await migrate(url);
   return url;
 }
 
@@ -38,7 +57,7 @@ export function randomHex40(): string {
   return randomBytes(20).toString('hex');
 }
 
-export { contractChecked } from './contract.js';
+export { contractChecked, documentValidator } from './contract.js';
 export {
   cleanEnv,
   freePort,

@@ -36,7 +36,8 @@ describe('infra/k8s against the Kubernetes API schemas', () => {
 
   it('runs every workload (deployments and the migration job) locked down and bounded', () => {
     const workloads = docs.filter(({ doc }) => doc.kind === 'Deployment' || doc.kind === 'Job').map(({ doc }) => doc as Doc & { spec: any });
-    expect(workloads).toHaveLength(4);
+    // The three services, the sandbox identity provider, and the two migration jobs (production's and the sandbox's).
+    expect(workloads).toHaveLength(6);
     for (const workload of workloads) {
       const pod = workload.spec.template.spec;
       expect(pod.securityContext).toMatchObject({ runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } });

@@ -10,7 +10,9 @@ type Manifest = { kind: string; metadata: { name: string }; spec?: any; data?: R
 const kustomization = parse(read('infra/k8s/kustomization.yaml')) as { resources: string[] };
 const all: Manifest[] = kustomization.resources.flatMap((r) => yamlDocuments<Manifest>(`infra/k8s/${r}`));
 const find = (kind: string, name: string) => all.find((m) => m.kind === kind && m.metadata.name === name);
-const secret = yamlDocuments<Manifest>('infra/k8s/secret.example.yaml')[0]!;
+// The Secret templates: one per service, one for the migration Job.
+const secrets = yamlDocuments<Manifest>('infra/k8s/secret.example.yaml');
+const secretNamed = (name: string) => secrets.find((s) => s.metadata.name === name);
 
 interface EnvVar {
   name: string;
@@ -65,7 +67,9 @@ describe('infra/k8s', () => {
       const fromSecret = Object.fromEntries(
         (container.env as EnvVar[]).map((e) => {
           const ref = e.valueFrom!.secretKeyRef!;
-          expect(ref.name).toBe(secret.metadata.name);
+          // The service's own Secret: it holds nothing another service reads.
+          expect(ref.name).toBe(`${service}-secrets`);
+          const secret = secretNamed(ref.name)!;
           expect(Object.keys(secret.stringData!)).toContain(ref.key);
           return [e.name, secret.stringData![ref.key]!];
         }),
@@ -73,11 +77,27 @@ describe('infra/k8s', () => {
       const env: Record<string, string> = { ...configMap.data, ...fromSecret };
       expect(unknownVariables(service, env)).toEqual([]);
       // The template's CHANGE-ME secrets are refused: an operator must generate each one.
-      const placeholders = ['IDP_SECRET', 'SIGNING_KEY_KEK'].filter((k) => env[k]?.startsWith('CHANGE-ME-TO'));
+      const placeholders = ['IDP_SECRET', 'IDP_SIGNING_KEY_KEK', 'ISSUER_SIGNING_KEY_KEK', 'PAIRWISE_SECRET'].filter((k) => env[k]?.startsWith('CHANGE-ME-TO'));
       if (placeholders.length) expect(() => CONFIG[service].load(env)).toThrow(/placeholder/);
       const generated = Object.fromEntries(placeholders.map((k) => [k, randomBytes(36).toString('base64')]));
       expect(() => CONFIG[service].load({ ...env, ...generated })).not.toThrow();
     });
+  });
+
+  it('gives each signing service a key-encryption key of its own, and each service a database login of its own', () => {
+    const envOf = (service: Service) => (find('Deployment', service)!.spec.template.spec.containers[0].env as EnvVar[]).map((e) => e.name);
+    expect(envOf('identity-provider')).toContain('IDP_SIGNING_KEY_KEK');
+    expect(envOf('credential-issuer')).toContain('ISSUER_SIGNING_KEY_KEK');
+    for (const service of SERVICES) {
+      const own = envOf(service).filter((name) => name.endsWith('SIGNING_KEY_KEK'));
+      expect([service, own]).toEqual([
+        service,
+        { 'identity-provider': ['IDP_SIGNING_KEY_KEK'], 'credential-issuer': ['ISSUER_SIGNING_KEY_KEK'], 'wallet-verify': [] }[service],
+      ]);
+    }
+    const users = SERVICES.map((service) => new URL(secretNamed(`${service}-secrets`)!.stringData!.DATABASE_URL!).username);
+    expect(users).toEqual(['svc_identity_provider', 'svc_wallet_verify', 'svc_credential_issuer']);
+    expect(new URL(secretNamed('svc-migrate-secrets')!.stringData!.DATABASE_URL!).username).toBe('svc');
   });
 
   it('limits failing-open wallet verification per replica by the autoscaler’s ceiling', () => {
@@ -91,8 +111,64 @@ describe('infra/k8s', () => {
     const container = job.spec.template.spec.containers[0];
     expect(container.command).toEqual(['node', 'packages/db/dist/migrate-cli.js']);
     expect(existsSync(`${repoRoot}packages/db/src/migrate-cli.ts`)).toBe(true);
-    expect(container.env).toEqual([{ name: 'DATABASE_URL', valueFrom: { secretKeyRef: { name: 'svc-secrets', key: 'DATABASE_URL' } } }]);
+    // The owner's login migrates, then makes the services' logins with these passwords.
+    const fromMigrateSecret = (name: string) => ({ name, valueFrom: { secretKeyRef: { name: 'svc-migrate-secrets', key: name } } });
+    expect(container.env).toEqual(
+      ['DATABASE_URL', 'IDENTITY_PROVIDER_DB_PASSWORD', 'WALLET_VERIFY_DB_PASSWORD', 'CREDENTIAL_ISSUER_DB_PASSWORD'].map(fromMigrateSecret),
+    );
+    for (const { name } of container.env) expect(Object.keys(secretNamed('svc-migrate-secrets')!.stringData!)).toContain(name);
     expect(job.spec.template.spec.restartPolicy).toBe('Never');
     expect(job.spec.template.spec.securityContext.runAsNonRoot).toBe(true);
+  });
+
+  describe('the identity provider’s sandbox', () => {
+    const deployment = find('Deployment', 'identity-provider-sandbox')!;
+    const production = find('Deployment', 'identity-provider')!;
+    const container = deployment.spec.template.spec.containers[0];
+    const config = find('ConfigMap', 'identity-provider-sandbox-config')!.data!;
+    const productionConfig = find('ConfigMap', 'identity-provider-config')!.data!;
+
+    it('runs the identity provider’s image as the sandbox, hardened and probed as production is, on its own port and public URL', () => {
+      expect(container.image).toBe(production.spec.template.spec.containers[0].image);
+      expect(deployment.spec.template.spec.securityContext).toEqual(production.spec.template.spec.securityContext);
+      expect(container.securityContext).toEqual(production.spec.template.spec.containers[0].securityContext);
+      expect(container.readinessProbe.httpGet).toEqual({ path: '/ready', port: 'http' });
+      expect(config.SVC_ENVIRONMENT).toBe('sandbox');
+      expect(Number(config.PORT)).toBe(container.ports[0].containerPort);
+      expect(find('Service', 'identity-provider-sandbox')!.spec.selector).toEqual(deployment.spec.template.metadata.labels);
+      expect(find('HorizontalPodAutoscaler', 'identity-provider-sandbox')!.spec.scaleTargetRef.name).toBe('identity-provider-sandbox');
+      expect(find('PodDisruptionBudget', 'identity-provider-sandbox')).toBeDefined();
+      // Each environment names the other to callers who send it the other's credentials.
+      expect(config.PUBLIC_URL).not.toBe(productionConfig.PUBLIC_URL);
+      expect(config.PRODUCTION_BASE_URL).toBe(productionConfig.PUBLIC_URL);
+      expect(productionConfig.SANDBOX_BASE_URL).toBe(config.PUBLIC_URL);
+    });
+
+    it('holds nothing of production’s: its own secret, database and role, and a configuration the identity provider accepts', () => {
+      const refs = (container.env as EnvVar[]).map((e) => e.valueFrom!.secretKeyRef!);
+      expect(new Set(refs.map((r) => r.name))).toEqual(new Set(['identity-provider-sandbox-secrets']));
+      const secret = secretNamed('identity-provider-sandbox-secrets')!.stringData!;
+      const url = new URL(secret.DATABASE_URL!);
+      const productionUrl = new URL(secretNamed('identity-provider-secrets')!.stringData!.DATABASE_URL!);
+      expect(url.username).toBe('svc_sandbox_identity_provider');
+      expect(url.pathname).not.toBe(productionUrl.pathname);
+      const env = {
+        ...config,
+        ...Object.fromEntries(refs.map((r) => [(container.env as EnvVar[]).find((e) => e.valueFrom!.secretKeyRef === r)!.name, secret[r.key]!])),
+      };
+      expect(unknownVariables('identity-provider', env)).toEqual([]);
+      const generated = Object.fromEntries(['IDP_SECRET', 'IDP_SIGNING_KEY_KEK', 'PAIRWISE_SECRET'].map((k) => [k, randomBytes(36).toString('base64')]));
+      expect(CONFIG['identity-provider'].load({ ...env, ...generated })).toMatchObject({ SVC_ENVIRONMENT: 'sandbox', issuer: config.PUBLIC_URL });
+    });
+
+    it('is migrated by a Job of its own, as the sandbox (its roles and grants, the database marked as the sandbox’s)', () => {
+      const job = find('Job', 'svc-migrate-sandbox')!;
+      const migrate = job.spec.template.spec.containers[0];
+      expect(migrate.command).toEqual(['node', 'packages/db/dist/migrate-cli.js']);
+      expect(migrate.env[0]).toEqual({ name: 'SVC_ENVIRONMENT', value: 'sandbox' });
+      for (const { valueFrom } of migrate.env.slice(1)) expect(valueFrom.secretKeyRef.name).toBe('svc-migrate-sandbox-secrets');
+      const database = (name: string) => new URL(secretNamed(name)!.stringData!.DATABASE_URL!).pathname;
+      expect(database('svc-migrate-sandbox-secrets')).toBe(database('identity-provider-sandbox-secrets'));
+    });
   });
 });

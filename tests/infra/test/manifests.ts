@@ -22,7 +22,11 @@ export const CONFIG: Record<Service, { variables: readonly string[]; load: (env:
   'credential-issuer': { variables: ISSUER_VARIABLES, load: loadIssuerConfig },
 };
 
-/** Variable names a service would silently ignore: a typo in a manifest is a setting that never takes. */
+/**
+ * Variable names a service would silently ignore: a typo in a manifest is a setting that never
+ * takes. `<NAME>_FILE` counts as NAME (the file holding its value: parseEnv in @svc/http).
+ */
 export function unknownVariables(service: Service, env: Record<string, unknown>): string[] {
-  return Object.keys(env).filter((k) => !CONFIG[service].variables.includes(k));
+  const known = (k: string) => CONFIG[service].variables.includes(k);
+  return Object.keys(env).filter((k) => !known(k) && !(k.endsWith('_FILE') && known(k.slice(0, -'_FILE'.length))));
 }

@@ -1,57 +1,85 @@
 import { spawn } from 'node:child_process';
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
-import { DEMO_REDIRECT_URI, seedDemo, type DemoData } from '@svc/admin';
+import { seedDemo } from '@svc/admin';
 import { CREDENTIAL_ISSUER_API } from '@svc/credential-issuer/openapi';
 import type { Db } from '@svc/db';
-import { curlCommand, PLATFORM_OPERATIONS, type OperationSpec } from '@svc/http';
-import { IDENTITY_PROVIDER_API } from '@svc/identity-provider/openapi';
-import { authorizeThroughApi } from '@svc/testkit/oauth-flow';
-import { freePort, repoRoot, startService, testDatabaseUrl, testDb, testRedisUrl, uniqueNamespace, type StartedService } from '@svc/testkit';
+import { curlCommand, exampleBlock, PLATFORM_OPERATIONS, type OperationExample, type OperationSpec } from '@svc/http';
+import { guideOperations, IDENTITY_PROVIDER_API } from '@svc/identity-provider/openapi';
+import {
+  documentValidator,
+  freePort,
+  repoRoot,
+  startService,
+  testDatabaseUrl,
+  testDb,
+  testRedisUrl,
+  testSandboxDatabaseUrl,
+  uniqueNamespace,
+  type StartedService,
+} from '@svc/testkit';
+import { loadConfig as loadWalletVerifyConfig } from '@svc/wallet-verify/config';
 import { WALLET_VERIFY_API } from '@svc/wallet-verify/openapi';
 
-// Every curl command in the guides, run as printed against the three services holding the demo
-// data `npm start` seeds, with the demo file where the guides read it. Each command gets fresh
-// values for the variables it names (a code, a token, a pending authorization).
-jest.setTimeout(120_000);
+// Each guide's "Every endpoint, by example" section, run as a reader runs it after `npm start`:
+// every shell block in page order (the set-up block first), in ONE bash process, from a directory
+// holding the demo file where the guides read it, against freshly started services holding freshly
+// seeded demo data and their default limits. Nothing is prepared from here: whatever an example
+// needs, the page gets it. Each example's request must answer its documented status.
+jest.setTimeout(180_000);
 
+// The identity provider has a guide per environment: production's, and the sandbox's (a second
+// identity provider with SVC_ENVIRONMENT=sandbox on a database of its own, as npm start runs it).
 const GUIDES = [
-  { service: 'identity-provider', operations: IDENTITY_PROVIDER_API.operations, documented: 'http://localhost:4000' },
-  { service: 'wallet-verify', operations: WALLET_VERIFY_API.operations, documented: 'http://localhost:4001' },
-  { service: 'credential-issuer', operations: CREDENTIAL_ISSUER_API.operations, documented: 'http://localhost:4002' },
+  {
+    guide: 'identity-provider',
+    service: 'identity-provider',
+    operations: guideOperations('identity-provider'),
+    documented: 'http://localhost:4000',
+    platform: true,
+  },
+  { guide: 'sandbox', service: 'identity-provider', operations: guideOperations('sandbox'), documented: 'http://localhost:4005', platform: false },
+  { guide: 'wallet-verify', service: 'wallet-verify', operations: WALLET_VERIFY_API.operations, documented: 'http://localhost:4001', platform: true },
+  {
+    guide: 'credential-issuer',
+    service: 'credential-issuer',
+    operations: CREDENTIAL_ISSUER_API.operations,
+    documented: 'http://localhost:4002',
+    platform: true,
+  },
 ] as const;
-const ALICE_WALLET = '0x52908400098527886E0F7030069857D2E4169EE7';
-const SCOPE = 'openid identity:read kyc:read';
 
 let db: Db;
-let demo: DemoData;
 let scratch: string;
 const services = new Map<string, StartedService>();
 
 beforeAll(async () => {
   db = testDb();
-  demo = await seedDemo({ db, now: () => new Date() });
+  const demo = await seedDemo({ db, now: () => new Date() });
   scratch = mkdtempSync(join(tmpdir(), 'svc-examples-'));
   mkdirSync(join(scratch, '.data'));
   writeFileSync(join(scratch, '.data', 'demo.json'), JSON.stringify(demo));
+  // The guides run from the project root: the holder's script is at apps/…/scripts/.
+  symlinkSync(join(repoRoot, 'apps'), join(scratch, 'apps'));
   const shared = { DATABASE_URL: testDatabaseUrl(), ...(testRedisUrl() ? { REDIS_URL: testRedisUrl() } : {}), REDIS_KEY_PREFIX: uniqueNamespace('examples') };
+  const sandbox = { SVC_ENVIRONMENT: 'sandbox', DATABASE_URL: await testSandboxDatabaseUrl(), IDP_SECRET: randomBytes(32).toString('base64url') };
   await Promise.all(
-    GUIDES.map(async ({ service }) => {
+    GUIDES.map(async ({ guide, service }) => {
       const port = await freePort();
       const own =
-        service === 'identity-provider'
-          ? { IDP_SECRET: randomBytes(32).toString('base64url') }
-          : service === 'credential-issuer'
-            ? { SIGNING_WORKERS: '1' }
-            : {};
-      services.set(service, await startService(service, { ...shared, ...own, PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` }));
+        guide === 'sandbox'
+          ? sandbox
+          : service === 'identity-provider'
+            ? { IDP_SECRET: randomBytes(32).toString('base64url') }
+            : service === 'credential-issuer'
+              ? { SIGNING_WORKERS: '1' }
+              : {};
+      services.set(guide, await startService(service, { ...shared, ...own, PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` }));
     }),
   );
-  // The user-token example names a user who has already authorized the client.
-  await tokens();
 }, 90_000);
 afterAll(async () => {
   await Promise.all([...services.values()].map((s) => s.stop()));
@@ -59,178 +87,177 @@ afterAll(async () => {
   if (scratch) rmSync(scratch, { recursive: true, force: true });
 });
 
-const url = (service: string) => services.get(service)!.url;
-const client = () => ({ clientId: demo.clients.confidential.client_id, clientSecret: demo.clients.confidential.client_secret, redirectUri: DEMO_REDIRECT_URI });
-const alice = () => ({ email: demo.users.palm_verified.email, password: demo.users.palm_verified.password });
+const url = (guide: string) => services.get(guide)!.url;
+const shellBlocks = (markdown: string) => [...markdown.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!);
+const variables = (text: string) => [...new Set([...text.matchAll(/\$\{?([A-Z][A-Z0-9_]+)/g)].map((m) => m[1]!))];
 
-async function json(path: string, init: RequestInit = {}, service = 'identity-provider'): Promise<Record<string, unknown>> {
-  const res = await fetch(`${url(service)}${path}`, init);
-  if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
-  return (await res.json()) as Record<string, unknown>;
-}
-
-const tokens = async () => (await authorizeThroughApi(url('identity-provider'), alice(), client(), SCOPE))[0]!;
-const session = async (email: string) =>
-  String(
-    (
-      await json('/auth/session', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ email, password: alice().password }),
-      })
-    ).session_token,
-  );
-function pkce() {
-  const verifier = randomBytes(32).toString('hex');
-  return { CODE_VERIFIER: verifier, CODE_CHALLENGE: createHash('sha256').update(verifier).digest('base64url') };
-}
-async function pendingAuthorization(challenge: string) {
-  const query = new URLSearchParams({
-    client_id: client().clientId,
-    redirect_uri: DEMO_REDIRECT_URI,
-    response_type: 'code',
-    scope: SCOPE,
-    state: 'examples',
-    code_challenge: challenge,
-    code_challenge_method: 'S256',
-  });
-  return String((await json(`/oauth/authorize?${query}`, { headers: { accept: 'application/json' } })).authorization_id);
-}
-async function issue(body: unknown) {
-  return json(
-    '/credentials/issue',
-    { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-token': demo.api_keys.credential_issuer.key }, body: JSON.stringify(body) },
-    'credential-issuer',
-  );
+/** The guide's "Every endpoint, by example" section: from its heading to the next one of its level. */
+function examplesSection(guide: string): string {
+  const start = guide.indexOf('\n## Every endpoint, by example\n');
+  if (start < 0) throw new Error('the guide has no "Every endpoint, by example" section');
+  const end = guide.indexOf('\n## ', start + 1);
+  return guide.slice(start, end < 0 ? undefined : end);
 }
 
-/** Fresh values for the variables a command names: each request that spends one gets its own. */
-async function freshEnv(names: Set<string>): Promise<Record<string, string>> {
-  const env: Record<string, string> = {
-    CLIENT_ID: client().clientId,
-    CLIENT_SECRET: client().clientSecret!,
-    PASSWORD: alice().password,
-    API_KEY: demo.api_keys.wallet_verify.key,
-    API_TOKEN: demo.api_keys.credential_issuer.key,
-    CSRF_TOKEN: randomBytes(16).toString('hex'),
-    ...pkce(),
-  };
-  if (names.has('SESSION_TOKEN') || names.has('CODE') || names.has('CONSENT_CSRF_TOKEN')) env.SESSION_TOKEN = await session(alice().email);
-  if (names.has('DEVELOPER_SESSION_TOKEN')) env.DEVELOPER_SESSION_TOKEN = await session(demo.users.developer.email);
-  if (names.has('AUTHORIZATION_ID') || names.has('CODE') || names.has('CONSENT_CSRF_TOKEN'))
-    env.AUTHORIZATION_ID = await pendingAuthorization(env.CODE_CHALLENGE!);
-  if (names.has('CONSENT_CSRF_TOKEN')) {
-    const page = await fetch(`${url('identity-provider')}/consent?authorization_id=${env.AUTHORIZATION_ID}`, {
-      headers: { cookie: `svc_session=${env.SESSION_TOKEN}` },
-    });
-    env.CONSENT_CSRF_TOKEN = /name="csrf_token" value="([^"]+)"/.exec(await page.text())![1]!;
-  }
-  if (names.has('CODE')) {
-    const approved = await json('/oauth/authorize/approve', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${env.SESSION_TOKEN}` },
-      body: JSON.stringify({ authorization_id: env.AUTHORIZATION_ID }),
-    });
-    env.CODE = String(approved.code);
-  }
-  if (names.has('ACCESS_TOKEN') || names.has('REFRESH_TOKEN')) {
-    const t = await tokens();
-    Object.assign(env, { ACCESS_TOKEN: String(t.access_token), REFRESH_TOKEN: String(t.refresh_token) });
-  }
-  if (['ISSUER_DID', 'CREDENTIAL', 'CREDENTIAL_ID', 'STATUS_LIST_ID'].some((n) => names.has(n))) {
-    env.ISSUER_DID = String(((await issue({ subject_address: ALICE_WALLET, claims: { kyc_passed: true } })).credential as { issuer: string }).issuer);
-    const credential = (
-      await issue({
-        credential: {
-          '@context': ['https://www.w3.org/ns/credentials/v2', { level: 'https://example.org/vocab#level' }],
-          type: ['VerifiableCredential'],
-          issuer: env.ISSUER_DID,
-          credentialSubject: { id: `did:ethr:${ALICE_WALLET}`, level: 'gold' },
-        },
-        options: { credentialStatus: { type: 'BitstringStatusListEntry' } },
-      })
-    ).verifiableCredential as { id: string; credentialStatus: { statusListCredential?: string }[] };
-    env.CREDENTIAL = JSON.stringify(credential);
-    env.CREDENTIAL_ID = credential.id;
-    env.STATUS_LIST_ID = [credential.credentialStatus]
-      .flat()
-      .find((s) => s.statusListCredential)!
-      .statusListCredential!.split('/')
-      .pop()!;
-  }
-  return env;
-}
-
-interface Ran {
+interface BlockRun {
+  block: string;
   code: number | null;
+  statuses: number[];
   stdout: string;
   stderr: string;
-  statuses: number[];
+  /** Variables the block names that are unset, empty or "null" once it has run. */
+  unset: string[];
 }
 
 /**
- * Runs a guide's shell block as printed, with bash, in a directory holding the demo file, the
- * documented URLs pointing at this run's services. curl reports each answer's status on stderr.
+ * Runs `blocks` one after another in one bash process, as printed (the documented URLs pointing at
+ * this run's services), from the scratch directory. curl reports each answer's status on stderr;
+ * a marker line between blocks tells whose output is whose.
  */
-async function runBlock(block: string, env: Record<string, string>): Promise<Ran> {
-  let script = block;
-  for (const { service, documented } of GUIDES) script = script.replaceAll(documented, url(service));
-  const prelude = `set -eo pipefail\ncurl() { command curl --silent --show-error --write-out '%{stderr}HTTP_STATUS %{http_code}\\n' "$@"; }\n`;
-  const child = spawn('bash', ['-c', prelude + script], { cwd: scratch, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env } });
+async function runInOneShell(blocks: string[]): Promise<BlockRun[]> {
+  const point = (text: string) => GUIDES.reduce((t, { guide, documented }) => t.replaceAll(documented, url(guide)), text);
+  const prelude = `set -o pipefail\ncurl() { command curl --silent --show-error --write-out '%{stderr}HTTP_STATUS %{http_code}\\n' "$@"; }\n`;
+  const script = blocks
+    .map((block, i) => {
+      const check = variables(block)
+        .map((v) => `{ [ -n "\${${v}:-}" ] && [ "\${${v}}" != null ]; } || echo "UNSET ${v}" >&2`)
+        .join('\n');
+      return `printf '\\n@@BLOCK ${i}\\n'; printf '\\n@@BLOCK ${i}\\n' >&2\n${point(block)}\necho "@@CODE $?" >&2\n${check}\n`;
+    })
+    .join('');
+  const child = spawn('bash', ['-c', prelude + script], { cwd: scratch, env: { PATH: process.env.PATH, HOME: process.env.HOME } });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d) => (stdout += d));
   child.stderr.on('data', (d) => (stderr += d));
-  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-  const statuses = [...stderr.matchAll(/^HTTP_STATUS (\d+)$/gm)].map((m) => Number(m[1]));
-  return { code, stdout, stderr: stderr.replace(/^HTTP_STATUS \d+\n/gm, ''), statuses };
+  await new Promise((resolve) => child.on('close', resolve));
+  const parts = (text: string) =>
+    new Map(
+      text
+        .split('\n@@BLOCK ')
+        .slice(1)
+        .map((p) => [Number(p.slice(0, p.indexOf('\n'))), p.slice(p.indexOf('\n') + 1)]),
+    );
+  const outs = parts(stdout);
+  const errs = parts(stderr);
+  return blocks.map((block, i) => {
+    const err = errs.get(i) ?? '';
+    return {
+      block,
+      code: /^@@CODE (\d+)$/m.exec(err) ? Number(/^@@CODE (\d+)$/m.exec(err)![1]) : null,
+      statuses: [...err.matchAll(/^HTTP_STATUS (\d+)$/gm)].map((m) => Number(m[1])),
+      stdout: outs.get(i) ?? '',
+      stderr: err.replace(/^(HTTP_STATUS \d+|@@CODE \d+|UNSET \w+)\n/gm, ''),
+      unset: [...err.matchAll(/^UNSET (\w+)$/gm)].map((m) => m[1]!),
+    };
+  });
 }
 
-const variables = (text: string) => new Set([...text.matchAll(/\$\{?([A-Z][A-Z_]+)/g)].map((m) => m[1]!));
-const shellBlocks = (markdown: string) => [...markdown.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!);
+it('documents every operation of the identity provider in one of its two guides', () => {
+  expect(IDENTITY_PROVIDER_API.operations.filter((op) => !op.examples?.length).map((op) => `${op.method} ${op.path}`)).toEqual([]);
+});
 
-describe.each(GUIDES)('docs/$service.md', ({ service, operations, documented }) => {
-  const guide = readFileSync(`${repoRoot}docs/${service}.md`, 'utf8');
-  const all: OperationSpec[] = [...operations, ...PLATFORM_OPERATIONS];
-  const examples = all.flatMap((op) => (op.examples ?? []).map((example) => ({ op, example, command: curlCommand(op.method, op.path, example, documented) })));
+describe.each(GUIDES)('docs/$guide.md', ({ guide: name, operations, documented, platform }) => {
+  const guide = readFileSync(`${repoRoot}docs/${name}.md`, 'utf8');
+  const section = examplesSection(guide);
+  const all: OperationSpec[] = [...operations, ...(platform ? PLATFORM_OPERATIONS : [])];
+  const examples = all.flatMap((op) =>
+    (op.examples ?? []).map((example) => ({ op, example, block: `${exampleBlock(op.method, op.path, example, documented)}\n` })),
+  );
 
-  it('has an example for every operation, printed in the guide as generated (node scripts/docs-examples.mjs)', () => {
+  it('has an example for every operation, printed in its examples section as generated (node scripts/docs-examples.mjs)', () => {
     expect(all.filter((op) => !op.examples?.length).map((op) => `${op.method} ${op.path}`)).toEqual([]);
-    const blocks = shellBlocks(guide);
-    expect(examples.filter(({ command }) => !blocks.includes(`${command}\n`)).map(({ command }) => command)).toEqual([]);
+    const blocks = shellBlocks(section);
+    expect(examples.filter(({ block }) => !blocks.includes(block)).map(({ block }) => block)).toEqual([]);
   });
 
-  it.each(examples.map((e) => [`${e.op.method.toUpperCase()} ${e.op.path}: ${e.example.summary}`, e] as const))('%s', async (_name, { command, example }) => {
-    const ran = await runBlock(command, await freshEnv(variables(command)));
-    expect({ code: ran.code, statuses: ran.statuses, stderr: ran.stderr }).toEqual({ code: 0, statuses: [example.status], stderr: '' });
-    if (example.status !== 204 && example.status !== 303) expect(ran.stdout.length).toBeGreaterThan(0);
+  it('runs top to bottom in one shell: every block succeeds, and each example answers its documented status', async () => {
+    const blocks = shellBlocks(section);
+    // Then the guide's other commands (worked examples in its prose), with the variables the section set.
+    const others = shellBlocks(guide.replace(section, '')).filter((b) => /\bcurl\b|\.data\/demo\.json/.test(b));
+    const runs = await runInOneShell([...blocks, ...others]);
+    const byBlock = new Map(examples.map((e) => [e.block, e.example]));
+    const outcome = (run: BlockRun) => {
+      const example: OperationExample | undefined = byBlock.get(run.block);
+      // An example's own request is its block's last; what its set-up lines ask must succeed.
+      const asked = example ? run.statuses.slice(0, -1) : run.statuses;
+      return {
+        block: run.block,
+        code: run.code,
+        stderr: run.stderr,
+        unset: run.unset,
+        failed: asked.filter((s) => s >= 400),
+        ...(example ? { status: run.statuses.at(-1), printed: run.stdout.length > 0 || example.status === 204 || example.status === 303 } : {}),
+      };
+    };
+    const expected = (run: BlockRun) => {
+      const example = byBlock.get(run.block);
+      return { block: run.block, code: 0, stderr: '', unset: [], failed: [], ...(example ? { status: example.status, printed: true } : {}) };
+    };
+    expect(runs.map(outcome)).toEqual(runs.map(expected));
+    expect(runs.filter((r) => byBlock.has(r.block))).toHaveLength(examples.length);
   });
 
-  it('sets up every variable its examples name, and its other commands succeed as printed', async () => {
-    const generated = new Set(examples.map(({ command }) => `${command}\n`));
-    const others = shellBlocks(guide).filter((b) => !generated.has(b) && /\bcurl\b|\.data\/demo\.json/.test(b));
-    expect(others.length).toBeGreaterThan(0);
-    const needed = new Set(examples.flatMap(({ command }) => [...variables(command)]));
-    const exported = new Set<string>();
-    for (const block of others) {
-      const names = [...block.matchAll(/^export ([A-Z_]+)=/gm)].map((m) => m[1]!);
-      const dump = names.map((n) => `printf '%s=%s\\n' ${n} "$${n}"`).join('\n');
-      const ran = await runBlock(`${block}\necho __VARIABLES__\n${dump}\n`, await freshEnv(new Set([...variables(block)].filter((n) => !names.includes(n)))));
-      expect({ block, code: ran.code, stderr: ran.stderr, failed: ran.statuses.filter((s) => s >= 400) }).toEqual({ block, code: 0, stderr: '', failed: [] });
-      const values = Object.fromEntries(
-        ran.stdout
-          .split('__VARIABLES__\n')[1]!
-          .trim()
-          .split('\n')
-          .filter(Boolean)
-          .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
-      );
-      for (const n of names) {
-        expect({ [n]: values[n] }).toEqual({ [n]: expect.stringMatching(/^(?!null$)./) });
-        exported.add(n);
-      }
-    }
-    expect([...needed].filter((n) => !exported.has(n))).toEqual([]);
+  it('serves its OpenAPI document with the public URL in every curl sample, and an answer example on every response it has examples of', async () => {
+    const doc = (await (await fetch(`${url(name)}/openapi.json`)).json()) as {
+      servers: { url: string }[];
+      paths: Record<
+        string,
+        Record<string, { 'x-codeSamples'?: { source: string }[]; responses: Record<string, { content?: Record<string, { examples?: object }> }> }>
+      >;
+    };
+    expect(doc.servers).toEqual([{ url: url(name) }]);
+    const samples = Object.values(doc.paths).flatMap((methods) => Object.values(methods).flatMap((op) => (op['x-codeSamples'] ?? []).map((s) => s.source)));
+    expect(samples.length).toBeGreaterThan(0);
+    // Copied from /docs, each runs as it stands: `curl '/credentials/issue'` would not.
+    expect(samples.filter((source) => /^curl (-X [A-Z]+ )?['"]\//.test(source))).toEqual([]);
+    expect(samples.filter((source) => !/^curl (-X [A-Z]+ )?['"]([^'"]+)['"]/.exec(source)?.[2]?.startsWith(`${url(name)}/`))).toEqual([]);
+    // Each answer example sits on its response's own media type and fits that response's schema
+    // as the document states it (objects closed, as answers are checked), like a real answer.
+    const fits = documentValidator(doc);
+    const problems = all.flatMap((op) =>
+      (op.examples ?? []).flatMap((e) => {
+        if (e.response === undefined) return [];
+        const where = `${op.method.toUpperCase()} ${op.path} "${e.summary}"`;
+        const content = doc.paths[op.path]![op.method]!.responses[String(e.status)]!.content!;
+        const [media, documented] = Object.entries(content)[0]!;
+        if (!Object.values(documented.examples ?? {}).some((x) => JSON.stringify((x as { value: unknown }).value) === JSON.stringify(e.response)))
+          return [`${where}: not among the ${media} examples`];
+        const error = fits(['paths', op.path, op.method, 'responses', String(e.status), 'content', media, 'schema'], e.response);
+        return error ? [`${where}: ${error}`] : [];
+      }),
+    );
+    expect(problems).toEqual([]);
+  });
+});
+
+describe('answer examples', () => {
+  const all = [...GUIDES.flatMap((g) => g.operations), ...PLATFORM_OPERATIONS];
+
+  it('every example of an answer with a body has one (204 and 303 have none), and its zod contract accepts each', () => {
+    const unanswered = all.flatMap((op) =>
+      (op.examples ?? [])
+        .filter((e) => op.responses[e.status]?.schema && e.response === undefined)
+        .map((e) => `${op.method.toUpperCase()} ${op.path} "${e.summary}"`),
+    );
+    expect(unanswered).toEqual([]);
+    expect(all.filter((op) => !op.examples?.length)).toEqual([]);
+    const problems = all.flatMap((op) =>
+      (op.examples ?? []).flatMap((e) => {
+        if (e.response === undefined) return [];
+        const parsed = op.responses[e.status]!.schema!.safeParse(e.response);
+        const where = `${op.method.toUpperCase()} ${op.path} "${e.summary}"`;
+        return parsed.success ? [] : [`${where}: ${parsed.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ')}`];
+      }),
+    );
+    expect(problems).toEqual([]);
+  });
+
+  it('wallet verify’s curl samples name its public URL, http://localhost:PORT unless PUBLIC_URL says otherwise', () => {
+    const env = { DATABASE_URL: 'postgresql://localhost/x', PAIRWISE_SECRET: randomBytes(32).toString('base64') };
+    expect(loadWalletVerifyConfig({ ...env, PORT: '4101' }).publicUrl).toBe('http://localhost:4101');
+    expect(loadWalletVerifyConfig({ ...env, PUBLIC_URL: 'https://verify.example/' }).publicUrl).toBe('https://verify.example');
+    expect(curlCommand('get', '/health', { summary: 'x', status: 200 }, 'https://verify.example')).toBe(`curl 'https://verify.example/health'`);
   });
 });
 
@@ -241,7 +268,7 @@ it('README and the guides hold no other curl commands than those run here', () =
       .filter((f) => f.endsWith('.md'))
       .map((f) => `docs/${f}`),
   ];
-  const guides = new Set(GUIDES.map((g) => `docs/${g.service}.md`));
+  const guides = new Set(GUIDES.map((g) => `docs/${g.guide}.md`));
   const elsewhere = files.filter((f) => !guides.has(f) && shellBlocks(readFileSync(`${repoRoot}${f}`, 'utf8')).some((b) => /\bcurl\b/.test(b)));
   expect(elsewhere).toEqual([]);
 });

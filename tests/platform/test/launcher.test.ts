@@ -10,16 +10,20 @@ const dataDir = mkdtempSync(join(tmpdir(), 'svc-launcher-'));
 chmodSync(dataDir, 0o755);
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
+type Ports = Record<'IDP_PORT' | 'WALLET_VERIFY_PORT' | 'CREDENTIAL_ISSUER_PORT' | 'SANDBOX_PORT' | 'DEMO_APP_PORT' | 'EMBEDDED_PG_PORT', number>;
+const launcherEnv = (ports: Ports) =>
+  cleanEnv({ SVC_DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])) });
+
 async function launch() {
-  const ports = {
+  const ports: Ports = {
     IDP_PORT: await freePort(),
     WALLET_VERIFY_PORT: await freePort(),
     CREDENTIAL_ISSUER_PORT: await freePort(),
+    SANDBOX_PORT: await freePort(),
     DEMO_APP_PORT: await freePort(),
     EMBEDDED_PG_PORT: await freePort(),
   };
-  const env = cleanEnv({ SVC_DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])) });
-  const launcher = run(process.execPath, [`${repoRoot}scripts/start.mjs`], env, true);
+  const launcher = run(process.execPath, [`${repoRoot}scripts/start.mjs`], launcherEnv(ports), true);
   await waitFor(
     async () => {
       if (launcher.child.exitCode !== null) throw new Error(`the launcher exited ${launcher.child.exitCode}:\n${launcher.output()}`);
@@ -38,10 +42,10 @@ function postmasterPid(): number | undefined {
 }
 
 describe('npm start (the launcher) on embedded defaults', () => {
-  it('starts all three services ready, prints the demo data, and stops everything on Ctrl-C', async () => {
+  it('starts all three services and the sandbox ready, prints the demo data, and stops everything on Ctrl-C', async () => {
     const { launcher, ports } = await launch();
     const output = launcher.output();
-    for (const port of [ports.IDP_PORT, ports.WALLET_VERIFY_PORT, ports.CREDENTIAL_ISSUER_PORT]) {
+    for (const port of [ports.IDP_PORT, ports.WALLET_VERIFY_PORT, ports.CREDENTIAL_ISSUER_PORT, ports.SANDBOX_PORT]) {
       const ready = await fetch(`http://127.0.0.1:${port}/ready`);
       expect(ready.status).toBe(200);
       expect(await ready.json()).toMatchObject({ status: 'ready' });
@@ -54,17 +58,35 @@ describe('npm start (the launcher) on embedded defaults', () => {
     expect(output).toContain(demo.api_keys.credential_issuer.key);
     expect(output).toMatch(/\/oauth\/authorize\?client_id=.+code_challenge=[A-Za-z0-9_-]{43}&code_challenge_method=S256/);
     expect(output).toMatch(/PKCE code_verifier for that URL: [A-Za-z0-9_-]{43}/);
+    // The sandbox: its own issuer on its own port, and each environment knows where the other is.
+    const sandboxUrl = `http://localhost:${ports.SANDBOX_PORT}`;
+    expect(output).toContain(`  sandbox            ${sandboxUrl}`);
+    const sandboxDiscovery = await (await fetch(`http://127.0.0.1:${ports.SANDBOX_PORT}/.well-known/svc-configuration`)).json();
+    expect(sandboxDiscovery).toMatchObject({ issuer: sandboxUrl, environment: 'sandbox', production_base_url: `http://localhost:${ports.IDP_PORT}` });
+    const productionDiscovery = await (await fetch(`http://127.0.0.1:${ports.IDP_PORT}/.well-known/svc-configuration`)).json();
+    expect(productionDiscovery).toMatchObject({ environment: 'production', sandbox_base_url: sandboxUrl });
 
     const verify = await fetch(`http://127.0.0.1:${ports.WALLET_VERIFY_PORT}/v1/human/verify?wallet_address=${demo.users.palm_verified.wallets[0]}`, {
       headers: { 'X-SVC-API-Key': demo.api_keys.wallet_verify.key },
     });
-    expect(await verify.json()).toEqual({ wallet_address: demo.users.palm_verified.wallets[0], is_human: true, user_id: demo.users.palm_verified.id });
+    // user_id: the user as the demo organization knows them (pairwise), not the user's own id.
+    const verdict = (await verify.json()) as { user_id: string };
+    expect(verdict).toEqual({ wallet_address: demo.users.palm_verified.wallets[0], is_human: true, user_id: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+    expect(verdict.user_id).not.toBe(demo.users.palm_verified.id);
     // The demo app runs beside them, its callback registered for the demo client, and starts a sign-in there.
     expect(output).toContain(`open http://localhost:${ports.DEMO_APP_PORT} and sign in as ${demo.users.palm_verified.email}`);
     const login = await fetch(`http://127.0.0.1:${ports.DEMO_APP_PORT}/login`, { redirect: 'manual' });
     const authorize = await fetch(login.headers.get('location')!.replace('localhost', '127.0.0.1'), { headers: { accept: 'application/json' } });
     expect(authorize.status).toBe(200);
     expect(await authorize.json()).toMatchObject({ authorization_id: expect.any(String) });
+
+    // A second npm start beside it names each taken port and what holds it, starts nothing, and fails.
+    const second = run(process.execPath, [`${repoRoot}scripts/start.mjs`], launcherEnv(ports), true);
+    expect(await second.exited).toBe(1);
+    expect(second.output()).toContain(`port ${ports.IDP_PORT} (identity-provider) is taken by`);
+    expect(second.output()).toMatch(/another npm start is probably running; stop it, or choose another port with IDP_PORT=/);
+    expect(second.output()).not.toContain('ready');
+    expect((await fetch(`http://127.0.0.1:${ports.IDP_PORT}/ready`)).status).toBe(200);
 
     const pg = postmasterPid();
     expect(pg).toBeDefined();

@@ -17,11 +17,20 @@ describe('npm start log lines in a terminal', () => {
 
   it('keeps every other field as key=value, and colours the level', () => {
     const plain = formatLogLine('wallet-verify', line({ level: 40, msg: 'redis connection error', err: 'connect ECONNREFUSED' }), { colour: false });
-    expect(plain).toBe('04:50:01 WARN  [wallet-verify] redis connection error err="connect ECONNREFUSED"');
+    expect(plain).toBe('04:50:01 WARN  [wallet-verify]     redis connection error err="connect ECONNREFUSED"');
     expect(formatLogLine('wallet-verify', line({ level: 50, msg: 'boom' }))).toContain('\u001b[31mERROR');
   });
 
   it('shows what is not a JSON log line as it came', () => {
     expect(formatLogLine('credential-issuer', 'Segmentation fault', { colour: false })).toBe('[credential-issuer] Segmentation fault');
+  });
+
+  it('names the service where it starts speaking, and leaves the column blank on its next lines', () => {
+    const entry = line({ level: 30, msg: 'listening' });
+    const first = formatLogLine('wallet-verify', entry, { colour: false });
+    const next = formatLogLine('wallet-verify', entry, { colour: false, repeat: false });
+    expect(first).toBe('04:50:01 INFO  [wallet-verify]     listening');
+    expect(next).toBe('04:50:01 INFO                      listening');
+    expect(next.indexOf('listening')).toBe(first.indexOf('listening'));
   });
 });

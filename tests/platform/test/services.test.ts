@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { afterEach, describe, expect, it } from '@jest/globals';
@@ -52,7 +53,17 @@ describe.each(SERVICES)('%s', (service) => {
     const health = await get('/health');
     const body = ZLiveness.parse(await health.json());
     expect(body).toMatchObject({ status: 'ok', version, commit: 'abc1234' });
-    const ready = await get('/ready');
+    // Listening comes before the first database and Redis connections: ready once they answer
+    // (each check has 2 s; on a loaded machine the first connection can take longer).
+    let ready = await get('/ready');
+    await waitFor(
+      async () => {
+        ready = await get('/ready');
+        return ready.status === 200;
+      },
+      30_000,
+      `${service} to be ready`,
+    );
     expect(ready.status).toBe(200);
     const readiness = ZReadiness.parse(await ready.json());
     expect(readiness.status).toBe('ready');
@@ -98,6 +109,10 @@ describe.each(SERVICES)('%s', (service) => {
     expect(page.headers.get('content-type')).toMatch(/^text\/html/);
     const html = await page.text();
     expect(html).toContain(`<h1>${title}</h1>`);
+    // Styled like /docs: its one style element, allowed by hash under a policy that allows nothing else.
+    const style = /<style>([\s\S]*?)<\/style>/.exec(html)![1]!;
+    expect(page.headers.get('content-security-policy')).toContain(`style-src 'sha256-${createHash('sha256').update(style).digest('base64')}'`);
+    expect(page.headers.get('content-security-policy')).toMatch(/^default-src 'none';/);
     for (const link of ['/docs', '/openapi.json', '/health']) expect(html).toContain(`href="${link}"`);
     expect((await get('/', { method: 'POST' })).status).toBe(405);
   });

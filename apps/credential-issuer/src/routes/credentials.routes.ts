@@ -19,7 +19,8 @@ import { claimProblems } from '../services/claim-rules.js';
 import { structureProblems } from '../services/credential-structure.js';
 import { credentialIdOf, credentialStatus, listCredentials, revokeCredential } from '../services/credential-records.js';
 import { issueForSubject, issueGiven, type IssueContext } from '../services/issue-credential.js';
-import { verifyCredential } from '../services/verify-credential.js';
+import { TrustedIssuers } from '../services/trusted-issuers.js';
+import { verifyCredential, type VerifyDeps } from '../services/verify-credential.js';
 import { verifyPresentation } from '../services/verify-presentation.js';
 import { requireToken } from './require-token.js';
 
@@ -27,7 +28,12 @@ export function credentialsRouter(deps: AppDeps): Router {
   const router = Router();
   const issuing = requireToken(deps.authenticator, deps.limiter, 'credentials:issue');
   const ctx: IssueContext = { db: deps.db, sql: deps.sql, config: deps.config, keys: deps.issuerKeys, pool: deps.pool, clock: deps.clock };
-  const verifying = { db: deps.db, pool: deps.pool, publicUrl: deps.config.publicUrl };
+  const verifying: VerifyDeps = {
+    db: deps.db,
+    pool: deps.pool,
+    publicUrl: deps.config.publicUrl,
+    trust: new TrustedIssuers(deps.db, deps.issuerKeys, deps.config.VERIFY_TRUSTED_ISSUERS, deps.clock),
+  };
 
   router
     .route('/credentials/issue')
@@ -102,7 +108,7 @@ export function credentialsRouter(deps: AppDeps): Router {
     .post(
       issuing,
       handle({ body: ZVerifyPresentationRequest }, async ({ body }, _req, res) => {
-        const verdict = await verifyPresentation(verifying, body.verifiablePresentation, body.options ?? {}, res.locals.caller!.apiKeyId);
+        const verdict = await verifyPresentation(verifying, body.verifiablePresentation, body.options ?? {}, res.locals.caller!.apiKeyId, deps.clock.now());
         res.json(verdict);
       }),
     )

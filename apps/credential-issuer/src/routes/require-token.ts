@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import { type ApiKeyAuthenticator, type KeyLimiter, rateLimitHeaders } from '@svc/api-keys';
-import { overLimit, permissionMissing, tokenDisabled, tokenMissing, tokenUnknown } from '../errors.js';
+import { overLimit, permissionMissing, tokenDisabled, tokenFromSandbox, tokenMissing, tokenUnknown } from '../errors.js';
 import type { Caller } from '../services/issue-credential.js';
 
 declare module 'express-serve-static-core' {
@@ -19,6 +19,7 @@ export function requireToken(auth: ApiKeyAuthenticator, limiter: KeyLimiter, per
     const result = await auth.authenticate(req.headers['x-api-token']);
     if (result.outcome === 'missing') throw tokenMissing();
     if (result.outcome === 'unknown') throw tokenUnknown();
+    if (result.outcome === 'sandbox') throw tokenFromSandbox();
     if (result.outcome === 'disabled') throw tokenDisabled();
     const decision = await limiter.consume(result.key.id, result.key);
     const headers = rateLimitHeaders(decision);

@@ -1,7 +1,8 @@
 import type { Db } from '@svc/db';
 import { isUuid } from '@svc/schemas';
 import { credentialNotFound, invalidField } from '../errors.js';
-import { BITSTRING_ENTRY, ownPlace } from './status-lists.js';
+import type { SignedFacts } from '../vc/signed-facts.js';
+import { BITSTRING_ENTRY_IRI, ownPlace } from './status-lists.js';
 
 /** The credential's id as it was signed: a bare UUID stands for `urn:uuid:<uuid>`; else any URL. */
 export function credentialIdOf(id: string, field: string): string {
@@ -42,24 +43,43 @@ export async function credentialStatus(db: Db, organizationId: string, credentia
   return { credential_id: record.credentialId, revoked: record.status === 'revoked', revoked_at: record.revokedAt?.toISOString() ?? null };
 }
 
+// The registry entry's type as signed (CREDENTIAL_STATUS_TYPE, of any deployment's past
+// configuration): the spec's shape maps it with the undefined-terms context, the VC API shape with
+// the entry's own @vocab (issue-credential.ts). The record it names, of this issuer, is what counts.
+const REGISTRY_NAMESPACES = ['https://www.w3.org/ns/credentials/undefined-term#', 'https://www.w3.org/ns/credentials/issuer-dependent#'];
+const isRegistryType = (type: string) => REGISTRY_NAMESPACES.some((ns) => type.startsWith(ns));
+
 /**
- * Revocation as any verifier may learn it: from the record a registry entry names (its `id`), from
- * the bit a Bitstring Status List entry names in one of this issuer's lists, or, for credentials
- * issued in the spec's shape, from the credential's own urn:uuid id. Status lists elsewhere are
- * never fetched: their URLs come back as `unchecked`.
+ * Revocation as any verifier may learn it, from what the credential's signed data states (its
+ * status entries and id, never its JSON members): the bit a Bitstring Status List entry names in
+ * one of this issuer's lists, or the record a registry entry names (its id, or the credential's own
+ * urn:uuid id in the spec's shape), in either case only a record of `issuer`'s own. Status lists
+ * elsewhere are never fetched: their URLs come back as `unchecked`. `own` counts the entries that
+ * named a record of this issuer.
  */
-export async function revocationOf(db: Db, publicUrl: string, credential: Record<string, unknown>): Promise<{ revoked: boolean; unchecked: string[] }> {
-  const given = credential.credentialStatus;
-  const entries = (Array.isArray(given) ? given : given ? [given] : []).filter((e): e is Record<string, unknown> => typeof e === 'object' && e !== null);
+export async function revocationOf(
+  db: Db,
+  publicUrl: string,
+  issuer: string,
+  facts: SignedFacts,
+): Promise<{ revoked: boolean; unchecked: string[]; own: number }> {
   let revoked = false;
+  let own = 0;
   const unchecked: string[] = [];
-  for (const entry of entries) {
-    if (entry.type === BITSTRING_ENTRY) {
-      const place = ownPlace(publicUrl, entry);
+  for (const entry of facts.statuses) {
+    if (entry.types.includes(BITSTRING_ENTRY_IRI)) {
+      const [url, index] = [entry.statusListCredential, entry.statusListIndex];
+      const place = url.length === 1 && index.length === 1 ? ownPlace(publicUrl, { statusListCredential: url[0]!, statusListIndex: index[0]! }) : undefined;
       if (!place) {
-        unchecked.push(String(entry.statusListCredential));
+        unchecked.push(url.join(' ') || '(no statusListCredential)');
         continue;
       }
+      const list = await db.statusList.findUnique({ where: { id: place.listId }, select: { issuerDid: true } });
+      if (list?.issuerDid !== issuer) {
+        unchecked.push(url[0]!);
+        continue;
+      }
+      own++;
       const record = await db.issuedCredential.findUnique({
         where: { statusListId_statusListIndex: { statusListId: place.listId, statusListIndex: place.index } },
         select: { status: true },
@@ -68,12 +88,26 @@ export async function revocationOf(db: Db, publicUrl: string, credential: Record
       revoked ||= record?.status === 'revoked';
       continue;
     }
-    const named = typeof entry.id === 'string' ? entry.id : credential.id;
-    if (typeof named !== 'string' || !named.startsWith('urn:uuid:') || !isUuid(named.slice(9))) continue;
-    const record = await db.issuedCredential.findUnique({ where: { id: named.slice(9).toLowerCase() }, select: { status: true } });
-    revoked ||= record?.status === 'revoked';
+    // Any other entry (another issuer's registry, StatusList2021, ...) is said to be unchecked, never passed over in silence.
+    const notChecked = () => unchecked.push(entry.id ?? `a ${entry.types.join(' ') || 'untyped'} entry`);
+    if (!entry.types.some(isRegistryType)) {
+      notChecked();
+      continue;
+    }
+    const named = entry.id ?? facts.id;
+    if (typeof named !== 'string' || !named.startsWith('urn:uuid:') || !isUuid(named.slice(9))) {
+      notChecked();
+      continue;
+    }
+    const record = await db.issuedCredential.findUnique({ where: { id: named.slice(9).toLowerCase() }, select: { status: true, issuerDid: true } });
+    if (record?.issuerDid !== issuer) {
+      notChecked();
+      continue;
+    }
+    own++;
+    revoked ||= record.status === 'revoked';
   }
-  return { revoked, unchecked };
+  return { revoked, unchecked, own };
 }
 
 interface Cursor {

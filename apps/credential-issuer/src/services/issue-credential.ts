@@ -181,6 +181,8 @@ async function sign(
       caller.apiKeyId,
     );
   } catch (err) {
+    // A member the issuer judges, written under another name (../vc/signed-facts.js).
+    if (err instanceof SigningJobError && err.originalName === 'DisguisedMemberError') throw invalidField('body.credential', err.message);
     // The libraries refuse what JSON-LD cannot sign as given (undefined terms, bad dates, …).
     if (err instanceof SigningJobError) throw notSignable(err.message);
     throw err;

@@ -10,6 +10,10 @@ import { CREDENTIALS_V2 } from '../vc/document-loader.js';
  */
 export const STATUS_LIST_LENGTH = 131_072;
 export const BITSTRING_ENTRY = 'BitstringStatusListEntry';
+const STATUS_NS = 'https://www.w3.org/ns/credentials/status#';
+/** The same types as the signed data states them (full IRIs). */
+export const BITSTRING_ENTRY_IRI = `${STATUS_NS}${BITSTRING_ENTRY}`;
+export const STATUS_LIST_CREDENTIAL = `${STATUS_NS}BitstringStatusListCredential`;
 
 /**
  * Index `n` of a list, through a keyed pseudo-random permutation of [0, length): a four-round
@@ -76,10 +80,10 @@ export const bitstringEntry = (publicUrl: string, place: StatusListPlace) => ({
 });
 
 /** The list and index a bitstring entry names, if it points at one of this issuer's lists. */
-export function ownPlace(publicUrl: string, entry: Record<string, unknown>): StatusListPlace | undefined {
+export function ownPlace(publicUrl: string, entry: { statusListCredential: string; statusListIndex: string }): StatusListPlace | undefined {
   const url = entry.statusListCredential;
   const prefix = `${publicUrl}/status-lists/`;
-  if (typeof url !== 'string' || !url.startsWith(prefix)) return undefined;
+  if (!url.startsWith(prefix)) return undefined;
   const listId = url.slice(prefix.length);
   const index = Number(entry.statusListIndex);
   if (!isUuid(listId) || !Number.isInteger(index) || index < 0 || String(index) !== entry.statusListIndex) return undefined;

@@ -1,30 +1,35 @@
 import { SigningJobError } from '../signing-pool.js';
 import { structureProblems } from './credential-structure.js';
-import { problem, type Problem, statusProblems, type VerifyDeps } from './verify-credential.js';
+import type { SignedFacts } from '../vc/signed-facts.js';
+import { CHECKS, judgeStatements, namedIssuer, problem, type Problem, type VerifyDeps } from './verify-credential.js';
 
 interface PoolVerdict {
   verified: boolean;
   presentationErrors: string[];
   credentials: { id?: string; verified: boolean; errors: string[] }[];
+  /** What each credential's signed data states, in the order of verifiableCredential; null when unreadable. */
+  facts: SignedFacts[] | null;
 }
 
 /**
  * A W3C verifiable presentation as a verifier sees it: the holder's proof (with the verifier's
  * challenge and domain) and every credential inside it (its proof, VC DM 2.0's structure, and
- * revocation when this issuer signed it). Answered whatever the verdict, as the VC API defines.
+ * what its signed data states: a trusted issuer, the validity window, revocation). Answered
+ * whatever the verdict, as the VC API defines.
  */
 export async function verifyPresentation(
   deps: VerifyDeps,
   presentation: Record<string, unknown>,
-  options: { challenge?: string | undefined; domain?: string | undefined },
+  options: { challenge?: string | undefined; domain?: string | undefined; trustedIssuers?: readonly string[] | undefined },
   tenant: string,
+  now: Date,
 ) {
   let verdict: PoolVerdict;
   try {
     verdict = await deps.pool.run<PoolVerdict>('verifyPresentation', { presentation, challenge: options.challenge, domain: options.domain }, tenant);
   } catch (err) {
     if (!(err instanceof SigningJobError)) throw err;
-    verdict = { verified: false, presentationErrors: [err.message], credentials: [] };
+    verdict = { verified: false, presentationErrors: [err.message], credentials: [], facts: null };
   }
   const inside = presentation.verifiableCredential;
   const credentials = (Array.isArray(inside) ? inside : inside ? [inside] : []) as Record<string, unknown>[];
@@ -39,10 +44,18 @@ export async function verifyPresentation(
           problem('MALFORMED_VALUE_ERROR', `${p.field} ${p.message}`),
         ),
       );
-      const status = await statusProblems(deps, credential);
-      errors.push(...status.errors);
-      warnings.push(...status.warnings);
-      return { ...(typeof credential.id === 'string' ? { id: credential.id } : {}), verified: errors.length === 0, errors };
+      // What an unverified credential states is no one's word.
+      const facts = result?.verified ? verdict.facts?.[i] : undefined;
+      const judged = facts ? await judgeStatements(deps, facts, now, { checks: CHECKS, trustedIssuers: options.trustedIssuers }) : undefined;
+      errors.push(...(judged?.errors ?? []));
+      warnings.push(...(judged?.warnings ?? []));
+      const verified = errors.length === 0 && result?.verified === true;
+      return {
+        ...(typeof credential.id === 'string' ? { id: credential.id } : {}),
+        verified,
+        errors,
+        ...(verified ? namedIssuer(judged?.issuer) : {}),
+      };
     }),
   );
   const errors = verdict.presentationErrors.map((e) => problem('CRYPTOGRAPHIC_SECURITY_ERROR', e));

@@ -4,8 +4,10 @@ import * as Bls from '@digitalbazaar/bls12-381-multikey';
 import { createDiscloseCryptosuite, createSignCryptosuite, createVerifyCryptosuite } from '@digitalbazaar/bbs-2023-cryptosuite';
 import { DataIntegrityProof } from '@digitalbazaar/data-integrity';
 import * as vc from '@digitalbazaar/vc';
+import jsigs from 'jsonld-signatures';
 import { DocumentNotBundledError, documentLoader } from './document-loader.js';
 import './generator-cache.js';
+import { disguisedMembers, signedFacts } from './signed-facts.js';
 
 /** @typedef {Record<string, any>} Credential A JSON-LD credential, as the libraries take and give it. */
 /** @typedef {{ id: string, controller: string, publicKeyMultibase: string, secretKeyMultibase?: string }} IssuerKey */
@@ -86,6 +88,28 @@ export async function deriveCredential({ credential, selectivePointers }) {
   return vc.derive({ verifiableCredential: credential, suite, documentLoader });
 }
 
+/** A member the issuer judges, written under another name in a credential it was asked to sign. */
+export class DisguisedMemberError extends Error {
+  /** @override */
+  name = 'DisguisedMemberError';
+}
+
+/**
+ * Signs a credential built from a caller's request: refused, before any signing work, when it states
+ * a member the issuer judges (status, issuer, validity, id) other than under that member's own name.
+ * @param {{ credential: Credential, key: IssuerKey, created: Date, mandatoryPointers: string[] }} job
+ */
+export async function signRequested(job) {
+  let problem;
+  try {
+    problem = await disguisedMembers(job.credential);
+  } catch (err) {
+    throw explained(err);
+  }
+  if (problem) throw new DisguisedMemberError(problem);
+  return signCredential(job);
+}
+
 /**
  * A status list credential a verifier can check as it stands: bbs-2023 verifies derived proofs
  * only, so the base proof discloses everything as mandatory and is derived once, selecting
@@ -115,7 +139,31 @@ export function isBaseProof(credential) {
  * @param {{ credential: Credential }} job
  */
 export async function verifyCredential({ credential }) {
+  const { verified, errors } = await verifyPresented(
+    isBaseProof(credential) ? await deriveCredential({ credential, selectivePointers: ['/credentialSubject'] }) : credential,
+  );
+  return { verified, errors };
+}
+
+/**
+ * `verifyCredential`, with what the verified data says (id, issuer, validity, status entries) read
+ * from the dataset the proof covers, for the service to judge: never from the JSON members.
+ * `proofVerified` says whether those facts are the issuer's word (an expired credential's are; a
+ * tampered one's are not, and are read only to report everything else that is wrong with it).
+ * @param {{ credential: Credential }} job
+ */
+export async function verifyCredentialFacts({ credential }) {
   const presented = isBaseProof(credential) ? await deriveCredential({ credential, selectivePointers: ['/credentialSubject'] }) : credential;
+  const verdict = await verifyPresented(presented);
+  try {
+    return { ...verdict, facts: await signedFacts(presented) };
+  } catch (err) {
+    return { verified: false, proofVerified: false, errors: [...verdict.errors, /** @type {Error} */ (explained(err)).message ?? String(err)], facts: null };
+  }
+}
+
+/** @param {Credential} presented a derived credential, or one of another cryptosuite */
+async function verifyPresented(presented) {
   const suite = new DataIntegrityProof({ cryptosuite: createVerifyCryptosuite() });
   // Revocation is the issuer's own record, checked by the service after this step
   // (services/verify-credential.ts); here only the proof and the credential's shape are judged.
@@ -131,5 +179,12 @@ export async function verifyCredential({ credential }) {
   };
   collect(result.error);
   for (const r of result.results ?? []) if (!r.verified) collect(r.error);
-  return { verified: result.verified === true, errors: [...new Set(errors)] };
+  // The library refuses on checks of its own too (an expired credential fails its proof purpose):
+  // then the proof alone says whether what the credential states is its issuer's word.
+  let proofVerified = result.verified === true;
+  if (!proofVerified) {
+    const proof = await jsigs.verify(presented, { suite, purpose: new vc.CredentialIssuancePurpose(), documentLoader }).catch(() => ({ verified: false }));
+    proofVerified = proof.verified === true;
+  }
+  return { verified: result.verified === true, proofVerified, errors: [...new Set(errors)] };
 }

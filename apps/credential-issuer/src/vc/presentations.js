@@ -8,6 +8,7 @@ import { cryptosuite as ecdsaRdfc2019 } from '@digitalbazaar/ecdsa-rdfc-2019-cry
 import { cryptosuite as eddsaRdfc2022 } from '@digitalbazaar/eddsa-rdfc-2022-cryptosuite';
 import * as vc from '@digitalbazaar/vc';
 import { documentLoader } from './document-loader.js';
+import { presentationFacts } from './signed-facts.js';
 
 /** @typedef {import('./bbs.js').Credential} Credential */
 /** @typedef {import('@digitalbazaar/vc').VerifyError} VerifyError */
@@ -28,7 +29,7 @@ function collect(err, into) {
 
 /**
  * @param {{ presentation: Credential, challenge?: string, domain?: string }} job
- * @returns {Promise<{ verified: boolean, presentationErrors: string[], credentials: { id?: string, verified: boolean, errors: string[] }[] }>}
+ * @returns {Promise<{ verified: boolean, presentationErrors: string[], credentials: { id?: string, verified: boolean, errors: string[] }[], facts: import('./signed-facts.js').SignedFacts[] | null }>}
  */
 export async function verifyPresentation({ presentation, challenge, domain }) {
   // Revocation of credentials this issuer signed is its own record, checked by the service afterwards.
@@ -45,5 +46,12 @@ export async function verifyPresentation({ presentation, challenge, domain }) {
     return { id: r.credentialId, verified: r.verified, errors: [...new Set(errors)] };
   });
   if (!presentationResult && result.error) collect(result.error, presentationErrors);
-  return { verified: result.verified === true, presentationErrors: [...new Set(presentationErrors)], credentials };
+  // What each credential states, from the data its proof covers (./signed-facts.js).
+  let facts = null;
+  try {
+    facts = await presentationFacts(presentation);
+  } catch (err) {
+    presentationErrors.push(/** @type {Error} */ (err).message ?? String(err));
+  }
+  return { verified: result.verified === true && facts !== null, presentationErrors: [...new Set(presentationErrors)], credentials, facts };
 }

@@ -1,10 +1,16 @@
 // One signing thread: takes jobs from the pool (signing-pool.ts) and answers each by id.
+// Why src/vc/ stays JavaScript: this file and what it imports run in worker threads that Node.js
+// loads by URL (signing-pool.ts), not through the test runner's transform, so under jest they run
+// straight from src/ with no build step, and from dist/ as tsc emits them (allowJs). They
+// are type-checked all the same: checkJs, with JSDoc types.
 import { parentPort } from 'node:worker_threads';
-import { deriveCredential, signCredential, signStatusList, verifyCredential } from './bbs.js';
+import { deriveCredential, signRequested, signStatusList, verifyCredentialFacts } from './bbs.js';
 import { verifyPresentation } from './presentations.js';
 
 /** @type {Record<string, (payload: any) => Promise<unknown>>} */
-const jobs = { sign: signCredential, derive: deriveCredential, verify: verifyCredential, verifyPresentation, signStatusList };
+// `sign` and `verify` are the checked forms: members judged by the issuer are read from, and
+// must agree with, the signed data (./signed-facts.js).
+const jobs = { sign: signRequested, derive: deriveCredential, verify: verifyCredentialFacts, verifyPresentation, signStatusList };
 // This file only ever runs as a worker thread.
 const port = /** @type {import('node:worker_threads').MessagePort} */ (parentPort);
 

@@ -4,6 +4,7 @@ export function escapeHtml(value: string): string {
 }
 
 import { createHash } from 'node:crypto';
+import type { Response } from 'express';
 import { type Locale, messages } from './locales/index.js';
 
 // Colours pass WCAG AA on white (text #1b1b1b 17:1, secondary #555 7.5:1, error #a40000 8.6:1,
@@ -12,31 +13,35 @@ const STYLE = `*{box-sizing:border-box} body{font:16px/1.5 system-ui,sans-serif;
 h1{font-size:1.4rem} label{display:block;margin:.75rem 0 .25rem} input[type=email],input[type=password]{width:100%;padding:.5rem;font:inherit}
 button{font:inherit;padding:.5rem 1.25rem;margin:1rem .5rem 0 0;cursor:pointer;border-radius:4px;border:1px solid #1a5fb4;background:#fff;color:#1a5fb4}
 button.primary{background:#1a5fb4;color:#fff;font-weight:600} button.link{border:0;padding:0;margin:0;background:none;text-decoration:underline}
-.error{color:#a40000;font-weight:600} .account{margin-top:1.5rem;color:#555} details{margin-top:1.5rem;color:#555} code{font-size:.9em}
-fieldset{border:1px solid #ccc;padding:.5rem 1rem;margin:0} .scope{margin:.5rem 0} .scope label{display:inline} .scope small{display:block;color:#555;margin-left:1.6rem}
+.provider{color:#555;margin:0 0 -.5rem;font-size:.95rem} .provider span{white-space:nowrap} .error{color:#a40000;font-weight:600} .account{margin-top:1.5rem;color:#555} details{margin-top:1.5rem;color:#555} code{font-size:.9em}
+fieldset{border:1px solid #ccc;padding:.5rem 1rem;margin:0} legend{float:left;width:100%;padding:.5rem 0 0;font-weight:600} legend+*{clear:both} .scope{margin:.5rem 0} .scope label{display:inline} .scope small{display:block;color:#555;margin-left:1.6rem}
 :focus-visible{outline:3px solid #1a5fb4;outline-offset:2px}`;
 
-/** The page's one inline style, allowed by hash: no script, no third-party content, no framing. */
-const STYLE_HASH = `'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`;
+/** The page's one inline style (the shared one, and a page's own `extra`), allowed by hash: no script, no third-party content, no framing. */
+const styleHash = (extra: string) =>
+  `'sha256-${createHash('sha256')
+    .update(STYLE + extra)
+    .digest('base64')}'`;
 
-export function pageCsp(formTargets: string[] = []): string {
+export function pageCsp(formTargets: string[] = [], extraStyle = ''): string {
   return [
     `default-src 'none'`,
-    `style-src ${STYLE_HASH}`,
+    `style-src ${styleHash(extraStyle)}`,
     `form-action 'self' ${formTargets.join(' ')}`.trim(),
     `frame-ancestors 'none'`,
     `base-uri 'none'`,
   ].join('; ');
 }
 
-export function layout(title: string, body: string, lang: Locale = 'en'): string {
+/** `extraStyle`: a page's own rules after the shared ones; send the page with pageCsp(…, extraStyle). */
+export function layout(title: string, body: string, lang: Locale = 'en', extraStyle = ''): string {
   return `<!doctype html>
 <html lang="${lang}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
-<style>${STYLE}</style>
+<style>${STYLE}${extraStyle}</style>
 </head>
 <body>
 <main>
@@ -59,4 +64,15 @@ export function renderError(message: string, lang: Locale = 'en', detail?: strin
 <p>${escapeHtml(t.nextStep)}</p>${detail ? `\n<details><summary>${escapeHtml(t.detailsForDevelopers)}</summary><p><code>${escapeHtml(detail)}</code></p></details>` : ''}`,
     lang,
   );
+}
+
+// Referrer-Policy same-origin, not the no-referrer every other answer has: under no-referrer a
+// browser sends `Origin: null` with the page's form posts, and they could not prove they come
+// from this page (fromOwnPage). Nothing leaves for other sites either way.
+export function sendPage(res: Response, status: number, html: string, formTargets: string[] = []) {
+  res
+    .status(status)
+    .set({ 'Content-Security-Policy': pageCsp(formTargets), 'Referrer-Policy': 'same-origin' })
+    .type('html')
+    .send(html);
 }

@@ -68,7 +68,8 @@ async function signInAndReachConsent(url: string) {
   const response = await page.goto(url);
   expect(response!.headers()['content-security-policy']).toMatch(/frame-ancestors 'none'/);
   expect(response!.headers()['x-frame-options']).toBe('DENY');
-  expect(response!.headers()['referrer-policy']).toBe('no-referrer');
+  // Never a referrer to another site; to this one, so the page's form posts carry its Origin.
+  expect(response!.headers()['referrer-policy']).toBe('same-origin');
   await expect(page.locator('h1').textContent()).resolves.toContain('Sign in to continue to Browser App');
   // Keyboard only: the password field has focus (login_hint filled the email), Enter submits.
   await page.waitForFunction("document.activeElement?.id === 'password'");

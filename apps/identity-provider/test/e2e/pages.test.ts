@@ -1,12 +1,11 @@
 /// <reference lib="dom" />
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { createClient, createOrg, createUser } from '@svc/admin';
-import { repoRoot, uniqueEmail } from '@svc/testkit';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { uniqueEmail } from '@svc/testkit';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium, lowestContrast, screenshotDir, unreachableByKeyboard, WIDTHS } from './page-checks.js';
 import { useRunningIdp } from './server.js';
 
 // What an end user sees: every hosted page at a phone and a desktop width, in a real browser.
@@ -14,29 +13,31 @@ import { useRunningIdp } from './server.js';
 // scratch directory: taken either way, so a page that cannot render fails here.
 jest.setTimeout(90_000);
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const WIDTHS = [
-  { name: 'phone', width: 390, height: 844 },
-  { name: 'desktop', width: 1280, height: 800 },
-] as const;
-const shots = process.env.UPDATE_SCREENSHOTS ? join(repoRoot, 'docs', 'screenshots') : mkdtempSync(join(tmpdir(), 'pages-'));
-mkdirSync(shots, { recursive: true });
+const shots = screenshotDir('pages');
 
 const suite = useRunningIdp();
 let browser: Browser;
 beforeAll(async () => {
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'] });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();
 });
+
+const signedOutUrl = () => suite.callback.url.replace('/callback', '/signed-out');
 
 async function authorizeUrl(extra: Record<string, string> = {}) {
   const ctx = { db: suite.db, now: () => new Date() };
   const email = uniqueEmail('pages');
   await createUser(ctx, { email, password: 'correct horse battery', palmVerified: true });
   const org = await createOrg(ctx, { name: 'Acme Health', ownerEmail: email });
-  const client = await createClient(ctx, { org: org.id, name: 'Acme Check-in', redirectUris: [suite.callback.url], scopes: 'openid identity:read kyc:read' });
+  const client = await createClient(ctx, {
+    org: org.id,
+    name: 'Acme Check-in',
+    redirectUris: [suite.callback.url],
+    scopes: 'openid identity:read kyc:read',
+    postLogoutRedirectUris: [signedOutUrl()],
+  });
   const url = new URL('/oauth/authorize', suite.idp.issuer);
   url.search = new URLSearchParams({
     client_id: client.client_id,
@@ -50,51 +51,6 @@ async function authorizeUrl(extra: Record<string, string> = {}) {
     ...extra,
   }).toString();
   return { email, url: url.toString(), client };
-}
-
-/** WCAG 2.1 contrast of every visible text against the background it is drawn on. */
-function lowestContrast(page: Page) {
-  return page.evaluate(() => {
-    const rgb = (c: string) => (c.match(/[\d.]+/g) ?? []).map(Number);
-    const luminance = ([r, g, b]: number[]) => {
-      const lin = (v: number) => {
-        const c = v / 255;
-        return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-      };
-      return 0.2126 * lin(r!) + 0.7152 * lin(g!) + 0.0722 * lin(b!);
-    };
-    const background = (el: Element | null): number[] => {
-      for (let e = el; e; e = e.parentElement) {
-        const c = rgb(getComputedStyle(e).backgroundColor);
-        if (c.length === 3 || (c.length === 4 && c[3]! > 0)) return c.slice(0, 3);
-      }
-      return [255, 255, 255];
-    };
-    let lowest = { ratio: 21, text: '' };
-    for (const el of document.querySelectorAll('body *')) {
-      const own = [...el.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && n.textContent!.trim());
-      const box = el.getBoundingClientRect();
-      if (!own || box.width === 0 || box.height === 0) continue;
-      const [a, b] = [luminance(rgb(getComputedStyle(el).color)), luminance(background(el))];
-      const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
-      if (ratio < lowest.ratio) lowest = { ratio: Math.round(ratio * 100) / 100, text: el.textContent!.trim().slice(0, 40) };
-    }
-    return lowest;
-  });
-}
-
-/** Tab through the page from the top: every control must be reached. */
-async function unreachableByKeyboard(page: Page) {
-  const controls = await page.evaluate(() =>
-    [...document.querySelectorAll('a[href], button, input:not([type=hidden]), summary')].map((el) => el.outerHTML.slice(0, 60)),
-  );
-  const reached = new Set<string>();
-  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
-  for (let i = 0; i < controls.length + 2; i++) {
-    await page.keyboard.press('Tab');
-    reached.add(await page.evaluate(() => document.activeElement?.outerHTML.slice(0, 60) ?? ''));
-  }
-  return controls.filter((c) => !reached.has(c));
 }
 
 /** The checks every page passes at both widths; a screenshot of each. */
@@ -126,6 +82,8 @@ describe('hosted pages, at a phone and a desktop width', () => {
     await checkPage(async (page) => {
       await page.goto(url);
       await expect(page.locator('button.primary').textContent()).resolves.toBe('Sign in');
+      // Whose account this is: the provider's name and the host the person can check in the address bar.
+      await expect(page.locator('p.provider').textContent()).resolves.toBe(`Identity provider account · ${new URL(suite.idp.issuer).host}`);
     }, 'sign-in');
   });
 
@@ -139,6 +97,10 @@ describe('hosted pages, at a phone and a desktop width', () => {
       );
       expect(approve).not.toBe(deny);
       await expect(page.locator('form.account').textContent()).resolves.toContain(`Not ${email}?`);
+      await expect(page.locator('p.provider').textContent()).resolves.toMatch(/^Identity provider account · /);
+      // The legend sits inside the box: the fieldset's top border runs above it, not through its text.
+      const [legend, box] = await Promise.all(['legend', 'fieldset'].map((s) => page.locator(s).boundingBox()));
+      expect(legend!.y).toBeGreaterThanOrEqual(box!.y + 1);
     }, 'consent');
 
     const page = await (await browser.newContext()).newPage();
@@ -146,6 +108,26 @@ describe('hosted pages, at a phone and a desktop width', () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('heading', { name: 'Sign in to continue to Acme Check-in' }).waitFor();
     expect((await page.context().cookies()).map((c) => c.name)).not.toContain('svc_session');
+  });
+
+  it('sign-out an app asks for: the page asks whose account, Sign out is the primary action, and it returns with state', async () => {
+    const { url, email, client } = await authorizeUrl();
+    const logoutUrl = `${suite.idp.issuer}/oauth/logout?${new URLSearchParams({ client_id: client.client_id, post_logout_redirect_uri: signedOutUrl(), state: 'bye' })}`;
+    await checkPage(async (page) => {
+      await signIn(page, url);
+      await page.goto(logoutUrl);
+      await expect(page.locator('button.primary').textContent()).resolves.toBe('Sign out');
+      await expect(page.locator('main p').first().textContent()).resolves.toContain(email);
+    }, 'sign-out');
+
+    const page = await (await browser.newContext()).newPage();
+    await signIn(page, url);
+    await page.goto(logoutUrl);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(`${signedOutUrl()}?state=bye`);
+    expect((await page.context().cookies()).map((c) => c.name)).not.toContain('svc_session');
+    await page.goto(url);
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
   });
 
   it.each([

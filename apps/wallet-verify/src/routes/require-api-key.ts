@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import { type ApiKeyAuthenticator, type ApiKeyRecord, type KeyLimiter, rateLimitHeaders } from '@svc/api-keys';
-import { ApiKeyError, RateLimitExceededError } from '../errors.js';
+import { ApiKeyError, RateLimitExceededError, SANDBOX_KEY } from '../errors.js';
 
 declare module 'express-serve-static-core' {
   interface Locals {
@@ -18,6 +18,7 @@ export function requireApiKey(auth: ApiKeyAuthenticator, limiter: KeyLimiter, pe
     const result = await auth.authenticate(req.headers['x-svc-api-key']);
     if (result.outcome === 'missing') throw new ApiKeyError(401, 'Missing API key');
     if (result.outcome === 'unknown') throw new ApiKeyError(401, 'Invalid / disabled API key');
+    if (result.outcome === 'sandbox') throw new ApiKeyError(401, SANDBOX_KEY);
     if (result.outcome === 'disabled') throw new ApiKeyError(403, 'Invalid / disabled API key');
     const { key } = result;
     const decision = await limiter.consume(key.id, key);

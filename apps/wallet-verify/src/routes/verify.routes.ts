@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import { handle, methodNotAllowed } from '@svc/http';
 import { ZWalletVerifyQuery } from '@svc/schemas';
+import { pairwiseUserId } from '@svc/secrets';
 import { WalletNotFoundError } from '../errors.js';
 import type { AppDeps } from '../deps.js';
 import { requireApiKey } from './require-api-key.js';
@@ -15,7 +16,9 @@ export function verifyRouter(deps: AppDeps): Router {
         const owner = await deps.wallets.find(query.wallet_address);
         deps.verifications.inc({ result: !owner ? 'not_found' : owner.palmVerified ? 'human' : 'not_human' });
         if (!owner) throw new WalletNotFoundError();
-        res.json({ wallet_address: query.wallet_address, is_human: owner.palmVerified, user_id: owner.userId });
+        // The user as the key's organization knows them: two organizations cannot join their users on it.
+        const userId = pairwiseUserId(deps.config.PAIRWISE_SECRET, res.locals.apiKey!.organizationId, owner.userId);
+        res.json({ wallet_address: query.wallet_address, is_human: owner.palmVerified, user_id: userId });
       }),
     )
     .all(methodNotAllowed);

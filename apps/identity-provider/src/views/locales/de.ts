@@ -3,6 +3,7 @@ import type { Messages } from './messages.js';
 export const de: Messages = {
   signInTitle: 'Anmelden',
   signInHeading: (app) => `Melden Sie sich an, um mit ${app} fortzufahren`,
+  providerLine: (provider) => `Konto bei ${provider}`,
   email: 'E-Mail',
   password: 'Passwort',
   signIn: 'Anmelden',
@@ -22,6 +23,11 @@ export const de: Messages = {
   formExpired: 'Ihr Anmeldeformular ist abgelaufen. Bitte versuchen Sie es erneut.',
   notYou: (email) => `Nicht ${email}?`,
   signOut: 'Abmelden',
+  signOutTitle: 'Abmelden',
+  signOutQuestion: (provider, email) =>
+    `Als ${email} von ${provider} abmelden? Apps, bei denen Sie sich mit diesem Konto angemeldet haben, werden benachrichtigt.`,
+  signedOutTitle: 'Abgemeldet',
+  signedOut: (provider) => `Sie sind von ${provider} abgemeldet. Sie können diese Seite schließen.`,
   badLink: 'Dieser Anmeldelink ist ungültig, daher können wir nicht fortfahren.',
   slowDown: 'Von hier kamen gerade zu viele Anmeldeanfragen. Warten Sie eine Minute und versuchen Sie es dann erneut.',
   unavailable: 'Der Anmeldedienst ist kurz nicht erreichbar. Warten Sie einen Moment und versuchen Sie es dann erneut.',

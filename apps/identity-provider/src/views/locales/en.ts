@@ -4,6 +4,7 @@ import type { Messages } from './messages.js';
 export const en: Messages = {
   signInTitle: 'Sign in',
   signInHeading: (app) => `Sign in to continue to ${app}`,
+  providerLine: (provider) => `${provider} account`,
   email: 'Email',
   password: 'Password',
   signIn: 'Sign in',
@@ -23,6 +24,10 @@ export const en: Messages = {
   formExpired: 'Your sign-in form expired. Please try again.',
   notYou: (email) => `Not ${email}?`,
   signOut: 'Sign out',
+  signOutTitle: 'Sign out',
+  signOutQuestion: (provider, email) => `Sign out of ${provider} as ${email}? Apps you signed in to with this account will be told.`,
+  signedOutTitle: 'Signed out',
+  signedOut: (provider) => `You are signed out of ${provider}. You can close this page.`,
   badLink: 'This sign-in link is not valid, so we cannot continue.',
   slowDown: 'Too many sign-in requests came from here just now. Wait a minute, then try again.',
   unavailable: 'The sign-in service is briefly unavailable. Wait a moment, then try again.',

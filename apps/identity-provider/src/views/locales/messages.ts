@@ -4,6 +4,8 @@ import type { Scope } from '@svc/schemas';
 export interface Messages {
   signInTitle: string;
   signInHeading: (app: string) => string;
+  /** Whose account the pages sign in to, above each page's heading. */
+  providerLine: (provider: string) => string;
   email: string;
   password: string;
   signIn: string;
@@ -25,6 +27,12 @@ export interface Messages {
   /** "Not you?" on the consent page, and the button that signs the account out. */
   notYou: (email: string) => string;
   signOut: string;
+  /** The sign-out page an app sent the person to (RP-initiated logout), when it must ask first. */
+  signOutTitle: string;
+  signOutQuestion: (provider: string, email: string) => string;
+  /** After signing out, when the app named no page to return to. */
+  signedOutTitle: string;
+  signedOut: (provider: string) => string;
   /** A sign-in link the service cannot act on (unknown app, unregistered return address, missing parts). */
   badLink: string;
   /** Too many requests from this browser's network for a moment (429). */

@@ -1,0 +1,89 @@
+import { type Scope, scopeDetail } from '@svc/schemas';
+import { type Locale, messages } from '../views/locales/index.js';
+import { escapeHtml as e, layout } from '../views/pages.js';
+
+/** The identity provider the person signs in to: its name and the host they can check in the address bar. */
+export interface Provider {
+  name: string;
+  host: string;
+}
+
+const providerLine = (t: ReturnType<typeof messages>, provider: Provider) =>
+  `<p class="provider">${e(t.providerLine(provider.name))} · <span>${e(provider.host)}</span></p>`;
+
+export function renderSignIn(input: {
+  provider: Provider;
+  authorizationId: string;
+  email?: string | undefined;
+  error?: string | undefined;
+  csrf: string;
+  appName: string;
+  lang: Locale;
+}): string {
+  const t = messages(input.lang);
+  return layout(
+    t.signInTitle,
+    `${providerLine(t, input.provider)}
+<h1>${e(t.signInHeading(input.appName))}</h1>
+${input.error ? `<p class="error" role="alert">${e(input.error)}</p>` : ''}
+<form method="post" action="/consent/sign-in">
+<input type="hidden" name="authorization_id" value="${e(input.authorizationId)}">
+<input type="hidden" name="csrf_token" value="${e(input.csrf)}">
+<label for="email">${e(t.email)}</label>
+<input id="email" name="email" type="email" autocomplete="username" required value="${e(input.email ?? '')}"${input.email ? '' : ' autofocus'}>
+<label for="password">${e(t.password)}</label>
+<input id="password" name="password" type="password" autocomplete="current-password" required${input.email ? ' autofocus' : ''}>
+<button type="submit" class="primary">${e(t.signIn)}</button>
+</form>`,
+    input.lang,
+  );
+}
+
+export interface ConsentView {
+  provider: Provider;
+  authorizationId: string;
+  appName: string;
+  organizationName: string;
+  /** Every scope that approving grants: requested ones, and those they imply. */
+  scopes: Scope[];
+  /** The scopes the client asked for by name; the others are shown as asked for together with them. */
+  requested: string[];
+  csrf: string;
+  email: string;
+  lang: Locale;
+}
+
+export function renderConsent(v: ConsentView): string {
+  const t = messages(v.lang);
+  const boxes = v.scopes
+    .map((id, i) => {
+      const by = v.requested.filter((r) => scopeDetail(r)?.implied_scopes?.includes(id)).map((r) => t.scopes[r as Scope].display_name);
+      const note = v.requested.includes(id) || by.length === 0 ? '' : `<small class="implied">${e(t.includedWith(by.join(', ')))}</small>`;
+      return `<div class="scope"><input type="checkbox" id="scope-${i}" name="scopes" value="${e(id)}" checked>
+<label for="scope-${i}">${e(t.scopes[id].display_name)}</label><small>${e(t.scopes[id].description)}</small>${note}</div>`;
+    })
+    .join('\n');
+  const intro = t.consentIntro(v.appName, v.organizationName, v.email);
+  return layout(
+    t.consentTitle,
+    `${providerLine(t, v.provider)}
+<h1>${e(t.consentHeading(v.appName))}</h1>
+<p>${e(intro.before)}<strong>${e(intro.organization)}</strong>${e(intro.after)}</p>
+<form method="post" action="/oauth/authorize/approve">
+<input type="hidden" name="authorization_id" value="${e(v.authorizationId)}">
+<input type="hidden" name="csrf_token" value="${e(v.csrf)}">
+<fieldset>
+<legend>${e(t.chooseLegend)}</legend>
+${boxes}
+</fieldset>
+<button type="submit" class="primary">${e(t.approve)}</button>
+<button type="submit" formaction="/oauth/authorize/deny" formnovalidate>${e(t.deny)}</button>
+</form>
+<form method="post" action="/consent/sign-out" class="account">
+<input type="hidden" name="authorization_id" value="${e(v.authorizationId)}">
+<input type="hidden" name="csrf_token" value="${e(v.csrf)}">
+${e(t.notYou(v.email))} <button type="submit" class="link">${e(t.signOut)}</button>
+</form>`,
+    v.lang,
+  );
+}

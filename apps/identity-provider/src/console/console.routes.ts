@@ -1,0 +1,382 @@
+/**
+ * The developer console at /console (both environments): the same self-service as /v2/developer and
+ * /v2/sandbox, as server-rendered pages. Every form posts here, from this service's own pages
+ * (Origin and Fetch Metadata checked) with the session's CSRF token; sign-in and sign-up, which have
+ * no session yet, use a double-submit cookie, as the hosted sign-in page does. Each form is checked
+ * with the API's own schemas and services, so the console can do nothing the API cannot.
+ */
+import { HttpError, UnauthorizedError, ValidationError } from '@svc/http';
+import { randomBase62, constantTimeEqual } from '@svc/secrets';
+import {
+  ZAddMemberRequest,
+  ZCreateApiKeyRequest,
+  ZCreateApplicationRequest,
+  ZCreateInitialAccessTokenRequest,
+  ZCreatePersonalAccessTokenRequest,
+  ZCreateTestUserRequest,
+  ZSignupRequest,
+} from '@svc/schemas';
+import { type Request, type Response, Router } from 'express';
+import { clientIdParam, type Form, json, many, num, one, parsed, problemsOf, uuidParam } from './console-forms.js';
+import type { SessionUser } from '../sessions/sessions.js';
+import { listApiKeys, disableKey, makeApiKey } from '../applications/api-keys.js';
+import { listApplications, registerApplication, revokeApplication, rotateSecret } from '../applications/applications.js';
+import type { Developer } from '../developer/developer-auth.js';
+import { acceptInvitation, invite, listMembers, removeMember } from '../developer/members.js';
+import { membershipOf } from '../developer/organizations.js';
+import { signUp } from '../developer/signup.js';
+import { createInitialAccessToken, createPersonalAccessToken, listPersonalAccessTokens, revokePersonalAccessToken } from '../developer/tokens.js';
+import { appScopedUserId } from '../keys/keyed.js';
+import {
+  cookie,
+  cookieName,
+  csrfTokenFor,
+  fromOwnPage,
+  optionalSession,
+  setSessionCookie,
+  clearSessionCookie,
+  requireSession,
+} from '../http/session-cookie.js';
+import type { SandboxDeps } from '../sandbox/deps.js';
+import { createTestUser, deleteTestUser, listTestUsers } from '../sandbox/test-users.js';
+import { signIn, signOut } from '../sessions/sessions.js';
+import { pickLocale } from '../views/locales/index.js';
+import { pageCsp } from '../views/pages.js';
+import { CONSOLE_STYLE, type ConsoleContext, renderDashboard, renderEntry, renderNoOrganization, renderSecret } from './console-pages.js';
+import { consoleTexts } from './console-texts.js';
+
+/** What a console action leads to: back to a section, or a secret shown once. */
+type Outcome = { section: string } | { secret: Parameters<typeof renderSecret>[1] };
+/** A signed-in developer of the console, and the session that signed them in. */
+type Signed = { session: SessionUser; developer: Developer };
+
+export function consoleRouter(deps: SandboxDeps): Router {
+  const router = Router();
+  const { issuer } = deps.config;
+  const loginCsrfCookie = cookieName(deps, 'svc_login_csrf');
+  const context = (req: Request): ConsoleContext => ({
+    lang: pickLocale(typeof req.query.lang === 'string' ? req.query.lang : undefined, req.headers['accept-language']),
+    environment: deps.environment.name,
+    otherBaseUrl: deps.environment.baseUrl(deps.environment.sandbox ? 'production' : 'sandbox'),
+    provider: deps.config.IDP_DISPLAY_NAME,
+  });
+  const send = (res: Response, status: number, html: string) =>
+    res
+      .status(status)
+      .set({ 'Content-Security-Policy': pageCsp([], CONSOLE_STYLE), 'Referrer-Policy': 'same-origin', 'Cache-Control': 'no-store' })
+      .type('html')
+      .send(html);
+  const back = (req: Request, res: Response, section = '') => res.redirect(303, `/console?lang=${context(req).lang}${section ? `#${section}` : ''}`);
+
+  /** A page with a login-CSRF cookie of its own, for the forms that have no session yet. */
+  const entry = (req: Request, res: Response, mode: 'sign-in' | 'sign-up', status = 200, error?: string, email?: string) => {
+    const csrf = randomBase62(32);
+    res.cookie(loginCsrfCookie, csrf, { httpOnly: true, sameSite: 'strict', secure: issuer.startsWith('https:'), path: '/' });
+    send(res, status, renderEntry(context(req), { mode, csrf, error, email, signupOpen: deps.config.signup === 'open' }));
+  };
+  const loginFormOk = (req: Request) => {
+    const expected = cookie(req, loginCsrfCookie);
+    const sent = (req.body as Form | undefined)?.csrf_token;
+    return fromOwnPage(req, issuer) && expected !== undefined && typeof sent === 'string' && constantTimeEqual(expected, sent);
+  };
+
+  async function dashboard(req: Request, res: Response, { session, developer }: Signed, status = 200, problems: string[] = []) {
+    // Independent reads: one round trip's wait, not seven.
+    const [org, changes, applications, apiKeys, members, tokens, testUsers] = await Promise.all([
+      deps.db.organization.findUniqueOrThrow({ where: { id: developer.organizationId } }),
+      deps.db.authorization.findMany({
+        where: { application: { organizationId: developer.organizationId }, status: { in: ['approved', 'consumed', 'revoked'] }, userId: { not: null } },
+        include: { application: { select: { name: true } } },
+        orderBy: { updatedAt: 'desc' },
+        take: 10,
+      }),
+      listApplications(deps, developer),
+      listApiKeys(deps, developer),
+      listMembers(deps, developer),
+      listPersonalAccessTokens(deps, developer),
+      deps.environment.sandbox ? listTestUsers(deps, developer.organizationId) : undefined,
+    ]);
+    send(
+      res,
+      status,
+      renderDashboard(context(req), {
+        csrf: csrfTokenFor(deps, session),
+        email: session.email,
+        organization: { name: org.name, role: developer.role, founderUserId: org.ownerUserId },
+        applications: applications.items,
+        apiKeys: apiKeys.items,
+        members: members.items,
+        tokens: tokens.items,
+        ...(testUsers ? { testUsers: testUsers.items } : {}),
+        changes: changes.map((a) => ({
+          application: a.application.name,
+          status: a.status === 'revoked' ? 'revoked' : 'active',
+          updated_at: a.updatedAt.toISOString(),
+          user: appScopedUserId(deps.config.IDP_SECRET, org.id, a.userId!),
+        })),
+        problems,
+      }),
+    );
+  }
+
+  /**
+   * One console action: from our own page, signed in, with the session's CSRF token. A refusal the
+   * developer can fix shows the console again with what to correct; a missing session goes back to
+   * sign-in.
+   */
+  const action = (work: (developer: Developer, form: Form, req: Request) => Promise<Outcome>) => async (req: Request, res: Response) => {
+    if (!fromOwnPage(req, issuer))
+      return send(res, 403, renderEntry(context(req), { mode: 'sign-in', csrf: '', error: consoleTexts(context(req).lang).formExpired, signupOpen: false }));
+    let signed: Signed;
+    try {
+      // The console is the browser's: its session cookie (with the CSRF token), never a personal access token.
+      const session = await requireSession(deps, req, { csrf: true });
+      const membership = await membershipOf(deps.db, session.userId);
+      signed = { session, developer: { userId: session.userId, organizationId: membership.organizationId, role: membership.role } };
+    } catch (err) {
+      if (err instanceof UnauthorizedError) return back(req, res);
+      throw err;
+    }
+    const { developer } = signed;
+    try {
+      const outcome = await work(developer, (req.body ?? {}) as Form, req);
+      if ('secret' in outcome) return send(res, 200, renderSecret(context(req), outcome.secret));
+      back(req, res, outcome.section);
+    } catch (err) {
+      if (err instanceof ValidationError) return dashboard(req, res, signed, 400, problemsOf(err));
+      if (err instanceof HttpError && err.status < 500) return dashboard(req, res, signed, err.status, [err.description]);
+      throw err;
+    }
+  };
+
+  router.get('/console', async (req, res) => {
+    const session = await optionalSession(deps, req);
+    if (!session) return entry(req, res, 'sign-in');
+    const membership = await membershipOf(deps.db, session.userId).catch(() => undefined);
+    if (!membership) return send(res, 200, renderNoOrganization(context(req), { csrf: csrfTokenFor(deps, session), email: session.email }));
+    await dashboard(req, res, { session, developer: { userId: session.userId, organizationId: membership.organizationId, role: membership.role } });
+  });
+
+  // Open to all where sign-up is; where it is by invitation, to whoever holds an invitation token.
+  router.get('/console/signup', (req, res) => entry(req, res, 'sign-up'));
+
+  router.post('/console/sign-in', async (req, res) => {
+    const form = (req.body ?? {}) as Form;
+    const t = consoleTexts(context(req).lang);
+    if (!loginFormOk(req)) return entry(req, res, 'sign-in', 403, t.formExpired);
+    try {
+      const { token } = await signIn(
+        { db: deps.db, limiter: deps.store.limiter, environment: deps.environment },
+        { email: one(form.email) ?? '', password: typeof form.password === 'string' ? form.password : '', address: req.ip ?? 'unknown' },
+        deps.clock.now(),
+      );
+      setSessionCookie(deps, res, token);
+      back(req, res);
+    } catch (err) {
+      if (!(err instanceof HttpError) || (err.status !== 401 && err.status !== 429)) throw err;
+      if (err.status === 429) res.set(err.headers);
+      entry(req, res, 'sign-in', err.status, err.status === 429 ? t.tooManyAttempts : t.wrongPassword, one(form.email));
+    }
+  });
+
+  router.post('/console/signup', async (req, res) => {
+    const form = (req.body ?? {}) as Form;
+    const t = consoleTexts(context(req).lang);
+    if (!loginFormOk(req)) return entry(req, res, 'sign-up', 403, t.formExpired);
+    const email = one(form.email);
+    try {
+      await deps.limits.signUp(req.ip ?? 'unknown');
+      const body = parsed(ZSignupRequest, {
+        email,
+        password: typeof form.password === 'string' ? form.password : '',
+        organization_name: one(form.organization_name),
+        invitation_token: one(form.invitation_token),
+      });
+      await signUp(deps, body);
+      const { token } = await signIn(
+        { db: deps.db, limiter: deps.store.limiter, environment: deps.environment },
+        { email: body.email, password: body.password, address: req.ip ?? 'unknown' },
+        deps.clock.now(),
+      );
+      setSessionCookie(deps, res, token);
+      back(req, res);
+    } catch (err) {
+      if (!(err instanceof HttpError) || err.status >= 500) throw err;
+      const why = err instanceof ValidationError ? problemsOf(err).join('; ') : err.description;
+      entry(req, res, 'sign-up', err.status, why, email);
+    }
+  });
+
+  router.post('/console/sign-out', async (req, res) => {
+    if (fromOwnPage(req, issuer)) {
+      const session = await requireSession(deps, req, { csrf: true }).catch(() => undefined);
+      if (session) await signOut(deps.db, cookie(req, cookieName(deps, 'svc_session')), deps.clock.now());
+      clearSessionCookie(deps, res);
+    }
+    back(req, res);
+  });
+
+  router.post('/console/invitations/accept', async (req, res) => {
+    if (!fromOwnPage(req, issuer)) return back(req, res);
+    const session = await requireSession(deps, req, { csrf: true }).catch(() => undefined);
+    if (!session) return back(req, res);
+    try {
+      await acceptInvitation(deps, session, one((req.body as Form).invitation_token) ?? '');
+      back(req, res);
+    } catch (err) {
+      if (!(err instanceof HttpError) || err.status >= 500) throw err;
+      send(res, err.status, renderNoOrganization(context(req), { csrf: csrfTokenFor(deps, session), email: session.email, error: err.description }));
+    }
+  });
+
+  const t = (req: Request) => consoleTexts(context(req).lang);
+  router.post(
+    '/console/applications',
+    action(async (developer, form) => {
+      const body = parsed(ZCreateApplicationRequest, {
+        name: one(form.name),
+        redirect_uris: (one(form.redirect_uris) ?? '')
+          .split(/\r?\n/)
+          .map((u) => u.trim())
+          .filter(Boolean),
+        scopes: many(form.scopes),
+        type: one(form.type),
+        // A public application has no secret or keys: the method is the confidential one's choice.
+        ...(one(form.type) === 'confidential' && one(form.token_endpoint_auth_method)
+          ? { token_endpoint_auth_method: one(form.token_endpoint_auth_method) }
+          : {}),
+        ...(one(form.jwks) ? { jwks: json(form.jwks, 'jwks') } : {}),
+        require_dpop: one(form.require_dpop) === 'true',
+        requires_palm_verification: one(form.requires_palm_verification) === 'true',
+        ...(one(form.fapi_profile) === 'fapi2' ? { fapi_profile: 'fapi2' } : {}),
+        ...(num(form.preset_cache_ttl_seconds) !== undefined ? { preset_cache_ttl_seconds: num(form.preset_cache_ttl_seconds) } : {}),
+      });
+      const app = await registerApplication(deps, developer, body);
+      if (!app.client_secret) return { section: 'applications' };
+      return { secret: { heading: app.name, lines: [['client_id', app.client_id]], secret: app.client_secret } };
+    }),
+  );
+  router.post(
+    '/console/applications/:client_id/rotate-secret',
+    action(async (developer, _form, req) => {
+      const rotated = await rotateSecret(deps, developer, clientIdParam(req));
+      return { secret: { heading: t(req).rotateSecret, lines: [['client_id', rotated.client_id]], secret: rotated.client_secret } };
+    }),
+  );
+  router.post(
+    '/console/applications/:client_id/revoke',
+    action(async (developer, _form, req) => {
+      await revokeApplication(deps, developer, clientIdParam(req));
+      return { section: 'applications' };
+    }),
+  );
+  router.post(
+    '/console/api-keys',
+    action(async (developer, form, req) => {
+      const body = parsed(ZCreateApiKeyRequest, {
+        ...(one(form.name) ? { name: one(form.name) } : {}),
+        permissions: many(form.permissions),
+        ...(num(form.hourly_limit) !== undefined ? { hourly_limit: num(form.hourly_limit) } : {}),
+        ...(num(form.burst_limit) !== undefined ? { burst_limit: num(form.burst_limit) } : {}),
+      });
+      const key = await makeApiKey(deps, developer, body);
+      return { secret: { heading: t(req).apiKeys, lines: [['prefix', key.prefix]], secret: key.key } };
+    }),
+  );
+  router.post(
+    '/console/api-keys/:id/disable',
+    action(async (developer, _form, req) => {
+      await disableKey(deps, developer, uuidParam(req, 'id'));
+      return { section: 'api-keys' };
+    }),
+  );
+  router.post(
+    '/console/members',
+    action(async (developer, form, req) => {
+      if (developer.role !== 'owner') throw new HttpError(403, 'forbidden', 'Only the organization owner may invite members');
+      const invited = await invite(deps, developer, parsed(ZAddMemberRequest, { email: one(form.email), role: one(form.role) }));
+      return {
+        secret: {
+          heading: t(req).invite,
+          lines: [
+            [t(req).email, invited.email],
+            [t(req).role, invited.role],
+          ],
+          secret: invited.invitation_token,
+        },
+      };
+    }),
+  );
+  router.post(
+    '/console/members/:user_id/remove',
+    action(async (developer, _form, req) => {
+      await removeMember(deps, developer, uuidParam(req, 'user_id'));
+      return { section: 'members' };
+    }),
+  );
+  router.post(
+    '/console/personal-access-tokens',
+    action(async (developer, form, req) => {
+      const made = await createPersonalAccessToken(
+        deps,
+        developer,
+        parsed(ZCreatePersonalAccessTokenRequest, {
+          name: one(form.name),
+          ...(num(form.expires_in_days) ? { expires_in_days: num(form.expires_in_days) } : {}),
+        }),
+      );
+      return { secret: { heading: t(req).personalAccessToken, lines: [[t(req).name, made.name]], secret: made.token } };
+    }),
+  );
+  router.post(
+    '/console/personal-access-tokens/:id/revoke',
+    action(async (developer, _form, req) => {
+      await revokePersonalAccessToken(deps, developer, uuidParam(req, 'id'));
+      return { section: 'tokens' };
+    }),
+  );
+  router.post(
+    '/console/initial-access-tokens',
+    action(async (developer, form, req) => {
+      const made = await createInitialAccessToken(
+        deps,
+        developer,
+        parsed(ZCreateInitialAccessTokenRequest, num(form.expires_in_hours) ? { expires_in_hours: num(form.expires_in_hours) } : {}),
+      );
+      return { secret: { heading: t(req).initialAccessToken, lines: [['expires_at', made.expires_at]], secret: made.token } };
+    }),
+  );
+  if (deps.environment.sandbox) {
+    router.post(
+      '/console/test-users',
+      action(async (developer, form, req) => {
+        const body = parsed(ZCreateTestUserRequest, {
+          palm_verified: one(form.palm_verified) === 'true',
+          ...(one(form.wallet_address) ? { wallet_address: one(form.wallet_address) } : {}),
+          presets: json(form.presets, 'presets') ?? {},
+          statuses: json(form.statuses, 'statuses') ?? {},
+        });
+        await deps.limits.testData(developer.organizationId);
+        const user = await createTestUser(deps, developer.organizationId, body);
+        return {
+          secret: {
+            heading: t(req).createTestUser,
+            lines: [
+              [t(req).email, user.email],
+              ['user_id', user.user_id],
+            ],
+            secret: user.password,
+          },
+        };
+      }),
+    );
+    router.post(
+      '/console/test-users/:user_id/delete',
+      action(async (developer, _form, req) => {
+        await deleteTestUser(deps, developer.organizationId, uuidParam(req, 'user_id'));
+        return { section: 'test-users' };
+      }),
+    );
+  }
+  return router;
+}

@@ -1,0 +1,51 @@
+import { Router } from 'express';
+import { handle, methodNotAllowed } from '@svc/http';
+import { PRESET_LISTING, resolvePreset, type PresetName } from '@svc/presets';
+import { ZPresetBatchRequest, ZPresetParams } from '@svc/schemas';
+import type { DataAccessDeps } from './deps.js';
+import { PresetError } from '../errors.js';
+import { checkPresetAccess, presetOutcome, readPresets } from './read-presets.js';
+import { openCors } from '../http/cors.js';
+import { requireDataAccess } from './data-access.js';
+
+export function presetsRouter(deps: DataAccessDeps): Router {
+  const router = Router();
+  // The catalog holds no user data: public and cacheable, like the discovery documents.
+  router
+    .route('/v2/presets')
+    .options(openCors)
+    .get(openCors, (_req, res) => {
+      res.set('Cache-Control', 'public, max-age=300').json({ presets: PRESET_LISTING });
+    })
+    .all(methodNotAllowed);
+
+  router
+    .route('/v2/presets/batch')
+    .options(openCors)
+    .post(
+      openCors,
+      handle({ body: ZPresetBatchRequest }, async ({ body }, req, res) => {
+        const { access, now, subject } = await requireDataAccess(deps, req);
+        res.set('Cache-Control', 'no-store').json(await readPresets(body.presets, access, subject, now));
+      }),
+    )
+    .all(methodNotAllowed);
+
+  router
+    .route('/v2/presets/:preset_name')
+    .options(openCors)
+    .get(
+      openCors,
+      handle({ params: ZPresetParams }, async ({ params }, req, res) => {
+        const { access, now, subject } = await requireDataAccess(deps, req);
+        const name = params.preset_name;
+        const refused = checkPresetAccess(name, access);
+        if (refused) throw refused;
+        const outcome = presetOutcome(resolvePreset(name as PresetName, await subject(), now), access);
+        if (outcome instanceof PresetError) throw outcome;
+        res.set('Cache-Control', 'no-store').json(outcome);
+      }),
+    )
+    .all(methodNotAllowed);
+  return router;
+}

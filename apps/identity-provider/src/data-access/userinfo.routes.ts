@@ -1,0 +1,35 @@
+import { Router } from 'express';
+import { methodNotAllowed } from '@svc/http';
+import type { DataAccessDeps } from './deps.js';
+import { assertDataWindow } from '../tokens/access-tokens.js';
+import { requireAccessToken } from '../http/bearer.js';
+import { openCors } from '../http/cors.js';
+
+/**
+ * Who the token's user is, limited to what its scopes cover: the humanity id (service_id) needs
+ * openid, as the service_uuid preset does; email and wallet need profile.full. Like every data
+ * read, it ends with the authorization's data window (E4010).
+ */
+export function userinfoRouter(deps: DataAccessDeps): Router {
+  const router = Router();
+  router
+    .route('/v2/userinfo')
+    .options(openCors)
+    .get(openCors, async (req, res) => {
+      const { claims, scopes, grant } = await requireAccessToken(deps, req);
+      assertDataWindow(grant, deps.clock.now());
+      const user = grant.user;
+      res.json({
+        sub: claims.sub,
+        iss: deps.config.issuer,
+        aud: claims.aud,
+        authorization_id: claims.authorization_id,
+        scopes,
+        updated_at: user.updatedAt.toISOString(),
+        ...(scopes.includes('openid') ? { service_id: user.serviceId } : {}),
+        ...(scopes.includes('profile.full') ? { wallet_address: user.primaryWallet, email: user.email, email_verified: false } : {}),
+      });
+    })
+    .all(methodNotAllowed);
+  return router;
+}

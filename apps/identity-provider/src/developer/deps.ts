@@ -1,0 +1,9 @@
+import type { ClientAuthDeps } from '../clients/client-auth.js';
+import type { BearerDeps } from '../http/bearer.js';
+import type { SessionCookieDeps } from '../http/session-cookie.js';
+
+/**
+ * What the developer endpoints need: a client (HTTP Basic, or its own client_credentials token) or
+ * a signed-in member speaks for an organization.
+ */
+export interface DeveloperDeps extends SessionCookieDeps, ClientAuthDeps, BearerDeps {}

@@ -1,0 +1,163 @@
+import { Router, type Request } from 'express';
+import { handle, methodNotAllowed } from '@svc/http';
+import {
+  ZAcceptInvitationRequest,
+  ZAddMemberRequest,
+  ZAuthorizationListQuery,
+  ZCreateInitialAccessTokenRequest,
+  ZCreatePersonalAccessTokenRequest,
+  ZMemberParams,
+  ZRenameOrganizationRequest,
+  ZSignupRequest,
+  ZTokenIdParams,
+} from '@svc/schemas';
+import type { DeveloperDeps } from './deps.js';
+import { requireClientToken } from '../http/bearer.js';
+import { developerAuthRequired } from '../errors.js';
+import { authenticateGuarded, presentedCredentials } from '../clients/client-auth.js';
+import { authorizationChanges, membershipOf, organizationView, renameOrganization } from './organizations.js';
+import { bearerToken, isPersonalAccessToken, requireDeveloper, requireOwner } from './developer-auth.js';
+import { optionalSession, requireSession } from '../http/session-cookie.js';
+import { acceptInvitation, invite, listMembers, removeMember } from './members.js';
+import { signUp } from './signup.js';
+import {
+  createInitialAccessToken,
+  createPersonalAccessToken,
+  listInitialAccessTokens,
+  listPersonalAccessTokens,
+  revokeInitialAccessToken,
+  revokePersonalAccessToken,
+} from './tokens.js';
+
+/**
+ * The organization a caller of the change list speaks for: a client's (HTTP Basic, or the client's
+ * own client_credentials token with authorizations:read), or a developer's (session or personal
+ * access token).
+ */
+async function callerOrganization(deps: DeveloperDeps, req: Request): Promise<string> {
+  if (req.headers.authorization?.startsWith('Basic ')) {
+    const presented = presentedCredentials(deps.config, req, {});
+    return (await authenticateGuarded(deps, presented, req.ip)).organizationId;
+  }
+  const presented = req.headers.authorization?.match(/^(?:Bearer|DPoP) (\S+)$/)?.[1];
+  if (presented?.split('.').length === 3) return (await requireClientToken(deps, req, 'authorizations:read')).organizationId;
+  if (isPersonalAccessToken(bearerToken(req))) return (await requireDeveloper(deps, req, { csrf: false })).organizationId;
+  const session = await optionalSession(deps, req);
+  if (!session) throw developerAuthRequired();
+  return (await membershipOf(deps.db, session.userId)).organizationId;
+}
+
+/** The organization, its members and tokens, its change list, and signing up. */
+export function developerRouter(deps: DeveloperDeps): Router {
+  const router = Router();
+  router
+    .route('/v2/developer/signup')
+    .post(
+      handle({ body: ZSignupRequest }, async ({ body }, req, res) => {
+        await deps.limits.signUp(req.ip ?? 'unknown');
+        res.status(201).json(await signUp(deps, body));
+      }),
+    )
+    .all(methodNotAllowed);
+
+  router
+    .route('/v2/developer/organization')
+    .get(async (req, res) => {
+      const developer = await requireDeveloper(deps, req, { csrf: false });
+      const org = await deps.db.organization.findUniqueOrThrow({ where: { id: developer.organizationId } });
+      res.json(organizationView(org, developer.userId));
+    })
+    .put(
+      handle({ body: ZRenameOrganizationRequest }, async ({ body }, req, res) => {
+        const developer = await requireDeveloper(deps, req, { csrf: true });
+        requireOwner(developer, 'rename it');
+        res.json(await renameOrganization(deps.db, developer, body.name));
+      }),
+    )
+    .all(methodNotAllowed);
+
+  router
+    .route('/v2/developer/members')
+    .get(async (req, res) => {
+      res.json(await listMembers(deps, await requireDeveloper(deps, req, { csrf: false })));
+    })
+    .post(
+      handle({ body: ZAddMemberRequest }, async ({ body }, req, res) => {
+        const developer = await requireDeveloper(deps, req, { csrf: true, sessionOnly: true });
+        requireOwner(developer, 'invite members');
+        res.status(201).json(await invite(deps, developer, body));
+      }),
+    )
+    .all(methodNotAllowed);
+  router
+    .route('/v2/developer/members/:user_id')
+    .delete(
+      handle({ params: ZMemberParams }, async ({ params }, req, res) => {
+        await removeMember(deps, await requireDeveloper(deps, req, { csrf: true, sessionOnly: true }), params.user_id);
+        res.status(204).end();
+      }),
+    )
+    .all(methodNotAllowed);
+  // Someone with an account joins an organization that invited their email: signed in, not yet a member there.
+  router
+    .route('/v2/developer/invitations/accept')
+    .post(
+      handle({ body: ZAcceptInvitationRequest }, async ({ body }, req, res) => {
+        const session = await requireSession(deps, req, { csrf: true });
+        res.json(await acceptInvitation(deps, session, body.invitation_token));
+      }),
+    )
+    .all(methodNotAllowed);
+
+  router
+    .route('/v2/developer/personal-access-tokens')
+    .get(async (req, res) => {
+      res.json(await listPersonalAccessTokens(deps, await requireDeveloper(deps, req, { csrf: false })));
+    })
+    .post(
+      handle({ body: ZCreatePersonalAccessTokenRequest }, async ({ body }, req, res) => {
+        res.status(201).json(await createPersonalAccessToken(deps, await requireDeveloper(deps, req, { csrf: true, sessionOnly: true }), body));
+      }),
+    )
+    .all(methodNotAllowed);
+  router
+    .route('/v2/developer/personal-access-tokens/:id')
+    .delete(
+      handle({ params: ZTokenIdParams }, async ({ params }, req, res) => {
+        await revokePersonalAccessToken(deps, await requireDeveloper(deps, req, { csrf: true }), params.id);
+        res.status(204).end();
+      }),
+    )
+    .all(methodNotAllowed);
+
+  router
+    .route('/v2/developer/initial-access-tokens')
+    .get(async (req, res) => {
+      res.json(await listInitialAccessTokens(deps, await requireDeveloper(deps, req, { csrf: false })));
+    })
+    .post(
+      handle({ body: ZCreateInitialAccessTokenRequest }, async ({ body }, req, res) => {
+        res.status(201).json(await createInitialAccessToken(deps, await requireDeveloper(deps, req, { csrf: true, sessionOnly: true }), body));
+      }),
+    )
+    .all(methodNotAllowed);
+  router
+    .route('/v2/developer/initial-access-tokens/:id')
+    .delete(
+      handle({ params: ZTokenIdParams }, async ({ params }, req, res) => {
+        await revokeInitialAccessToken(deps, await requireDeveloper(deps, req, { csrf: true }), params.id);
+        res.status(204).end();
+      }),
+    )
+    .all(methodNotAllowed);
+
+  router
+    .route('/v2/authorizations')
+    .get(
+      handle({ query: ZAuthorizationListQuery }, async ({ query }, req, res) => {
+        res.json(await authorizationChanges(deps.db, deps.config.IDP_SECRET, await callerOrganization(deps, req), query));
+      }),
+    )
+    .all(methodNotAllowed);
+  return router;
+}

@@ -1,0 +1,111 @@
+import type { Request, Response } from 'express';
+import { constantTimeEqual } from '@svc/secrets';
+import type { CoreDeps } from '@svc/runtime';
+import type { Config } from '../config.js';
+import { keyedHash } from '../keys/keyed.js';
+import { csrfFailed, sessionRequired } from '../errors.js';
+import { SESSION_TOKEN, SESSION_TTL_SECONDS, sessionUser, type SessionUser } from '../sessions/sessions.js';
+import type { EnvironmentGuard } from '../environment/environment.js';
+
+/** What reading, checking and setting the session cookie needs. */
+export interface SessionCookieDeps extends Pick<CoreDeps, 'db' | 'clock'> {
+  config: Config;
+  environment: EnvironmentGuard;
+}
+
+/**
+ * A cookie's name: on https with the __Host- prefix, which browsers accept only from this host,
+ * Secure, with Path=/ and no Domain, so a sibling subdomain or a plain-http page cannot plant it
+ * (a planted double-submit or session cookie is how login CSRF gets past a cookie check). Over
+ * http (local development) the prefix is impossible, and the name is plain. Browsers do not keep
+ * cookies apart by port, so the sandbox beside production on localhost names its own (`sbx_`).
+ */
+export function cookieName(deps: SessionCookieDeps, base: 'svc_session' | 'svc_login_csrf'): string {
+  const name = deps.environment.mark(base);
+  return deps.config.issuer.startsWith('https:') ? `__Host-${name}` : name;
+}
+
+export function cookie(req: Request, name: string): string | undefined {
+  for (const part of (req.headers.cookie ?? '').split(';')) {
+    const i = part.indexOf('=');
+    if (i > 0 && part.slice(0, i).trim() === name) {
+      try {
+        return decodeURIComponent(part.slice(i + 1).trim());
+      } catch {
+        // Not percent-encoding we wrote: no session, rather than a failure.
+        return undefined;
+      }
+    }
+  }
+  return undefined;
+}
+
+export interface Presented {
+  token: string | undefined;
+  /** A cookie rides along on cross-site form posts; a bearer token never does. */
+  via: 'cookie' | 'bearer' | 'none';
+}
+
+export function presentedSession(deps: SessionCookieDeps, req: Request): Presented {
+  const auth = req.headers.authorization;
+  if (auth?.startsWith('Bearer ') && SESSION_TOKEN.test(auth.slice(7))) return { token: auth.slice(7), via: 'bearer' };
+  const fromCookie = cookie(req, cookieName(deps, 'svc_session'));
+  return fromCookie ? { token: fromCookie, via: 'cookie' } : { token: undefined, via: 'none' };
+}
+
+export function csrfTokenFor(deps: SessionCookieDeps, session: SessionUser): string {
+  return keyedHash(deps.config.IDP_SECRET, 'csrf', session.sessionId);
+}
+
+export async function optionalSession(deps: SessionCookieDeps, req: Request): Promise<SessionUser | undefined> {
+  return sessionUser(deps.db, presentedSession(deps, req).token, deps.clock.now());
+}
+
+/**
+ * The signed-in user for a state-changing request. With the cookie, the request must also carry
+ * the session's CSRF token (form field `csrf_token` or header X-CSRF-Token); with a bearer
+ * session token it need not, as browsers never attach those on their own.
+ */
+export async function requireSession(deps: SessionCookieDeps, req: Request, options: { csrf: boolean }): Promise<SessionUser> {
+  const presented = presentedSession(deps, req);
+  const user = await sessionUser(deps.db, presented.token, deps.clock.now());
+  if (!user) throw sessionRequired(deps.environment.elsewhere('This session token', presented.token));
+  if (options.csrf && presented.via === 'cookie') {
+    const sent = (req.body as { csrf_token?: unknown } | undefined)?.csrf_token ?? req.headers['x-csrf-token'];
+    if (typeof sent !== 'string' || !constantTimeEqual(sent, csrfTokenFor(deps, user))) {
+      throw csrfFailed();
+    }
+  }
+  return user;
+}
+
+/**
+ * Whether a form post came from one of our own pages: the browser's Origin is the issuer's, and
+ * Fetch Metadata, when sent, does not say cross-site. Browsers send Origin on every form post,
+ * so a post without one did not come from our page. Every state-changing hosted form checks it
+ * (sign-in, approve, deny, sign-out), beside its CSRF token.
+ */
+export function fromOwnPage(req: Request, issuer: string): boolean {
+  const origin = req.headers.origin;
+  const site = req.headers['sec-fetch-site'];
+  return origin === new URL(issuer).origin && (site === undefined || site === 'same-origin');
+}
+
+/** 403 csrf_failed unless the form post came from one of our own pages (see fromOwnPage). */
+export function assertSameOrigin(req: Request, issuer: string): void {
+  if (!fromOwnPage(req, issuer)) throw csrfFailed('This form must be sent from the sign-in page of this service');
+}
+
+export function setSessionCookie(deps: SessionCookieDeps, res: Response, token: string): void {
+  res.cookie(cookieName(deps, 'svc_session'), token, {
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: deps.config.issuer.startsWith('https:'),
+    path: '/',
+    maxAge: SESSION_TTL_SECONDS * 1000,
+  });
+}
+
+export function clearSessionCookie(deps: SessionCookieDeps, res: Response): void {
+  res.clearCookie(cookieName(deps, 'svc_session'), { httpOnly: true, sameSite: 'lax', secure: deps.config.issuer.startsWith('https:'), path: '/' });
+}

@@ -1,0 +1,37 @@
+import { Router } from 'express';
+import { handle, methodNotAllowed } from '@svc/http';
+import { ZIntrospectionRequest } from '@svc/schemas';
+import { authenticateGuarded, presentedCredentials } from '../clients/client-auth.js';
+import { invalidClient } from '../errors.js';
+import { openCors } from '../http/cors.js';
+import type { IntrospectionDeps } from './deps.js';
+import { introspect, signedIntrospection } from './introspection.js';
+
+export const INTROSPECTION_JWT = 'application/token-introspection+jwt';
+
+export function introspectRouter(deps: IntrospectionDeps): Router {
+  const router = Router();
+  router
+    .route('/oauth/introspect')
+    .options(openCors)
+    .post(
+      openCors,
+      handle({ body: ZIntrospectionRequest }, async ({ body }, req, res) => {
+        const presented = presentedCredentials(deps.config, req, body);
+        const app = await authenticateGuarded(deps, presented, req.ip);
+        // RFC 7662 §4: the endpoint must not become a way to scan for tokens, so every caller proves
+        // who it is (a public client proves nothing) and is charged against a budget as large as its token budget.
+        if (app.isPublic) throw invalidClient('Introspection needs client authentication: a public client cannot introspect', presented.method === 'basic');
+        await deps.limits.introspection(app.clientId);
+        const answer = await introspect(deps.tokens, app, body.token, body.token_type_hint);
+        res.set('Cache-Control', 'no-store');
+        if (req.accepts(['application/json', INTROSPECTION_JWT]) === INTROSPECTION_JWT) {
+          res.type(INTROSPECTION_JWT).send(await signedIntrospection(deps.tokens, app, answer));
+          return;
+        }
+        res.json(answer);
+      }),
+    )
+    .all(methodNotAllowed);
+  return router;
+}

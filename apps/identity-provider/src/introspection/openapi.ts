@@ -1,0 +1,28 @@
+import type { ApiSpec } from '@svc/http';
+import { ZIntrospectionRequest, ZIntrospectionResponse } from '@svc/schemas';
+import { z } from 'zod';
+import { FORM, oauthErrors, rateLimited } from '../openapi-responses.js';
+
+/** Token introspection (RFC 7662), with the signed answer of RFC 9701. */
+export const INTROSPECTION_OPERATIONS: ApiSpec['operations'] = [
+  {
+    method: 'post',
+    path: '/oauth/introspect',
+    tag: 'OAuth',
+    summary: 'Is this token active, and what does it carry? (RFC 7662)',
+    description:
+      'For a resource server holding one of its client’s tokens. The client authenticates as at the token endpoint (client_secret_basic, client_secret_post or private_key_jwt; a public client cannot introspect) and is charged against an introspection budget as large as its rate limit (apart from its reads and token requests). An access or refresh token issued to this client and still live answers `active: true` with its scope, client, pairwise subject, expiry and `cnf` (DPoP binding); anything else (expired, revoked, rotated, unknown, or another client’s) answers only `{"active": false}`. With `Accept: application/token-introspection+jwt` the same answer comes as a JWT signed by the issuer’s key set (RFC 9701): `iss`, `aud` (the client), `iat` and `token_introspection`.',
+    security: [['clientBasic'], []],
+    body: ZIntrospectionRequest,
+    bodyTypes: FORM,
+    responses: {
+      200: {
+        description: 'The token’s state',
+        schema: ZIntrospectionResponse,
+        alternatives: [{ contentType: 'application/token-introspection+jwt', schema: z.string() }],
+      },
+      ...oauthErrors({ 400: 'invalid_request', 401: 'invalid_client, or a public client' }),
+      ...rateLimited,
+    },
+  },
+];

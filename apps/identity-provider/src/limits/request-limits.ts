@@ -1,0 +1,168 @@
+import { HttpError, type Logger } from '@svc/http';
+import { type RateLimitDecision, type RateLimiter, StoreUnavailableError } from '@svc/kv';
+import { sha256Hex } from '@svc/secrets';
+import { rateLimited } from '../errors.js';
+import { limitSource } from './source-address.js';
+
+const UNIT_SECONDS = { second: 1, minute: 60, hour: 3600 } as const;
+const FAILURE_WINDOW_SECONDS = 300;
+const TEST_DATA_PER_ORGANIZATION_PER_HOUR = 600;
+// The client id is whatever the caller sent (any Unicode): hashed, so every key is plain ASCII.
+const failureKey = (clientId: string | undefined, source: string) => `auth-fail:${sha256Hex(clientId ?? '')}:${limitSource(source)}`;
+// An end user's share lives under its client budget's hash tag, so the two stay in one Redis Cluster slot.
+type Budget = 'client' | 'client-token' | 'client-introspection';
+const budgetKey = (budget: Budget, clientId: string) => `${budget}:${clientId}`;
+const shareKey = (budget: Budget, clientId: string, holder: string) => `{${budgetKey(budget, clientId)}}:user:${sha256Hex(holder)}`;
+
+export interface LimitSettings {
+  /** Requests per unit per client, counted once the client (or its grant) has proven itself. */
+  perClient: number;
+  /** Each grant's share of `perClient` (resource reads, and a public client's token requests). */
+  perGrant: number;
+  unit: keyof typeof UNIT_SECONDS;
+  /** Failed client authentications or grants per client and source address, per five minutes. */
+  failuresPerSource: number;
+  /** Authorization requests per client and source address, per minute. */
+  authorizePerSource: number;
+  /** Developer sign-ups per source address, per hour. */
+  signupsPerSource: number;
+}
+
+/**
+ * Area A's limits, shared by every replica through the store. The advertised per-client budget
+ * (svc-configuration's rate_limit_default) is charged only by requests that proved themselves:
+ * a verified access token, an authenticated confidential client, or a public client's valid
+ * grant. Within it each end user has one share (rate_limit_per_grant), however many grants of the
+ * client they hold (keyed by the user, not the authorization: four approvals are not four shares),
+ * charged together with the budget in one atomic step, so one end user of a public client cannot
+ * starve the others. Token requests have a budget of their own, so resource reads never stop renewal.
+ * Failures are counted apart, per client and source address (an IPv6 source by its /64), so a
+ * stranger who knows a public client_id can slow only their own address, never use up the
+ * client's budget. If Redis is down the request goes through, logged: an identity provider that
+ * stops signing users in over a rate counter does more harm than the burst it lets pass.
+ */
+export class RequestLimits {
+  constructor(
+    private readonly limiter: RateLimiter,
+    private readonly settings: LimitSettings,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Charges the client's budget (a confidential client's own requests); 429 past it. */
+  async client(clientId: string): Promise<void> {
+    await this.charge('client', clientId);
+  }
+
+  /**
+   * A resource read with an access token: charged to its end user's share of the client's budget
+   * (`subject`: the token's sub, one per user and organization) and to the budget itself, both or
+   * neither, so one end user's flood stops at their share and costs the client nothing beyond it.
+   */
+  async grant(clientId: string, subject: string): Promise<void> {
+    await this.charge('client', clientId, subject);
+  }
+
+  /**
+   * A token request (code exchange, refresh, a confidential client's user token): a budget of its
+   * own, as large as the client's, that resource reads cannot use up, so users can always renew.
+   * A public client's request is charged to its end user's share of it as well (`holder`: the
+   * user the grant belongs to).
+   */
+  async tokens(clientId: string, holder?: string): Promise<void> {
+    await this.charge('client-token', clientId, holder);
+  }
+
+  /**
+   * A resource server's introspection request: a budget of its own, as large as the client's, so
+   * that checking tokens neither stops renewal nor uses up the client's reads.
+   */
+  async introspection(clientId: string): Promise<void> {
+    await this.charge('client-introspection', clientId);
+  }
+
+  /** Every /oauth/authorize writes a pending row unauthenticated: bounded per client and source. */
+  async authorize(clientId: string, source: string): Promise<void> {
+    const decision = await this.consume(`authorize:${sha256Hex(clientId)}:${limitSource(source)}`, this.settings.authorizePerSource, 60);
+    if (decision && !decision.allowed) throw rateLimited(decision.retryAfterSeconds, 'Too many authorization requests for this client from this address');
+  }
+
+  /** Developer sign-ups per source address per hour: an account per request is cheap to ask for and costs scrypt. */
+  async signUp(source: string): Promise<void> {
+    const decision = await this.consume(`signup:${limitSource(source)}`, this.settings.signupsPerSource, 3600);
+    if (decision && !decision.allowed) throw rateLimited(decision.retryAfterSeconds, 'Too many sign-ups from this address; try again later');
+  }
+
+  /** Test users and authorizations an organization makes per hour in the sandbox: each costs a password hash or a signature. */
+  async testData(organizationId: string): Promise<void> {
+    const decision = await this.consume(`test-data:${organizationId}`, TEST_DATA_PER_ORGANIZATION_PER_HOUR, 3600);
+    if (decision && !decision.allowed)
+      throw rateLimited(decision.retryAfterSeconds, 'Too many test users or authorizations made by this organization this hour');
+  }
+
+  /**
+   * Runs an unauthenticated-until-proven request. The attempt is reserved against this source's
+   * failures for this client before it runs, in one atomic step, so parallel guesses cannot all
+   * pass one check (as the sign-in throttle does): past `failuresPerSource` each further try
+   * earns a wait (1 s, doubling, at most the five-minute window) and is refused while it runs. An
+   * attempt that ends in anything but a 400/401 is taken back.
+   */
+  async guardFailures<T>(clientId: string | undefined, source: string, run: () => Promise<T>): Promise<T> {
+    const key = failureKey(clientId, source);
+    const reserved = await this.quietly(() => this.limiter.attempt(key, this.failurePolicy()));
+    if (reserved && !reserved.allowed)
+      throw rateLimited(reserved.retryAfterSeconds, 'Too many failed requests for this client from this address; wait and try again');
+    let failed = false;
+    try {
+      return await run();
+    } catch (err) {
+      failed = err instanceof HttpError && (err.status === 400 || err.status === 401);
+      throw err;
+    } finally {
+      if (reserved && !failed) await this.quietly(() => this.limiter.forgive(key, 'one'));
+    }
+  }
+
+  /** Counts a failure found after the request was let through (a public client's revocation that named nothing of its own). */
+  async recordFailure(clientId: string | undefined, source: string): Promise<void> {
+    await this.quietly(() => this.limiter.attempt(failureKey(clientId, source), this.failurePolicy()));
+  }
+
+  // The limit-th failure already earns a wait, so a source gets `failuresPerSource` tries before its first 429.
+  private failurePolicy() {
+    return { free: this.settings.failuresPerSource - 1, maxDelaySeconds: FAILURE_WINDOW_SECONDS, memorySeconds: FAILURE_WINDOW_SECONDS };
+  }
+
+  /** One atomic step (one round trip) for the share and the budget; the share's refusal is reported first. */
+  private async charge(budget: Budget, clientId: string, holder?: string): Promise<void> {
+    const { perClient, perGrant, unit } = this.settings;
+    const windowSeconds = UNIT_SECONDS[unit];
+    const hits = [
+      ...(holder ? [{ key: shareKey(budget, clientId, holder), policy: { limit: perGrant, windowSeconds } }] : []),
+      { key: budgetKey(budget, clientId), policy: { limit: perClient, windowSeconds } },
+    ];
+    const decisions = await this.quietly(() => this.limiter.consumeAll(hits));
+    const refused = decisions?.find((d) => !d.allowed);
+    if (!refused) return;
+    const what = holder && refused === decisions![0] ? 'This user is' : 'This client is';
+    const kind = { client: 'requests', 'client-token': 'token requests', 'client-introspection': 'introspection requests' }[budget];
+    throw rateLimited(refused.retryAfterSeconds, `${what} over ${refused.limit} ${kind} per ${unit}`, {
+      'X-RateLimit-Limit': String(refused.limit),
+      'X-RateLimit-Remaining': '0',
+      'X-RateLimit-Reset': String(refused.resetAt),
+    });
+  }
+
+  private consume(key: string, limit: number, windowSeconds: number): Promise<RateLimitDecision | undefined> {
+    return this.quietly(() => this.limiter.consume(key, { limit, windowSeconds }));
+  }
+
+  private async quietly<T>(run: () => Promise<T>): Promise<T | undefined> {
+    try {
+      return await run();
+    } catch (err) {
+      if (!(err instanceof StoreUnavailableError)) throw err;
+      this.logger.warn({ err: err.message }, 'rate limit skipped: store unavailable');
+      return undefined;
+    }
+  }
+}

@@ -1,0 +1,10 @@
+import type { ClientAuthDeps } from '../clients/client-auth.js';
+import type { SessionCookieDeps } from '../http/session-cookie.js';
+import type { IdpCounters } from '../metrics.js';
+import type { TokenContext } from '../tokens/token-context.js';
+
+/** What /oauth/revoke needs from the app: a client or the signed-in user revokes. */
+export interface RevocationDeps extends ClientAuthDeps, SessionCookieDeps {
+  tokens: TokenContext;
+  counters: IdpCounters;
+}

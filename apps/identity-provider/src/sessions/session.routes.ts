@@ -1,0 +1,35 @@
+import { Router } from 'express';
+import { handle, methodNotAllowed } from '@svc/http';
+import { ZSignInRequest } from '@svc/schemas';
+import type { SessionDeps } from './deps.js';
+import { SESSION_TTL_SECONDS, signIn } from './sessions.js';
+import { endSession } from '../logout/end-session.js';
+import { isForm } from '../http/request-kind.js';
+import { assertSameOrigin, requireSession, setSessionCookie } from '../http/session-cookie.js';
+
+export function sessionRouter(deps: SessionDeps): Router {
+  const router = Router();
+  router
+    .route('/auth/session')
+    .post(
+      handle({ body: ZSignInRequest }, async ({ body }, req, res) => {
+        // A browser form can be posted here from any site (login CSRF): a form must come from our own
+        // pages. JSON needs a CORS preflight this endpoint never grants, so API callers are unaffected.
+        if (isForm(req)) assertSameOrigin(req, deps.config.issuer);
+        const { token } = await signIn(
+          { db: deps.db, limiter: deps.store.limiter, environment: deps.environment },
+          { ...body, address: req.ip ?? 'unknown' },
+          deps.clock.now(),
+        );
+        setSessionCookie(deps, res, token);
+        res.json({ session_token: token, expires_in: SESSION_TTL_SECONDS });
+      }),
+    )
+    .delete(async (req, res) => {
+      await requireSession(deps, req, { csrf: true });
+      await endSession(deps, req, res);
+      res.status(204).end();
+    })
+    .all(methodNotAllowed);
+  return router;
+}

@@ -1,0 +1,61 @@
+import type { Db } from '@svc/db';
+import type { RateLimiter } from '@svc/kv';
+import { DUMMY_PASSWORD_HASH, randomBase62, sha256Hex, verifyPassword } from '@svc/secrets';
+import { wrongPassword } from '../errors.js';
+import type { EnvironmentGuard } from '../environment/environment.js';
+import { SignInAttempt } from './sign-in-throttle.js';
+
+export const SESSION_TTL_SECONDS = 12 * 3600;
+/** A session token of either environment: the other's is then not found, and refused with its reason. */
+export const SESSION_TOKEN = /^(sbx_)?svcsess_/;
+
+export interface SessionUser {
+  sessionId: string;
+  userId: string;
+  email: string;
+  authTime: Date;
+  palmVerified: boolean;
+}
+
+/**
+ * Email + password sign-in, through the sign-in throttle (sign-in-throttle.ts): an attempt it
+ * refuses is answered 429 with Retry-After without checking the password. Unknown emails cost the
+ * same scrypt work as known ones.
+ */
+export async function signIn(
+  { db, limiter, environment }: { db: Db; limiter: RateLimiter; environment: EnvironmentGuard },
+  input: { email: string; password: string; address: string },
+  now: Date,
+) {
+  const email = input.email.trim().toLowerCase();
+  const attempt = await SignInAttempt.reserve(limiter, email, input.address);
+  let user: Awaited<ReturnType<typeof db.user.findUnique>> = null;
+  let ok = false;
+  try {
+    user = await db.user.findUnique({ where: { email } });
+    ok = (await verifyPassword(input.password, user?.passwordHash ?? DUMMY_PASSWORD_HASH)) && user !== null;
+  } finally {
+    await attempt.finish(ok);
+  }
+  if (!user || !ok) throw wrongPassword();
+  const token = environment.mark(`svcsess_${randomBase62(43)}`);
+  const session = await db.session.create({
+    data: { userId: user.id, tokenHash: sha256Hex(token), expiresAt: new Date(now.getTime() + SESSION_TTL_SECONDS * 1000) },
+  });
+  return { token, session, user };
+}
+
+export async function sessionUser(db: Db, token: string | undefined, now: Date): Promise<SessionUser | undefined> {
+  if (!token || !SESSION_TOKEN.test(token) || token.length > 100) return undefined;
+  const session = await db.session.findUnique({ where: { tokenHash: sha256Hex(token) }, include: { user: { select: { email: true, palmVerified: true } } } });
+  if (!session || session.revokedAt || session.expiresAt <= now) return undefined;
+  return { sessionId: session.id, userId: session.userId, email: session.user.email, authTime: session.createdAt, palmVerified: session.user.palmVerified };
+}
+
+/** Ends the session of `token`; answers its id when this call ended it (so its clients can be told once). */
+export async function signOut(db: Db, token: string | undefined, now: Date): Promise<string | undefined> {
+  if (!token || !SESSION_TOKEN.test(token) || token.length > 100) return undefined;
+  const [ended] = await db.$queryRaw<{ id: string }[]>`
+    UPDATE "Session" SET "revokedAt" = ${now} WHERE "tokenHash" = ${sha256Hex(token)} AND "revokedAt" IS NULL RETURNING id`;
+  return ended?.id;
+}

@@ -1,0 +1,10 @@
+import type { ClientAuthDeps } from '../clients/client-auth.js';
+import type { DpopBindingDeps } from '../http/dpop-binding.js';
+import type { IdpCounters } from '../metrics.js';
+import type { TokenContext } from './token-context.js';
+
+/** What the token endpoint needs from the app. */
+export interface TokenDeps extends ClientAuthDeps, DpopBindingDeps {
+  tokens: TokenContext;
+  counters: IdpCounters;
+}

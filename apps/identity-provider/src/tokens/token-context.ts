@@ -1,0 +1,23 @@
+import type { Db, Sql } from '@svc/db';
+import type { Cache } from '@svc/kv';
+import type { Clock } from '@svc/runtime';
+import type { SigningKeys } from '../keys/signing-keys.js';
+import type { GrantCache } from './grant-cache.js';
+import type { VerifiedTokens } from './verified-tokens.js';
+import type { EnvironmentGuard } from '../environment/environment.js';
+
+/** What issuing, verifying and revoking tokens work with (built once, in deps.ts). */
+export interface TokenContext {
+  db: Db;
+  sql: Sql;
+  cache: Cache;
+  keys: SigningKeys;
+  issuer: string;
+  /** The `aud` of every access token: this service's data API (RFC 9068 §3), checked on the way in. */
+  resource: string;
+  secret: string;
+  clock: Clock;
+  verified: VerifiedTokens;
+  grants: GrantCache;
+  environment: EnvironmentGuard;
+}

@@ -1,0 +1,78 @@
+import { describe, expect, it } from '@jest/globals';
+import request from 'supertest';
+import { arrange, basic, issueTokens, useIdp } from '../helpers.js';
+
+const suite = useIdp();
+
+const tokens = (a: Awaited<ReturnType<typeof arrange>>) => issueTokens(suite.idp.app, a);
+const userinfo = (token: string) => request(suite.idp.app).get('/v2/userinfo').set('Authorization', `Bearer ${token}`);
+
+describe('POST /oauth/revoke', () => {
+  it('revokes an access token at once, and reports unknown and foreign tokens', async () => {
+    const a = await arrange(suite.db);
+    const t = await tokens(a);
+    const res = await request(suite.idp.app)
+      .post('/oauth/revoke')
+      .set('Authorization', basic(a.confidential.client_id, a.confidential.client_secret!))
+      .send({ tokens: [t.access_token, 'svcrt_unknown', 'garbage'] });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      revoked: true,
+      revoked_count: 1,
+      details: [
+        { subject: 'token', token_type: 'access_token', authorization_id: t.authorizationId, client_id: a.confidential.client_id, status: 'revoked' },
+        { subject: 'token', token_type: 'refresh_token', status: 'not_found' },
+        { subject: 'token', status: 'invalid', reason: 'not a token this service issues' },
+      ],
+    });
+    expect((await userinfo(t.access_token)).status).toBe(401);
+    // The refresh token survives without cascade.
+    const refreshed = await request(suite.idp.app)
+      .post('/oauth/token')
+      .set('Authorization', basic(a.confidential.client_id, a.confidential.client_secret!))
+      .send({ grant_type: 'refresh_token', refresh_token: t.refresh_token });
+    expect(refreshed.status).toBe(200);
+  });
+
+  it('cascades from a refresh token to its authorization and every token under it', async () => {
+    const a = await arrange(suite.db);
+    const t = await tokens(a);
+    const res = await request(suite.idp.app).post('/oauth/revoke').type('form').send({
+      token: t.refresh_token,
+      token_type_hint: 'refresh_token',
+      cascade: '1',
+      client_id: a.confidential.client_id,
+      client_secret: a.confidential.client_secret,
+    });
+    expect(res.body.revoked_count).toBe(1);
+    expect((await userinfo(t.access_token)).status).toBe(401);
+    expect((await suite.db.authorization.findUniqueOrThrow({ where: { id: t.authorizationId } })).status).toBe('revoked');
+  });
+
+  it('revokes an authorization for its client or its own user, and for no one else', async () => {
+    const a = await arrange(suite.db);
+    const b = await arrange(suite.db);
+    const t = await tokens(a);
+    const foreign = await request(suite.idp.app)
+      .post('/oauth/revoke')
+      .set('Authorization', basic(b.confidential.client_id, b.confidential.client_secret!))
+      .send({ authorization_id: t.authorizationId });
+    expect(foreign.body).toEqual({
+      revoked: false,
+      revoked_count: 0,
+      details: [{ subject: 'authorization', authorization_id: t.authorizationId, status: 'not_found' }],
+    });
+    const byUser = await request(suite.idp.app).post('/oauth/revoke').set('Authorization', `Bearer ${t.session}`).send({ authorization_id: t.authorizationId });
+    expect(byUser.body).toMatchObject({
+      revoked: true,
+      revoked_count: 1,
+      details: [{ subject: 'authorization', authorization_id: t.authorizationId, status: 'revoked' }],
+    });
+    expect((await userinfo(t.access_token)).status).toBe(401);
+    const missing = await request(suite.idp.app)
+      .post('/oauth/revoke')
+      .set('Authorization', basic(a.confidential.client_id, a.confidential.client_secret!))
+      .send({});
+    expect(missing.status).toBe(400);
+  });
+});

@@ -1,0 +1,106 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { uniqueNamespace } from '@svc/testkit';
+import request from 'supertest';
+import { REFRESH_RETRY_SECONDS } from '../../src/tokens/refresh-retry.js';
+import { arrange, basic, buildIdp, issueTokens, useIdp } from '../helpers.js';
+
+// Rotation, reuse detection and scope narrowing of refresh tokens (RFC 9700 §4.14), through HTTP.
+const suite = useIdp();
+/** The same provider past the retry window (REFRESH_RETRY_SECONDS), for reuse that is reuse. */
+let later: ReturnType<typeof buildIdp>;
+beforeAll(() => {
+  later = buildIdp({ REDIS_KEY_PREFIX: uniqueNamespace('refresh-later') }, { now: () => new Date(Date.now() + (REFRESH_RETRY_SECONDS + 1) * 1000) });
+});
+afterAll(() => later.deps.close());
+
+/** Tokens from the whole flow (sign-in, consent, code exchange) for `a`'s confidential client. */
+async function tokensFor(a: Awaited<ReturnType<typeof arrange>>) {
+  const token = (await issueTokens(suite.idp.app, a)) as Awaited<ReturnType<typeof issueTokens>> & { granted_scopes: string[] };
+  return { token };
+}
+
+describe('refresh tokens', () => {
+  it('rotate; reusing a rotated one after the retry window revokes the family', async () => {
+    const a = await arrange(suite.db);
+    const { token } = await tokensFor(a);
+    const refreshWith = (app: typeof suite.idp.app, rt: string) =>
+      request(app)
+        .post('/oauth/token')
+        .set('Authorization', basic(a.confidential.client_id, a.confidential.client_secret!))
+        .send({ grant_type: 'refresh_token', refresh_token: rt });
+    const second = await refreshWith(suite.idp.app, token.refresh_token);
+    expect(second.status).toBe(200);
+    const reuse = await refreshWith(later.app, token.refresh_token);
+    expect(reuse.body).toEqual({
+      error: 'invalid_grant',
+      error_description: 'The refresh token was already used; every token of this grant is revoked',
+      request_id: expect.any(String),
+    });
+    expect((await refreshWith(suite.idp.app, second.body.refresh_token)).body.error).toBe('invalid_grant');
+  });
+
+  it('answers parallel refreshes of one token with the one rotation’s pair, and the grant lives on', async () => {
+    const a = await arrange(suite.db);
+    const { token } = await tokensFor(a);
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        request(suite.idp.app)
+          .post('/oauth/token')
+          .set('Authorization', basic(a.confidential.client_id, a.confidential.client_secret!))
+          .send({ grant_type: 'refresh_token', refresh_token: token.refresh_token }),
+      ),
+    );
+    expect(results.map((r) => r.status)).toEqual(Array(5).fill(200));
+    // One rotation happened: every answer is its pair.
+    expect(new Set(results.map((r) => r.body.refresh_token)).size).toBe(1);
+    expect(new Set(results.map((r) => r.body.access_token)).size).toBe(1);
+    expect(await suite.db.refreshToken.count({ where: { authorization: { application: { clientId: a.confidential.client_id } } } })).toBe(2);
+    const next = await request(suite.idp.app)
+      .post('/oauth/token')
+      .set('Authorization', basic(a.confidential.client_id, a.confidential.client_secret!))
+      .send({ grant_type: 'refresh_token', refresh_token: results[0]!.body.refresh_token });
+    expect(next.status).toBe(200);
+  });
+
+  it('narrows to the asked scopes in granted order, and the successor keeps only those', async () => {
+    const a = await arrange(suite.db);
+    const { token } = await tokensFor(a);
+    const refreshWith = (body: object) =>
+      request(suite.idp.app)
+        .post('/oauth/token')
+        .set('Authorization', basic(a.confidential.client_id, a.confidential.client_secret!))
+        .send({ grant_type: 'refresh_token', ...body });
+    const granted: string[] = token.granted_scopes;
+    expect(granted).toContain('openid');
+    expect(granted.length).toBeGreaterThan(2);
+    const kept = [granted[0]!, granted.at(-1)!];
+    const narrowed = await refreshWith({ refresh_token: token.refresh_token, scope: `${kept[1]} ${kept[0]} ${kept[1]}` });
+    expect(narrowed.body).toMatchObject({ scope: kept.join(' '), granted_scopes: kept });
+    const next = await refreshWith({ refresh_token: narrowed.body.refresh_token });
+    expect(next.body.granted_scopes).toEqual(kept);
+    // A refused request rotates nothing: the token still works afterwards.
+    expect((await refreshWith({ refresh_token: next.body.refresh_token, scope: granted[1] })).body.error).toBe('invalid_scope');
+    expect((await refreshWith({ refresh_token: next.body.refresh_token, scope: ' ' })).body.error).toBe('invalid_request');
+    expect((await refreshWith({ refresh_token: next.body.refresh_token })).status).toBe(200);
+  });
+
+  it('refuses a wider scope and a token presented by another client', async () => {
+    const a = await arrange(suite.db);
+    const b = await arrange(suite.db);
+    const { token } = await tokensFor(a);
+    const wider = await request(suite.idp.app)
+      .post('/oauth/token')
+      .set('Authorization', basic(a.confidential.client_id, a.confidential.client_secret!))
+      .send({ grant_type: 'refresh_token', refresh_token: token.refresh_token, scope: 'openid kyc:read' });
+    expect(wider.body.error).toBe('invalid_scope');
+    const stolen = await request(suite.idp.app)
+      .post('/oauth/token')
+      .set('Authorization', basic(b.confidential.client_id, b.confidential.client_secret!))
+      .send({ grant_type: 'refresh_token', refresh_token: token.refresh_token });
+    expect(stolen.body).toEqual({
+      error: 'invalid_grant',
+      error_description: 'The refresh token was issued to another client',
+      request_id: expect.any(String),
+    });
+  });
+});

@@ -1,0 +1,87 @@
+#!/usr/bin/env node
+// No import circles inside a workspace: a module that (even for a type) imports one that imports
+// it back ties two files together, so neither can be read, moved or tested alone. Every relative
+// import in a workspace's src/ counts, `import type` included; generated code (Prisma's client)
+// is left out. Run by CI; prints each circle, exits 1.
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+
+// `--root DIR` checks another tree (the test of this script uses a scratch monorepo).
+const rootArg = process.argv.indexOf('--root');
+const root = rootArg > 0 ? process.argv[rootArg + 1] : new URL('..', import.meta.url).pathname;
+const rootPkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+const SOURCE = /\.(ts|mts|js|mjs)$/;
+const IMPORT = /(?:^|[^\w.])(?:import|export)\s[^'"]*?from\s*['"](\.{1,2}\/[^'"]+)['"]|(?:^|[^\w.])import\s+['"](\.{1,2}\/[^'"]+)['"]/gm;
+
+function files(dir) {
+  return readdirSync(dir).flatMap((name) => {
+    if (['node_modules', 'dist', 'generated'].includes(name)) return [];
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? files(path) : SOURCE.test(name) && !name.endsWith('.d.ts') ? [path] : [];
+  });
+}
+
+/** The file a relative specifier names: `./x.js` is x.ts in the source (or x.js itself). */
+function target(from, spec) {
+  const path = resolve(dirname(from), spec);
+  const candidates = [path, path.replace(/\.(m?)js$/, '.$1ts'), `${path}.ts`, join(path, 'index.ts')];
+  return candidates.find((p) => existsSync(p) && statSync(p).isFile());
+}
+
+/** Tarjan's strongly connected components: each component of more than one file is a circle. */
+function circles(graph) {
+  let next = 0;
+  const index = new Map();
+  const low = new Map();
+  const stack = [];
+  const onStack = new Set();
+  const found = [];
+  const visit = (v) => {
+    index.set(v, next);
+    low.set(v, next++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v), low.get(w)));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v), index.get(w)));
+    }
+    if (low.get(v) !== index.get(v)) return;
+    const component = [];
+    let w;
+    do {
+      w = stack.pop();
+      onStack.delete(w);
+      component.push(w);
+    } while (w !== v);
+    if (component.length > 1 || graph.get(v)?.has(v)) found.push(component.sort());
+  };
+  for (const v of graph.keys()) if (!index.has(v)) visit(v);
+  return found;
+}
+
+const workspaces = rootPkg.workspaces.flatMap((pattern) => {
+  if (!pattern.endsWith('/*')) return [pattern];
+  const base = pattern.slice(0, -2);
+  return existsSync(join(root, base)) ? readdirSync(join(root, base)).map((n) => `${base}/${n}`) : [];
+});
+
+const problems = [];
+for (const ws of workspaces) {
+  const src = join(root, ws, 'src');
+  if (!existsSync(src)) continue;
+  const graph = new Map();
+  for (const file of files(src)) {
+    const edges = new Set();
+    for (const m of readFileSync(file, 'utf8').matchAll(IMPORT)) {
+      const to = target(file, m[1] ?? m[2]);
+      if (to) edges.add(to);
+    }
+    graph.set(file, edges);
+  }
+  for (const circle of circles(graph)) problems.push(`${ws}: import circle between ${circle.map((f) => relative(join(root, ws), f)).join(', ')}`);
+}
+
+for (const p of problems) console.error(p);
+process.exit(problems.length ? 1 : 0);

@@ -1,0 +1,49 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { describe, expect, it } from '@jest/globals';
+import { repoRoot } from '@svc/testkit';
+
+// Import statements for the scratch sources, spelled so the dependency check does not read them as imports.
+const imp = (rest: string) => `${'im'}port${rest}`;
+
+const check = (root?: string) =>
+  spawnSync(process.execPath, [join(repoRoot, 'scripts/check-cycles.mjs'), ...(root ? ['--root', root] : [])], { encoding: 'utf8' });
+
+function scratch(sources: Record<string, string>): string {
+  const root = mkdtempSync(join(tmpdir(), 'cycles-'));
+  writeFileSync(join(root, 'package.json'), JSON.stringify({ name: 'scratch', workspaces: ['apps/*'] }));
+  for (const [path, text] of Object.entries(sources)) {
+    mkdirSync(dirname(join(root, 'apps/a/src', path)), { recursive: true });
+    writeFileSync(join(root, 'apps/a/src', path), text);
+  }
+  return root;
+}
+
+describe('the import circle check (CI)', () => {
+  it('passes on this repository', () => {
+    const run = check();
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+  });
+
+  it('reports two files that import each other, even for a type only', () => {
+    const run = check(
+      scratch({
+        'tokens/tokens.ts': `${imp(" type { Grant } from './grant-cache.js';")}\nexport interface Context { grant?: Grant }\n`,
+        'tokens/grant-cache.ts': `${imp(" type { Context } from './tokens.js';")}\nexport interface Grant { context?: Context }\n`,
+        'app.ts': `${imp(" './tokens/tokens.js';")}\n`,
+      }),
+    );
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain('apps/a: import circle between src/tokens/grant-cache.ts, src/tokens/tokens.ts');
+    expect(run.stderr).not.toContain('app.ts');
+  });
+
+  it('passes a chain without a way back', () => {
+    const run = check(scratch({ 'a.ts': `${imp(" { b } from './b.js';")}\nexport const a = b;\n`, 'b.ts': 'export const b = 1;\n' }));
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+  });
+});
