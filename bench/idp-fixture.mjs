@@ -17,7 +17,6 @@ export function startIdentityProvider(databaseUrl, env = {}) {
     LOG_LEVEL: 'warn',
     RATE_LIMIT_DEFAULT: '100000000',
     AUTHORIZE_RATE_LIMIT: '100000000',
-    AUTH_FAILURE_LIMIT: '100000000',
     ...env,
   });
 }

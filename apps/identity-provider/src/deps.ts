@@ -102,6 +102,7 @@ export function buildDeps(config: Config, testClock?: Clock): AppDeps {
         signupsPerSource: config.SIGNUP_RATE_LIMIT,
       },
       core.logger,
+      clock,
     ),
     assertions: new ClientAssertions(config.issuer, core.store.cache, clock, config.JWKS_URI_ALLOW_PRIVATE),
     dpop: new DpopProofs(config.IDP_SECRET, core.store.cache, clock),

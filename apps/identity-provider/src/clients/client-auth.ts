@@ -102,8 +102,9 @@ export async function authenticateClient(clients: Clients, presented: PresentedC
 }
 
 /**
- * authenticateClient, with the attempt counted against the source's failures for that client
- * first (RequestLimits.guardFailures): how every endpoint that takes client credentials checks them.
+ * authenticateClient, a failure counted against the source's failures for that client and a
+ * source in its wait refused (RequestLimits.guardFailures): how every endpoint that takes client
+ * credentials checks them.
  */
 export function authenticateGuarded(deps: ClientAuthDeps, presented: PresentedCredentials, source: string | undefined): Promise<Application> {
   return deps.limits.guardFailures(presented.clientId, source ?? 'unknown', () => authenticateClient(deps.clients, presented, deps.assertions));

@@ -1,13 +1,17 @@
 import { HttpError, type Logger } from '@svc/http';
-import { type RateLimitDecision, type RateLimiter, StoreUnavailableError } from '@svc/kv';
+import { backoffDelay, type RateLimitDecision, type RateLimiter, StoreUnavailableError } from '@svc/kv';
+import type { Clock } from '@svc/runtime';
 import { sha256Hex } from '@svc/secrets';
 import { rateLimited } from '../errors.js';
 import { limitSource } from './source-address.js';
+import { SourceWaits } from './source-waits.js';
 
 const UNIT_SECONDS = { second: 1, minute: 60, hour: 3600 } as const;
 const FAILURE_WINDOW_SECONDS = 300;
 const TEST_DATA_PER_ORGANIZATION_PER_HOUR = 600;
 // The client id is whatever the caller sent (any Unicode): hashed, so every key is plain ASCII.
+const tooManyFailures = (retryAfterSeconds: number) =>
+  rateLimited(retryAfterSeconds, 'Too many failed requests for this client from this address; wait and try again');
 const failureKey = (clientId: string | undefined, source: string) => `auth-fail:${sha256Hex(clientId ?? '')}:${limitSource(source)}`;
 // An end user's share lives under its client budget's hash tag, so the two stay in one Redis Cluster slot.
 type Budget = 'client' | 'client-token' | 'client-introspection';
@@ -42,11 +46,16 @@ export interface LimitSettings {
  * stops signing users in over a rate counter does more harm than the burst it lets pass.
  */
 export class RequestLimits {
+  private readonly waiting: SourceWaits;
+
   constructor(
     private readonly limiter: RateLimiter,
     private readonly settings: LimitSettings,
     private readonly logger: Logger,
-  ) {}
+    clock: Clock,
+  ) {
+    this.waiting = new SourceWaits(clock);
+  }
 
   /** Charges the client's budget (a confidential client's own requests); 429 past it. */
   async client(clientId: string): Promise<void> {
@@ -100,31 +109,44 @@ export class RequestLimits {
   }
 
   /**
-   * Runs an unauthenticated-until-proven request. The attempt is reserved against this source's
-   * failures for this client before it runs, in one atomic step, so parallel guesses cannot all
-   * pass one check (as the sign-in throttle does): past `failuresPerSource` each further try
-   * earns a wait (1 s, doubling, at most the five-minute window) and is refused while it runs. An
-   * attempt that ends in anything but a 400/401 is taken back.
+   * Runs an unauthenticated-until-proven request and counts it only if it fails (a 400 or 401):
+   * a client's own requests cost nothing here, however many it sends at once from one address.
+   * Each failure is counted in one atomic step, so parallel guesses cannot all pass one check:
+   * past `failuresPerSource` each further failure earns a wait (1 s, doubling, at most the
+   * five-minute window), and one that comes during the wait is answered 429, not 401, and not
+   * counted. A replica that has seen a source earn its wait refuses that source's requests to the
+   * client before any work until the wait is over, right or wrong (`waiting`); another replica
+   * checks them, which gains a guesser nothing against secrets of 256 bits.
    */
   async guardFailures<T>(clientId: string | undefined, source: string, run: () => Promise<T>): Promise<T> {
     const key = failureKey(clientId, source);
-    const reserved = await this.quietly(() => this.limiter.attempt(key, this.failurePolicy()));
-    if (reserved && !reserved.allowed)
-      throw rateLimited(reserved.retryAfterSeconds, 'Too many failed requests for this client from this address; wait and try again');
-    let failed = false;
+    const waitLeft = this.waiting.left(key);
+    if (waitLeft > 0) throw tooManyFailures(waitLeft);
     try {
       return await run();
     } catch (err) {
-      failed = err instanceof HttpError && (err.status === 400 || err.status === 401);
-      throw err;
-    } finally {
-      if (reserved && !failed) await this.quietly(() => this.limiter.forgive(key, 'one'));
+      if (!(err instanceof HttpError && (err.status === 400 || err.status === 401))) throw err;
+      const refusedFor = await this.countFailure(key);
+      throw refusedFor ? tooManyFailures(refusedFor) : err;
     }
   }
 
   /** Counts a failure found after the request was let through (a public client's revocation that named nothing of its own). */
   async recordFailure(clientId: string | undefined, source: string): Promise<void> {
-    await this.quietly(() => this.limiter.attempt(failureKey(clientId, source), this.failurePolicy()));
+    await this.countFailure(failureKey(clientId, source));
+  }
+
+  /**
+   * One failure counted, and this replica remembers any wait it earned. If it came during the
+   * source's wait it is not counted, and the seconds left are returned: the caller answers 429.
+   */
+  private async countFailure(key: string): Promise<number | undefined> {
+    const policy = this.failurePolicy();
+    const counted = await this.quietly(() => this.limiter.attempt(key, policy));
+    if (!counted) return undefined;
+    const waitSeconds = counted.allowed ? backoffDelay(counted.attempts, policy) : counted.retryAfterSeconds;
+    if (waitSeconds > 0) this.waiting.hold(key, waitSeconds);
+    return counted.allowed ? undefined : counted.retryAfterSeconds;
   }
 
   // The limit-th failure already earns a wait, so a source gets `failuresPerSource` tries before its first 429.

@@ -1,9 +1,9 @@
 // Guessing a confidential client's secret at /oauth/authorize/result is bounded like at the token
-// and revocation endpoints: failures count per client and source address, reserved before each
-// check so parallel guesses cannot all pass it, then 429.
+// and revocation endpoints: failures count per client and source address, each counted in one
+// atomic step so parallel guesses cannot all pass, then 429; a client's own successes are never counted.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
-import { arrange, basic, buildIdp, useIdp } from '../helpers.js';
+import { arrange, basic, buildIdp, issueTokens, useIdp } from '../helpers.js';
 import { startAuthorization } from '../hosted-forms.js';
 
 const suite = useIdp();
@@ -69,5 +69,20 @@ describe('/oauth/authorize/result client authentication', () => {
     const statuses = guesses.map((r) => r.status).sort();
     expect(statuses.filter((s) => s === 401)).toHaveLength(LIMIT);
     expect(statuses.filter((s) => s === 429)).toHaveLength(3 * LIMIT);
+  });
+
+  it('counts failures only: a client’s own parallel requests from one address are never refused as failures', async () => {
+    const a = await arrange(suite.db);
+    await issueTokens(idp.app, a);
+    const source = '203.0.113.83';
+    const answers = await Promise.all(
+      Array.from({ length: 4 * LIMIT }, () =>
+        request(idp.app)
+          .post('/oauth/client/user-token')
+          .set('X-Forwarded-For', source)
+          .send({ client_id: a.confidential.client_id, client_secret: a.confidential.client_secret, email: a.user.email }),
+      ),
+    );
+    expect(answers.map((r) => r.status)).toEqual(Array(4 * LIMIT).fill(200));
   });
 });
