@@ -144,6 +144,8 @@ function serviceEnv(name, port) {
     // Locally every request is worth seeing, not only failures.
     LOG_REQUESTS: env.LOG_REQUESTS ?? 'all',
     PUBLIC_URL: publicUrl({ name, port }),
+    // On embedded defaults a webhook receiver on this machine (http://localhost) is what a developer tries first.
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: env.WEBHOOK_ALLOW_PRIVATE_TARGETS ?? (database.embedded ? 'true' : ''),
     ...(name === 'identity-provider' ? productionIdpEnv() : {}),
   };
 }
@@ -174,6 +176,7 @@ function sandboxEnv() {
     LOG_REQUESTS: env.LOG_REQUESTS ?? 'all',
     PUBLIC_URL: publicUrl(sandbox),
     PRODUCTION_BASE_URL: publicUrl(services[0]),
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: env.WEBHOOK_ALLOW_PRIVATE_TARGETS ?? (database.embedded ? 'true' : ''),
   };
 }
 

@@ -8,6 +8,7 @@ import { decisionRouter } from './consent/decision.routes.js';
 import { developerRouter } from './developer/developer.routes.js';
 import { applicationsRouter } from './applications/applications.routes.js';
 import { apiKeysRouter } from './applications/api-keys.routes.js';
+import { webhooksRouter } from './webhooks/webhooks.routes.js';
 import { sandboxRouter } from './sandbox/sandbox.routes.js';
 import { registrationRouter } from './registration/register.routes.js';
 import { consoleRouter } from './console/console.routes.js';
@@ -44,6 +45,7 @@ export function createApp(deps: AppDeps): Express {
         developerRouter(deps),
         applicationsRouter(deps),
         apiKeysRouter(deps),
+        webhooksRouter(deps),
         // Test data exists only in the sandbox: production has no such paths at all.
         ...(deps.environment.sandbox ? [sandboxRouter(deps)] : []),
         presetsRouter(deps),

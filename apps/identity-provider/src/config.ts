@@ -54,6 +54,11 @@ const ZConfig = z.object({
       .refine((name) => !RESERVED_HEADERS.includes(name), 'must be a header of its own, not one clients send for other purposes')
       .optional(),
   ),
+  /**
+   * Lets webhook endpoints be http, or on private, loopback or link-local addresses: development
+   * and tests only (npm start on embedded defaults sets it), never where other tenants' endpoints run.
+   */
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: env.bool(false),
   /** Developer sign-ups per source address per hour, then 429. */
   SIGNUP_RATE_LIMIT: env.int(20, 1),
   /** /oauth/authorize requests per client and source address per minute, then 429. */

@@ -14,6 +14,9 @@ import { PresetCache } from './data-access/preset-cache.js';
 import { Clients } from './clients/clients.js';
 import { VerifiedTokens } from './tokens/verified-tokens.js';
 import { GrantCache } from './tokens/grant-cache.js';
+import type { WebhookDeps } from './webhooks/deps.js';
+import type { WebhookDeliveryDeps } from './webhooks/deliverer.js';
+import { WebhookSecrets } from './webhooks/webhook-secrets.js';
 import { idpCounters } from './metrics.js';
 import { EnvironmentGuard } from './environment/environment.js';
 import type { AuthorizeDeps } from './authorize/deps.js';
@@ -45,6 +48,8 @@ export interface AppDeps
     DeveloperDeps,
     SandboxDeps,
     LogoutDeps,
+    WebhookDeps,
+    WebhookDeliveryDeps,
     HousekeepingDeps {
   version: string;
   checks: ReadinessCheck[];
@@ -81,7 +86,7 @@ export function buildDeps(config: Config, testClock?: Clock): AppDeps {
     environment,
   };
   // Clients' back-channel logout URIs are reached like their jwks_uri: never an internal address.
-  const logout = new BackchannelLogout(tokens, outboundFetch(config.JWKS_URI_ALLOW_PRIVATE), core.logger);
+  const logout = new BackchannelLogout(tokens, outboundFetch(config.JWKS_URI_ALLOW_PRIVATE, { what: "The client's backchannel_logout_uri" }), core.logger);
   return {
     ...core,
     close: async () => {
@@ -91,6 +96,9 @@ export function buildDeps(config: Config, testClock?: Clock): AppDeps {
       await core.close();
     },
     purgeExpired,
+    webhookSecrets: new WebhookSecrets(keyEncryption),
+    // A receiver's answer is read no further than a status line's worth: only its status counts.
+    webhookFetch: outboundFetch(config.WEBHOOK_ALLOW_PRIVATE_TARGETS, { what: 'The webhook endpoint', maxBytes: 4096, overflow: 'truncate' }),
     limits: new RequestLimits(
       core.store.limiter,
       {

@@ -163,3 +163,5 @@ export const noActiveAuthorization = () => new NotFoundError('No active authoriz
 
 export const rateLimited = (retryAfterSeconds: number, description: string, headers: Record<string, string> = {}) =>
   new RateLimitedError(retryAfterSeconds, description, headers);
+export const webhookNotFound = () => new NotFoundError('No such webhook endpoint in your organization', 'webhook_not_found');
+export const deliveryNotFound = () => new NotFoundError('No such delivery of this webhook endpoint', 'delivery_not_found');

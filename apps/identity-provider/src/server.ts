@@ -4,6 +4,7 @@ import { loadConfig } from './config.js';
 import { buildDeps } from './deps.js';
 import { databaseMismatch } from './environment/database-mark.js';
 import { startHousekeeping } from './jobs/housekeeping.js';
+import { webhookDeliverer } from './webhooks/deliverer.js';
 
 const config = loadOrExit(() => loadConfig(process.env));
 const deps = buildDeps(config);
@@ -19,8 +20,10 @@ if (mismatch) {
 await deps.signingKeys.signer().catch((err: unknown) => deps.logger.warn({ err }, 'signing key not loaded at start-up'));
 // Background loops run in the server process only, and stop before the dependencies close.
 const housekeeping = startHousekeeping(deps);
+const webhooks = webhookDeliverer(deps).start();
 const close = async () => {
   housekeeping.stop();
+  await webhooks.stop();
   await deps.close();
 };
 await serve({ app: createApp(deps), port: config.PORT, host: config.HOST, logger: deps.logger, close });

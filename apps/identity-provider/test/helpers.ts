@@ -42,6 +42,7 @@ export function buildIdp(env: NodeJS.ProcessEnv = {}, clock?: Clock) {
     SANDBOX_BASE_URL: SANDBOX_URL,
     // Every test signs up from one address; the limit itself has a test of its own.
     SIGNUP_RATE_LIMIT: '1000',
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
     ...env,
   });
   const deps = buildDeps(config, clock);

@@ -81,6 +81,10 @@ GRANT SELECT, DELETE ON "ApiKeyUsage" TO ${idp};
 GRANT SELECT, INSERT, UPDATE, DELETE ON "OrganizationMember", "Invitation", "PersonalAccessToken", "InitialAccessToken" TO ${idp};
 GRANT SELECT, INSERT, UPDATE ON "Session", "AuthorizationCode", "RefreshToken", "SigningKey" TO ${idp};
 GRANT SELECT, INSERT, UPDATE, DELETE ON "Authorization", "RevokedAccessToken" TO ${idp};
+-- Webhooks: the endpoints its developers manage, the events it writes, and the deliveries it makes.
+GRANT SELECT, INSERT, UPDATE, DELETE ON "WebhookEndpoint" TO ${idp};
+GRANT SELECT, INSERT, DELETE ON "WebhookEvent" TO ${idp};
+GRANT SELECT, UPDATE, DELETE ON "WebhookDelivery" TO ${idp};
 ${
   environment === 'sandbox'
     ? `-- The sandbox's test users, with their wallets and verified data, made and deleted on request.
@@ -97,6 +101,8 @@ GRANT SELECT ("id", "palmVerified") ON "User" TO ${verify};
 GRANT SELECT (${API_KEY_READ}) ON "ApiKey" TO ${verify};
 GRANT UPDATE ("lastUsedAt") ON "ApiKey" TO ${verify};
 GRANT SELECT, INSERT, UPDATE ("count") ON "ApiKeyUsage" TO ${verify};
+-- Its events (an API key at its limit) go into the outbox; it reads no endpoint, secret or delivery.
+GRANT INSERT ON "WebhookEvent" TO ${verify};
 
 -- Credential issuer (area C): the credentials it issued, their status lists, its own signing
 -- keys, and its API keys. Nothing of users, sessions or tokens.
@@ -104,6 +110,8 @@ GRANT SELECT, INSERT, UPDATE ON "IssuedCredential", "StatusList", "SigningKey" T
 GRANT SELECT (${API_KEY_READ}) ON "ApiKey" TO ${issuer};
 GRANT UPDATE ("lastUsedAt") ON "ApiKey" TO ${issuer};
 GRANT SELECT, INSERT, UPDATE ("count") ON "ApiKeyUsage" TO ${issuer};
+-- Its events (credentials issued and revoked) go into the outbox; it reads no endpoint, secret or delivery.
+GRANT INSERT ON "WebhookEvent" TO ${issuer};
 
 -- API key usage: the services that check keys add to the counts; the identity provider reads them
 -- and drops only hours older than a week (housekeeping), never a count still shown.

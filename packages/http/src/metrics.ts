@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { Router, type Request } from 'express';
-import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { authChallenge } from './challenge.js';
 import { UnauthorizedError } from './errors.js';
 import { methodNotAllowed } from './method-not-allowed.js';
@@ -32,6 +32,22 @@ export class Metrics {
 
   counter<L extends string>(name: string, help: string, labelNames: L[]): Counter<L> {
     return new Counter({ name, help, labelNames, registers: [this.registry] });
+  }
+
+  histogram<L extends string>(name: string, help: string, labelNames: L[], buckets: number[]): Histogram<L> {
+    return new Histogram({ name, help, labelNames, buckets, registers: [this.registry] });
+  }
+
+  /** A gauge read when scraped: `read` answers its value then (NaN when it cannot be read). */
+  gauge(name: string, help: string, read: () => Promise<number>): Gauge {
+    return new Gauge({
+      name,
+      help,
+      registers: [this.registry],
+      async collect() {
+        this.set(await read().catch(() => Number.NaN));
+      },
+    });
   }
 
   /** Counts an answer under its route template (`/v2/presets/:preset_name`), never the raw path. */

@@ -38,3 +38,4 @@ export * from './discovery.js';
 export * from './credentials.js';
 export { redirectUriProblem, jwksProblem, parseClientMetadata, type ClientMetadata, type MetadataProblem } from './client-metadata.js';
 export * from './sandbox.js';
+export * from './webhooks.js';

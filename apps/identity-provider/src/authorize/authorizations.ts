@@ -1,4 +1,5 @@
 import type { Db } from '@svc/db';
+import { authorizationApproved, recordWebhookEvent } from '../webhooks/events.js';
 import type { Cache } from '@svc/kv';
 import { isUuid, SCOPES, type Scope, scopeDetail, withImplied } from '@svc/schemas';
 import { deriveKey, randomBase62, seal, sha256Hex, unseal } from '@svc/secrets';
@@ -174,7 +175,7 @@ export async function approve(
     authorization: AuthorizationWithApp;
     chosen: string[] | undefined;
     /** `sessionId`: the sign-in session deciding (none for the sandbox's browserless approvals). */
-    user: { palmVerified: boolean; authTime: Date; sessionId?: string };
+    user: { userId: string; palmVerified: boolean; authTime: Date; sessionId?: string };
     now: Date;
   },
 ) {
@@ -198,6 +199,7 @@ export async function approve(
     });
     if (moved.count !== 1) return false;
     await tx.authorizationCode.create({ data: { authorizationId: a.id, codeHash: sha256Hex(code), expiresAt: codeExpiresAt } });
+    await recordWebhookEvent(tx, authorizationApproved(secret, { id: a.id, userId: user.userId, application: a.application }, granted, now));
     return true;
   });
   if (!won) throw authorizationConflict('The authorization was decided or revoked meanwhile');

@@ -42,28 +42,42 @@ export function isPublicAddress(address: string): boolean {
 }
 
 const MAX_BYTES = 256 * 1024;
+// Statuses whose answer has no body: a Response made with one (even empty) throws.
+const NO_BODY = new Set([101, 204, 205, 304]);
 
 export class InternalAddressError extends Error {
   override name = 'InternalAddressError';
 }
 
-const refused = (host: string, address: string) =>
-  new InternalAddressError(`The client's jwks_uri host ${host} is at a private or internal address (${address}); it is never fetched`);
+const refused = (what: string, host: string, address: string) =>
+  new InternalAddressError(`${what} host ${host} is at a private or internal address (${address}); it is never fetched`);
 
 /**
  * dns.lookup that fails unless every address the name resolves to is public. It runs when the
  * connection is made, so the address checked is the address connected to: a name that resolves
  * to a public address at one moment and to an internal one at the next (DNS rebinding) gains nothing.
  */
-function publicOnlyLookup(hostname: string, options: LookupOptions, callback: (err: Error | null, address: string | LookupAddress[], family?: number) => void) {
-  lookup(hostname, { ...options, all: true }, (err, addresses) => {
-    if (err) return callback(err, []);
-    const internal = addresses.find((a) => !isPublicAddress(a.address));
-    if (internal) return callback(refused(hostname, internal.address), []);
-    if (options.all) return callback(null, addresses);
-    callback(null, addresses[0]!.address, addresses[0]!.family);
-  });
+const publicOnlyLookup =
+  (what: string) => (hostname: string, options: LookupOptions, callback: (err: Error | null, address: string | LookupAddress[], family?: number) => void) => {
+    lookup(hostname, { ...options, all: true }, (err, addresses) => {
+      if (err) return callback(err, []);
+      const internal = addresses.find((a) => !isPublicAddress(a.address));
+      if (internal) return callback(refused(what, hostname, internal.address), []);
+      if (options.all) return callback(null, addresses);
+      callback(null, addresses[0]!.address, addresses[0]!.family);
+    });
+  };
+
+export interface OutboundOptions {
+  /** What is fetched, for the refusal's message: "The client's jwks_uri". */
+  what?: string;
+  /** The most of an answer's body read. */
+  maxBytes?: number;
+  /** Past `maxBytes`: fail (a key set cut short is no key set), or answer with what was read (a webhook receiver's status is what counts). */
+  overflow?: 'error' | 'truncate';
 }
+
+export type OutboundFetch = ReturnType<typeof outboundFetch>;
 
 /**
  * The fetch for every request to an address a client registered (its jwks_uri, as jose's
@@ -72,14 +86,15 @@ function publicOnlyLookup(hostname: string, options: LookupOptions, callback: (e
  * answer. `allowInternal` (JWKS_URI_ALLOW_PRIVATE) lifts the address check, for development
  * against a client on the same machine.
  */
-export function outboundFetch(allowInternal: boolean) {
+export function outboundFetch(allowInternal: boolean, { what = "The client's jwks_uri", maxBytes = MAX_BYTES, overflow = 'error' }: OutboundOptions = {}) {
+  const answer = (status: number, headers: Headers, chunks: Buffer[]) => new Response(NO_BODY.has(status) ? null : Buffer.concat(chunks), { status, headers });
   return (
     href: string,
     init: { method?: 'GET' | 'POST'; body?: string; headers?: ConstructorParameters<typeof Headers>[0]; signal?: AbortSignal | null },
   ): Promise<Response> => {
     const url = new URL(href);
     const literal = url.hostname.replace(/^\[|\]$/g, '');
-    if (!allowInternal && isIP(literal) && !isPublicAddress(literal)) return Promise.reject(refused(url.hostname, literal));
+    if (!allowInternal && isIP(literal) && !isPublicAddress(literal)) return Promise.reject(refused(what, url.hostname, literal));
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
     return new Promise((resolve, reject) => {
       const req = send(
@@ -88,21 +103,22 @@ export function outboundFetch(allowInternal: boolean) {
           method: init.method ?? 'GET',
           headers: Object.fromEntries(new Headers(init.headers).entries()),
           ...(init.signal ? { signal: init.signal } : {}),
-          ...(allowInternal ? {} : { lookup: publicOnlyLookup }),
+          ...(allowInternal ? {} : { lookup: publicOnlyLookup(what) }),
         },
         (res) => {
           const chunks: Buffer[] = [];
+          const headers = new Headers();
+          for (const [name, value] of Object.entries(res.headers)) if (typeof value === 'string') headers.set(name, value);
+          const status = res.statusCode ?? 502;
           let size = 0;
           res.on('data', (chunk: Buffer) => {
             size += chunk.length;
-            if (size > MAX_BYTES) return req.destroy(new Error(`The answer is larger than ${MAX_BYTES} bytes`));
-            chunks.push(chunk);
+            if (size <= maxBytes) return void chunks.push(chunk);
+            if (overflow === 'error') return req.destroy(new Error(`The answer is larger than ${maxBytes} bytes`));
+            resolve(answer(status, headers, chunks));
+            req.destroy();
           });
-          res.on('end', () => {
-            const headers = new Headers();
-            for (const [name, value] of Object.entries(res.headers)) if (typeof value === 'string') headers.set(name, value);
-            resolve(new Response(Buffer.concat(chunks), { status: res.statusCode ?? 502, headers }));
-          });
+          res.on('end', () => resolve(answer(status, headers, chunks)));
           res.on('error', reject);
         },
       );

@@ -33,7 +33,7 @@ async function ownedAuthorization(db: Db, id: string, who: Revoker) {
 export async function revokeAuthorizationFor(ctx: TokenContext, id: string, who: Revoker): Promise<RevokeDetail> {
   const a = await ownedAuthorization(ctx.db, id, who);
   if (!a) return { subject: 'authorization', authorization_id: id, status: 'not_found' };
-  const changed = await revokeAuthorization(ctx, a.id);
+  const changed = await revokeAuthorization(ctx, a.id, who.kind);
   return {
     subject: 'authorization',
     authorization_id: a.id,
@@ -110,7 +110,7 @@ export async function revokeToken(
     case 'invalid':
       return { subject: 'token', ...(found.tokenType ? { token_type: found.tokenType } : {}), status: 'invalid', reason: found.reason };
     case 'refresh_token':
-      await revokeAuthorization(ctx, found.authorizationId);
+      await revokeAuthorization(ctx, found.authorizationId, 'client');
       return { subject: 'token', token_type: 'refresh_token', authorization_id: found.authorizationId, client_id: app.clientId, status: 'revoked' };
     case 'access_token':
       await ctx.db.revokedAccessToken.upsert({
@@ -119,7 +119,7 @@ export async function revokeToken(
         update: {},
       });
       ctx.grants.announce('t', found.jti);
-      if (cascade && found.authorizationId) await revokeAuthorization(ctx, found.authorizationId);
+      if (cascade && found.authorizationId) await revokeAuthorization(ctx, found.authorizationId, 'client');
       return {
         subject: 'token',
         token_type: 'access_token',

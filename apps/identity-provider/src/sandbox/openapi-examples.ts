@@ -1,4 +1,5 @@
 import type { OperationExample } from '@svc/http';
+import { WEBHOOK_EXAMPLES } from '../webhooks/openapi-examples.js';
 
 // The sandbox guide's examples (docs/sandbox.md), against the sandbox `npm start` runs on port
 // 4005: a developer signs up, makes a personal access token, registers an application, makes test
@@ -140,6 +141,7 @@ export const SANDBOX_EXAMPLES: Record<string, OperationExample[]> = {
       response: { ...apiKey, status: 'disabled', disabled_at: NOW },
     },
   ],
+  ...WEBHOOK_EXAMPLES,
   'POST /v2/developer/members': [
     {
       summary: 'invite a teammate, signed in (the token is shown once: hand it over; they join at sign-up or by accepting it)',

@@ -48,7 +48,7 @@ export async function authorizeTestUser(deps: SandboxDeps, caller: SandboxCaller
   const authorization = await authorizationFor(deps.db, created.id, user.id);
   const { code, codeExpiresAt, granted } = await approve(
     { db: deps.db, cache: deps.store.cache, secret: deps.config.IDP_SECRET, environment: deps.environment },
-    { authorization, chosen: undefined, user: { palmVerified: user.palmVerified, authTime: now }, now },
+    { authorization, chosen: undefined, user: { userId: user.id, palmVerified: user.palmVerified, authTime: now }, now },
   );
   return approvalAnswer(authorization, { code, codeExpiresAt, granted, userId: user.id, secret: deps.config.IDP_SECRET, issuer: deps.config.issuer });
 }

@@ -1,4 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
+import type { RevocationReason } from '@svc/schemas';
+import { authorizationRevoked, recordWebhookEvent } from '../webhooks/events.js';
 import { constantTimeEqual, randomBase62, sha256Hex } from '@svc/secrets';
 import { invalidGrant, invalidRequest, invalidScope } from '../errors.js';
 import { forgetCode } from '../authorize/authorizations.js';
@@ -156,7 +158,7 @@ const newRefreshToken = (ctx: TokenContext) => ctx.environment.mark(`svcrt_${ran
  * every access token issued under it.
  */
 async function refreshReused(ctx: TokenContext, authorizationId: string) {
-  await revokeAuthorization(ctx, authorizationId);
+  await revokeAuthorization(ctx, authorizationId, 'reuse_detected');
   return invalidGrant('The refresh token was already used; every token of this grant is revoked');
 }
 
@@ -164,7 +166,7 @@ async function refreshReused(ctx: TokenContext, authorizationId: string) {
  * Revokes an authorization and every refresh token issued under it; its access tokens die with it
  * (each bearer request checks the authorization), and its cached preset data is dropped.
  */
-export async function revokeAuthorization(ctx: TokenContext, authorizationId: string): Promise<boolean> {
+export async function revokeAuthorization(ctx: TokenContext, authorizationId: string, reason: RevocationReason): Promise<boolean> {
   const now = ctx.clock.now();
   const changed = await ctx.db.$transaction(async (tx) => {
     const moved = await tx.authorization.updateMany({
@@ -172,7 +174,14 @@ export async function revokeAuthorization(ctx: TokenContext, authorizationId: st
       data: { status: 'revoked', revokedAt: now },
     });
     await tx.refreshToken.updateMany({ where: { authorizationId, revokedAt: null }, data: { revokedAt: now } });
-    return moved.count === 1;
+    if (moved.count !== 1) return false;
+    // Told to the client's organization in the same transaction: revoked if and only if it hears so.
+    const a = await tx.authorization.findUniqueOrThrow({
+      where: { id: authorizationId },
+      select: { id: true, userId: true, application: { select: { clientId: true, organizationId: true } } },
+    });
+    if (a.userId) await recordWebhookEvent(tx, authorizationRevoked(ctx.secret, { ...a, userId: a.userId }, reason, now));
+    return true;
   });
   // This replica stops serving the grant now; the others when the change's notification reaches them.
   ctx.grants.announce('a', authorizationId);
@@ -192,7 +201,7 @@ export async function exchangeCode(
   const a = row.authorization;
   if (row.consumedAt) {
     // RFC 9700 §4.2.4: a second use means the code leaked; everything issued from it goes.
-    await revokeAuthorization(ctx, a.id);
+    await revokeAuthorization(ctx, a.id, 'reuse_detected');
     throw invalidGrant('The authorization code was already used; the tokens issued from it are revoked');
   }
   if (a.applicationId !== app.id) throw invalidGrant('The authorization code was issued to another client');
@@ -206,7 +215,7 @@ export async function exchangeCode(
   // Exactly one exchange wins; a concurrent second one finds the code consumed.
   const consumed = await ctx.db.authorizationCode.updateMany({ where: { id: row.id, consumedAt: null }, data: { consumedAt: now } });
   if (consumed.count !== 1) {
-    await revokeAuthorization(ctx, a.id);
+    await revokeAuthorization(ctx, a.id, 'reuse_detected');
     throw invalidGrant('The authorization code was already used; the tokens issued from it are revoked');
   }
   await ctx.db.authorization.updateMany({ where: { id: a.id, status: 'approved' }, data: { status: 'consumed', consumedAt: now } });

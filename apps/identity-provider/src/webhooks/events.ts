@@ -1,0 +1,66 @@
+import type { Prisma } from '@svc/db';
+import type { RevocationReason, WebhookEventType } from '@svc/schemas';
+import { appScopedUserId } from '../keys/keyed.js';
+
+export interface WebhookEventInput {
+  organizationId: string;
+  type: WebhookEventType;
+  /** Ids the integrator already holds; never personal data or preset values. */
+  data: Record<string, unknown>;
+  occurredAt: Date;
+  /** A test event: to this endpoint only. */
+  endpointId?: string;
+}
+
+type Outbox = Pick<Prisma.TransactionClient, 'webhookEvent'>;
+
+/**
+ * Writes an event into the outbox, inside the caller's transaction: it is delivered if and only if
+ * the change it tells of commits (the table's trigger makes one delivery per endpoint that asked).
+ */
+export async function recordWebhookEvent(tx: Outbox, event: WebhookEventInput): Promise<string> {
+  const row = await tx.webhookEvent.create({
+    data: {
+      organizationId: event.organizationId,
+      type: event.type,
+      data: event.data as Prisma.InputJsonValue,
+      occurredAt: event.occurredAt,
+      ...(event.endpointId ? { endpointId: event.endpointId } : {}),
+    },
+    select: { id: true },
+  });
+  return row.id;
+}
+
+interface AuthorizationFacts {
+  id: string;
+  userId: string;
+  application: { clientId: string; organizationId: string };
+}
+
+/** The ids an integrator knows an authorization by: its own, its client's, and the user's app-scoped id. */
+export function authorizationEventData(secret: string, a: AuthorizationFacts) {
+  return {
+    authorization_id: a.id,
+    client_id: a.application.clientId,
+    app_scoped_user_id: appScopedUserId(secret, a.application.organizationId, a.userId),
+  };
+}
+
+export function authorizationApproved(secret: string, a: AuthorizationFacts, scopes: string[], at: Date): WebhookEventInput {
+  return {
+    organizationId: a.application.organizationId,
+    type: 'authorization.approved',
+    data: { ...authorizationEventData(secret, a), scopes },
+    occurredAt: at,
+  };
+}
+
+export function authorizationRevoked(secret: string, a: AuthorizationFacts, reason: RevocationReason, at: Date): WebhookEventInput {
+  return {
+    organizationId: a.application.organizationId,
+    type: 'authorization.revoked',
+    data: { ...authorizationEventData(secret, a), reason },
+    occurredAt: at,
+  };
+}
