@@ -54,16 +54,20 @@ export async function startEnvironment(log) {
   const idpPort = await freePort();
   const issuer = `http://127.0.0.1:${idpPort}`;
   const shared = { DATABASE_URL: postgres.url, REDIS_URL: `redis://127.0.0.1:${redisPort}`, LOG_LEVEL: 'error' };
+  // Every identity-provider replica of the suite (the webhook scenario starts more) runs with this.
+  const idpEnv = {
+    ...shared,
+    PUBLIC_URL: issuer,
+    IDP_SECRET,
+    RATE_LIMIT_DEFAULT: '100000000',
+    AUTHORIZE_RATE_LIMIT: '100000000',
+    AUTH_FAILURE_LIMIT: '100000000',
+    // Its webhook receiver listens on 127.0.0.1, and its developers sign up themselves.
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    CONSOLE_SIGNUP: 'open',
+  };
   const [idp, verify, issuerService] = await Promise.all([
-    startService('identity-provider', {
-      ...shared,
-      PORT: String(idpPort),
-      PUBLIC_URL: issuer,
-      IDP_SECRET,
-      RATE_LIMIT_DEFAULT: '100000000',
-      AUTHORIZE_RATE_LIMIT: '100000000',
-      AUTH_FAILURE_LIMIT: '100000000',
-    }),
+    startService('identity-provider', { ...idpEnv, PORT: String(idpPort) }),
     startService('wallet-verify', shared),
     startService('credential-issuer', { ...shared, SIGNING_WORKERS: '1' }),
   ]);
@@ -73,6 +77,7 @@ export async function startEnvironment(log) {
     dir,
     services: { 'identity-provider': idp, 'wallet-verify': verify, 'credential-issuer': issuerService },
     databaseUrl: () => postgres.url,
+    idpEnv,
     redis: {
       stop: async () => {
         redis.child.kill('SIGKILL');

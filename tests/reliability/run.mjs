@@ -11,8 +11,9 @@ import { postgresRestart, redisOutage } from './scenarios/dependency-outages.mjs
 import { fuzz } from './scenarios/fuzz.mjs';
 import { races } from './scenarios/races.mjs';
 import { sustainedLoad } from './scenarios/sustained-load.mjs';
+import { webhooks } from './scenarios/webhooks.mjs';
 
-const SCENARIOS = { load: sustainedLoad, redis: redisOutage, postgres: postgresRestart, races, fuzz };
+const SCENARIOS = { load: sustainedLoad, redis: redisOutage, postgres: postgresRestart, races, fuzz, webhooks };
 const { values } = parseArgs({ options: { seconds: { type: 'string', default: '15' }, only: { type: 'string' } } });
 const chosen = values.only ? values.only.split(',') : Object.keys(SCENARIOS);
 const unknown = chosen.filter((s) => !(s in SCENARIOS));

@@ -17,6 +17,7 @@ import { GrantCache } from './tokens/grant-cache.js';
 import type { WebhookDeps } from './webhooks/deps.js';
 import type { WebhookDeliveryDeps } from './webhooks/deliverer.js';
 import { WebhookSecrets } from './webhooks/webhook-secrets.js';
+import { announceDataWindowEnds } from './webhooks/data-window-events.js';
 import { idpCounters } from './metrics.js';
 import { EnvironmentGuard } from './environment/environment.js';
 import type { AuthorizeDeps } from './authorize/deps.js';
@@ -96,6 +97,7 @@ export function buildDeps(config: Config, testClock?: Clock): AppDeps {
       await core.close();
     },
     purgeExpired,
+    announceDataWindowEnds: () => announceDataWindowEnds(core.db, config.IDP_SECRET, clock.now()),
     webhookSecrets: new WebhookSecrets(keyEncryption),
     // A receiver's answer is read no further than a status line's worth: only its status counts.
     webhookFetch: outboundFetch(config.WEBHOOK_ALLOW_PRIVATE_TARGETS, { what: 'The webhook endpoint', maxBytes: 4096, overflow: 'truncate' }),

@@ -62,6 +62,9 @@ BEGIN
     -- Start from nothing (table and column privileges alike), then grant below.
     EXECUTE format('REVOKE ALL ON ALL TABLES IN SCHEMA public FROM %I', r);
   END LOOP;
+  -- No temporary tables in this database for anyone but its owner: no service needs them, and a
+  -- session's own objects must never shadow the tables a SECURITY DEFINER function writes.
+  EXECUTE format('REVOKE TEMPORARY ON DATABASE %I FROM PUBLIC', current_database());
 END
 $roles$;
 
@@ -102,7 +105,7 @@ GRANT SELECT (${API_KEY_READ}) ON "ApiKey" TO ${verify};
 GRANT UPDATE ("lastUsedAt") ON "ApiKey" TO ${verify};
 GRANT SELECT, INSERT, UPDATE ("count") ON "ApiKeyUsage" TO ${verify};
 -- Its events (an API key at its limit) go into the outbox; it reads no endpoint, secret or delivery.
-GRANT INSERT ON "WebhookEvent" TO ${verify};
+GRANT INSERT ("organizationId", "type", "data", "subject") ON "WebhookEvent" TO ${verify};
 
 -- Credential issuer (area C): the credentials it issued, their status lists, its own signing
 -- keys, and its API keys. Nothing of users, sessions or tokens.
@@ -111,7 +114,7 @@ GRANT SELECT (${API_KEY_READ}) ON "ApiKey" TO ${issuer};
 GRANT UPDATE ("lastUsedAt") ON "ApiKey" TO ${issuer};
 GRANT SELECT, INSERT, UPDATE ("count") ON "ApiKeyUsage" TO ${issuer};
 -- Its events (credentials issued and revoked) go into the outbox; it reads no endpoint, secret or delivery.
-GRANT INSERT ON "WebhookEvent" TO ${issuer};
+GRANT INSERT ("organizationId", "type", "data", "subject") ON "WebhookEvent" TO ${issuer};
 
 -- API key usage: the services that check keys add to the counts; the identity provider reads them
 -- and drops only hours older than a week (housekeeping), never a count still shown.
@@ -124,6 +127,17 @@ DROP POLICY IF EXISTS "ApiKeyUsage_add" ON "ApiKeyUsage";
 CREATE POLICY "ApiKeyUsage_add" ON "ApiKeyUsage" FOR UPDATE TO ${verify}, ${issuer} USING (true);
 DROP POLICY IF EXISTS "ApiKeyUsage_purge" ON "ApiKeyUsage";
 CREATE POLICY "ApiKeyUsage_purge" ON "ApiKeyUsage" FOR DELETE TO ${idp} USING ("hour" < now() - interval '7 days');
+
+-- The webhook outbox: each service writes only its own kinds of event (the identity provider any),
+-- never a test event to one endpoint or a time of its choosing (column grants above).
+ALTER TABLE "WebhookEvent" ENABLE ROW LEVEL SECURITY;
+DROP POLICY IF EXISTS "WebhookEvent_identity_provider" ON "WebhookEvent";
+CREATE POLICY "WebhookEvent_identity_provider" ON "WebhookEvent" TO ${idp} USING (true) WITH CHECK (true);
+DROP POLICY IF EXISTS "WebhookEvent_wallet_verify" ON "WebhookEvent";
+CREATE POLICY "WebhookEvent_wallet_verify" ON "WebhookEvent" FOR INSERT TO ${verify} WITH CHECK ("type" = 'api_key.limit_reached');
+DROP POLICY IF EXISTS "WebhookEvent_credential_issuer" ON "WebhookEvent";
+CREATE POLICY "WebhookEvent_credential_issuer" ON "WebhookEvent" FOR INSERT TO ${issuer}
+  WITH CHECK ("type" IN ('credential.issued', 'credential.revoked', 'api_key.limit_reached'));
 
 -- Both services keep their signing keys in "SigningKey": each role sees and writes only its own
 -- service's rows, so the issuer cannot even read the identity provider's sealed RSA keys. The

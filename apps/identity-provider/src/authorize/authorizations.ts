@@ -1,5 +1,5 @@
 import type { Db } from '@svc/db';
-import { authorizationApproved, recordWebhookEvent } from '../webhooks/events.js';
+import { authorizationApproved, recordWebhookEvent, WEBHOOK_LOG_DAYS } from '../webhooks/events.js';
 import type { Cache } from '@svc/kv';
 import { isUuid, SCOPES, type Scope, scopeDetail, withImplied } from '@svc/schemas';
 import { deriveKey, randomBase62, seal, sha256Hex, unseal } from '@svc/secrets';
@@ -286,8 +286,8 @@ export async function authorizationResult(
 /**
  * Deletes pending authorizations that expired more than an hour ago (nobody can decide them any
  * more; the hour lets a late /result poll still learn it expired), revoked-token records past
- * their token's expiry, and API key usage counts older than a week. Returns how many
- * authorizations went.
+ * their token's expiry, API key usage counts older than a week, and old webhook events. Returns
+ * how many authorizations went.
  */
 export async function purgeExpired(db: Db, now: Date): Promise<number> {
   const cutoff = new Date(now.getTime() - 3600_000);
@@ -295,6 +295,9 @@ export async function purgeExpired(db: Db, now: Date): Promise<number> {
     db.authorization.deleteMany({ where: { status: 'pending_admin', expiresAt: { lt: cutoff } } }),
     db.revokedAccessToken.deleteMany({ where: { expiresAt: { lt: now } } }),
     db.apiKeyUsage.deleteMany({ where: { hour: { lt: new Date(now.getTime() - 7 * 86_400_000) } } }),
+    // Webhook events no endpoint asked for, after an hour; any other with its delivery log after 30 days.
+    db.webhookEvent.deleteMany({ where: { occurredAt: { lt: cutoff }, deliveries: { none: {} } } }),
+    db.webhookEvent.deleteMany({ where: { occurredAt: { lt: new Date(now.getTime() - WEBHOOK_LOG_DAYS * 86_400_000) } } }),
   ]);
   return gone.count;
 }

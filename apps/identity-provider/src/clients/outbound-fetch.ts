@@ -22,7 +22,13 @@ for (const [network, prefix] of [
 ] as const)
   INTERNAL.addSubnet(network, prefix, 'ipv4');
 for (const [network, prefix] of [
-  ['::', 127], // unspecified and loopback
+  ['::', 96], // unspecified, loopback and IPv4-compatible (::a.b.c.d, deprecated: it may still route to a.b.c.d)
+  ['::ffff:0:0:0', 96], // IPv4-translated (SIIT)
+  ['100::', 64], // discard
+  ['2001::', 32], // Teredo: an IPv4 address inside
+  ['2001:db8::', 32], // documentation
+  ['2002::', 16], // 6to4: an IPv4 address inside (2002:a9fe:a9fe:: is 169.254.169.254)
+  ['fec0::', 10], // site-local (deprecated, still routed inside some networks)
   ['64:ff9b::', 96], // NAT64: an IPv4 address behind a translator
   ['64:ff9b:1::', 48],
   ['fc00::', 7], // unique local

@@ -9,6 +9,7 @@ import { SourceWaits } from './source-waits.js';
 const UNIT_SECONDS = { second: 1, minute: 60, hour: 3600 } as const;
 const FAILURE_WINDOW_SECONDS = 300;
 const TEST_DATA_PER_ORGANIZATION_PER_HOUR = 600;
+const WEBHOOK_TESTS_PER_ORGANIZATION_PER_HOUR = 1_200;
 // The client id is whatever the caller sent (any Unicode): hashed, so every key is plain ASCII.
 const tooManyFailures = (retryAfterSeconds: number) =>
   rateLimited(retryAfterSeconds, 'Too many failed requests for this client from this address; wait and try again');
@@ -106,6 +107,12 @@ export class RequestLimits {
     const decision = await this.consume(`test-data:${organizationId}`, TEST_DATA_PER_ORGANIZATION_PER_HOUR, 3600);
     if (decision && !decision.allowed)
       throw rateLimited(decision.retryAfterSeconds, 'Too many test users or authorizations made by this organization this hour');
+  }
+
+  /** Test events an organization sends per hour: each is a delivery its endpoints must take. */
+  async webhookTests(organizationId: string): Promise<void> {
+    const decision = await this.consume(`webhook-tests:${organizationId}`, WEBHOOK_TESTS_PER_ORGANIZATION_PER_HOUR, 3600);
+    if (decision && !decision.allowed) throw rateLimited(decision.retryAfterSeconds, 'Too many test events sent by this organization this hour');
   }
 
   /**

@@ -30,9 +30,12 @@ function targetProblem(url: URL, allowPrivate: boolean): string | undefined {
   return undefined;
 }
 
-function checkTarget(deps: WebhookDeps, url: string): void {
-  const problem = targetProblem(new URL(url), deps.config.WEBHOOK_ALLOW_PRIVATE_TARGETS);
+/** The URL as it will be called (normalized: `HTTPS://Hooks.Example.com` is `https://hooks.example.com/`), or 400. */
+function target(deps: WebhookDeps, url: string): string {
+  const parsed = new URL(url);
+  const problem = targetProblem(parsed, deps.config.WEBHOOK_ALLOW_PRIVATE_TARGETS);
   if (problem) throw new ValidationError([{ field: 'body.url', message: problem }]);
+  return parsed.href;
 }
 
 export function endpointView(e: Row, now: Date) {
@@ -49,21 +52,25 @@ export function endpointView(e: Row, now: Date) {
 }
 
 export async function createWebhook(deps: WebhookDeps, developer: Developer, body: z.output<typeof ZCreateWebhookRequest>) {
-  checkTarget(deps, body.url);
-  const count = await deps.db.webhookEndpoint.count({ where: { organizationId: developer.organizationId } });
-  if (count >= ENDPOINTS_PER_ORGANIZATION)
-    throw conflict('too_many_webhooks', `An organization keeps at most ${ENDPOINTS_PER_ORGANIZATION} webhook endpoints: delete one first`);
+  const url = target(deps, body.url);
   const id = randomUUID();
   const secret = generateWebhookSecret();
-  const row = await deps.db.webhookEndpoint.create({
-    data: {
-      id,
-      organizationId: developer.organizationId,
-      url: body.url,
-      events: body.events,
-      description: body.description ?? null,
-      secret: deps.webhookSecrets.seal(id, secret),
-    },
+  const row = await deps.db.$transaction(async (tx) => {
+    // One organization's endpoints are counted and added one request at a time: parallel requests cannot pass the cap together.
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`webhooks:${developer.organizationId}`}))`;
+    const count = await tx.webhookEndpoint.count({ where: { organizationId: developer.organizationId } });
+    if (count >= ENDPOINTS_PER_ORGANIZATION)
+      throw conflict('too_many_webhooks', `An organization keeps at most ${ENDPOINTS_PER_ORGANIZATION} webhook endpoints: delete one first`);
+    return tx.webhookEndpoint.create({
+      data: {
+        id,
+        organizationId: developer.organizationId,
+        url,
+        events: body.events,
+        description: body.description ?? null,
+        secret: deps.webhookSecrets.seal(id, secret),
+      },
+    });
   });
   return { ...endpointView(row, deps.clock.now()), secret };
 }
@@ -83,11 +90,11 @@ export async function webhookOf(deps: WebhookDeps, developer: Developer, id: str
 
 export async function updateWebhook(deps: WebhookDeps, developer: Developer, id: string, body: z.output<typeof ZUpdateWebhookRequest>) {
   const row = await webhookOf(deps, developer, id);
-  if (body.url) checkTarget(deps, body.url);
+  const url = body.url === undefined ? undefined : target(deps, body.url);
   const updated = await deps.db.webhookEndpoint.update({
     where: { id: row.id },
     data: {
-      ...(body.url !== undefined ? { url: body.url } : {}),
+      ...(url !== undefined ? { url } : {}),
       ...(body.events !== undefined ? { events: body.events } : {}),
       ...(body.description !== undefined ? { description: body.description } : {}),
       // Enabled again: a fresh start, as if it had never failed; disabled by hand: says so.
@@ -123,7 +130,9 @@ export async function rotateWebhookSecret(deps: WebhookDeps, developer: Develope
 /** A `webhook.test` event to this endpoint alone, delivered as every other event is. */
 export async function sendTestEvent(deps: WebhookDeps, developer: Developer, id: string) {
   const row = await webhookOf(deps, developer, id);
-  if (!row.enabled) throw conflict('webhook_disabled', 'The endpoint is disabled: enable it first (PATCH with "enabled": true)');
+  const disabled = () => conflict('webhook_disabled', 'The endpoint is disabled: enable it first (PATCH with "enabled": true)');
+  if (!row.enabled) throw disabled();
+  await deps.limits.webhookTests(row.organizationId);
   const now = deps.clock.now();
   return deps.db.$transaction(async (tx) => {
     const eventId = await recordWebhookEvent(tx, {
@@ -133,7 +142,9 @@ export async function sendTestEvent(deps: WebhookDeps, developer: Developer, id:
       occurredAt: now,
       endpointId: row.id,
     });
-    const delivery = await tx.webhookDelivery.findUniqueOrThrow({ where: { endpointId_eventId: { endpointId: row.id, eventId } }, select: { id: true } });
+    // None when the endpoint was disabled meanwhile (the trigger skips disabled endpoints).
+    const delivery = await tx.webhookDelivery.findUnique({ where: { endpointId_eventId: { endpointId: row.id, eventId } }, select: { id: true } });
+    if (!delivery) throw disabled();
     return { event_id: eventId, delivery_id: delivery.id };
   });
 }
@@ -172,13 +183,13 @@ export async function listDeliveries(deps: WebhookDeps, developer: Developer, id
 /** Tried again now: a failed delivery gets one more attempt, a pending one is moved forward. */
 export async function retryDelivery(deps: WebhookDeps, developer: Developer, id: string, deliveryId: string) {
   const row = await webhookOf(deps, developer, id);
-  const found = await deps.db.webhookDelivery.findFirst({ where: { id: deliveryId, endpointId: row.id } });
-  if (!found) throw deliveryNotFound();
-  if (found.status === 'succeeded') throw conflict('delivery_succeeded', 'The delivery already succeeded; send a test event to try the endpoint');
-  const updated = await deps.db.webhookDelivery.update({
-    where: { id: found.id },
+  // One statement: a delivery that succeeds meanwhile is never made pending again (and sent twice).
+  const moved = await deps.db.webhookDelivery.updateMany({
+    where: { id: deliveryId, endpointId: row.id, status: { not: 'succeeded' } },
     data: { status: 'pending', nextAttemptAt: deps.clock.now() },
-    include: { event: { select: { type: true } } },
   });
-  return deliveryView(updated);
+  const found = await deps.db.webhookDelivery.findFirst({ where: { id: deliveryId, endpointId: row.id }, include: { event: { select: { type: true } } } });
+  if (!found) throw deliveryNotFound();
+  if (moved.count === 0) throw conflict('delivery_succeeded', 'The delivery already succeeded; send a test event to try the endpoint');
+  return deliveryView(found);
 }

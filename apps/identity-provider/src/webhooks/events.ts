@@ -10,9 +10,14 @@ export interface WebhookEventInput {
   occurredAt: Date;
   /** A test event: to this endpoint only. */
   endpointId?: string;
+  /** What it is about (an authorization's id): an endpoint gets a subject's events in order, retries or not. */
+  subject?: string;
 }
 
 type Outbox = Pick<Prisma.TransactionClient, 'webhookEvent'>;
+
+/** How long events and their delivery log are kept (housekeeping deletes older ones). */
+export const WEBHOOK_LOG_DAYS = 30;
 
 /**
  * Writes an event into the outbox, inside the caller's transaction: it is delivered if and only if
@@ -26,6 +31,7 @@ export async function recordWebhookEvent(tx: Outbox, event: WebhookEventInput): 
       data: event.data as Prisma.InputJsonValue,
       occurredAt: event.occurredAt,
       ...(event.endpointId ? { endpointId: event.endpointId } : {}),
+      ...(event.subject ? { subject: event.subject } : {}),
     },
     select: { id: true },
   });
@@ -53,6 +59,7 @@ export function authorizationApproved(secret: string, a: AuthorizationFacts, sco
     type: 'authorization.approved',
     data: { ...authorizationEventData(secret, a), scopes },
     occurredAt: at,
+    subject: a.id,
   };
 }
 
@@ -62,5 +69,6 @@ export function authorizationRevoked(secret: string, a: AuthorizationFacts, reas
     type: 'authorization.revoked',
     data: { ...authorizationEventData(secret, a), reason },
     occurredAt: at,
+    subject: a.id,
   };
 }

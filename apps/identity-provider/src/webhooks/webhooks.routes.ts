@@ -41,7 +41,9 @@ export function webhooksRouter(deps: WebhookDeps): Router {
     )
     .patch(
       handle({ params: ZWebhookParams, body: ZUpdateWebhookRequest }, async ({ params, body }, req, res) => {
-        res.json(await updateWebhook(deps, await developer(req, true), params.webhook_id, body));
+        // Where signed events go is a credential: changed like one (a session in production).
+        const who = body.url === undefined ? await developer(req, true) : await requireDeveloper(deps, req, mintsCredentials(deps));
+        res.json(await updateWebhook(deps, who, params.webhook_id, body));
       }),
     )
     .delete(

@@ -6,6 +6,7 @@ import request from 'supertest';
 import { Webhook } from 'standardwebhooks';
 import { arrange, basic, buildIdp, issueTokens, signIn, useIdp } from '../helpers.js';
 import { webhookDeliverer } from '../../src/webhooks/deliverer.js';
+import { announceDataWindowEnds } from '../../src/webhooks/data-window-events.js';
 import { headersOf, startReceiver } from './receiver.js';
 
 const suite = useIdp();
@@ -95,6 +96,20 @@ describe('webhook endpoints', () => {
       .send({ url: receiver.url, events: ['webhook.test'] });
     expect(res.status).toBe(401);
   });
+
+  it('are pointed elsewhere only with a session in production; a personal access token changes the rest', async () => {
+    const { auth, endpoint } = await owner();
+    const pat = {
+      Authorization: `Bearer ${(await request(suite.idp.app).post('/v2/developer/personal-access-tokens').set(auth).send({ name: 'ci' })).body.token}`,
+    };
+    const moved = await request(suite.idp.app).patch(`/v2/developer/webhooks/${endpoint.id}`).set(pat).send({ url: 'https://attacker.example/hooks' });
+    expect(moved.status).toBe(401);
+    expect((await request(suite.idp.app).get(`/v2/developer/webhooks/${endpoint.id}`).set(auth)).body.url).toBe(receiver.url);
+    const described = await request(suite.idp.app).patch(`/v2/developer/webhooks/${endpoint.id}`).set(pat).send({ description: 'by CI' });
+    expect(described.body.description).toBe('by CI');
+    const normalized = await request(suite.idp.app).patch(`/v2/developer/webhooks/${endpoint.id}`).set(auth).send({ url: 'HTTP://Hooks.Example.COM:80/In' });
+    expect(normalized.body.url).toBe('http://hooks.example.com/In');
+  });
 });
 
 describe('webhook delivery', () => {
@@ -139,6 +154,59 @@ describe('webhook delivery', () => {
       { type: 'authorization.revoked', timestamp: expect.any(String), data: { ...ids, reason: 'client' } },
     ]);
     for (const { r } of events) expect(r.body).not.toContain(a.user.email);
+  });
+
+  it('never lets an authorization’s revocation overtake its approval, even when the approval had to be retried', async () => {
+    const { a, auth, endpoint } = await owner();
+    const before = receiver.received.length;
+    receiver.answer(500);
+    const t = await issueTokens(suite.idp.app, a);
+    await deliverer.drain();
+    await request(suite.idp.app)
+      .post('/oauth/revoke')
+      .set('Authorization', basic(a.confidential.client_id, a.confidential.client_secret!))
+      .send({ authorization_id: t.authorizationId });
+    await deliverer.drain();
+    const types = () =>
+      receiver.received
+        .slice(before)
+        .map((r) => JSON.parse(r.body) as { type: string; data: { authorization_id?: string } })
+        .filter((e) => e.data.authorization_id === t.authorizationId)
+        .map((e) => e.type);
+    // The approval failed once and waits for its retry: the revocation waits behind it.
+    expect(types()).toEqual(['authorization.approved']);
+    const approval = (await request(suite.idp.app).get(`/v2/developer/webhooks/${endpoint.id}/deliveries?status=pending`).set(auth)).body.items.find(
+      (d: { event_type: string }) => d.event_type === 'authorization.approved',
+    );
+    await request(suite.idp.app).post(`/v2/developer/webhooks/${endpoint.id}/deliveries/${approval.id}/retry`).set(auth);
+    await deliverer.drain();
+    expect(types()).toEqual(['authorization.approved', 'authorization.approved', 'authorization.revoked']);
+  });
+
+  it('tells once that an authorization’s data window is over', async () => {
+    const { a, endpoint } = await owner(['authorization.data_window_ended']);
+    const t = await issueTokens(suite.idp.app, a);
+    const secret = suite.idp.deps.config.IDP_SECRET;
+    // A minute after the window (the application's preset_cache_ttl_seconds) ended, twice: one event.
+    const after = new Date(Date.now() + (3600 + 60) * 1000);
+    await announceDataWindowEnds(suite.db, secret, after);
+    await announceDataWindowEnds(suite.db, secret, after);
+    await deliverer.drain();
+    const told = receiver.received
+      .filter((r) => r.body.includes(t.authorizationId))
+      .map((r) => new Webhook(endpoint.secret).verify(r.body, headersOf(r)) as { type: string; timestamp: string; data: Record<string, unknown> });
+    expect(told).toEqual([
+      {
+        type: 'authorization.data_window_ended',
+        timestamp: expect.any(String),
+        data: {
+          authorization_id: t.authorizationId,
+          client_id: a.confidential.client_id,
+          app_scoped_user_id: t.app_scoped_user_id,
+          data_window_ended_at: told[0]?.timestamp,
+        },
+      },
+    ]);
   });
 
   it('tries a failed delivery again with the same webhook-id, and a retry from the log sends it now', async () => {
