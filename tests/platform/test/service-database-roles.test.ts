@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createApiKey, createClient, createOrg, createUser, type AdminContext } from '@svc/admin';
 import { applyServiceRoles, createPrismaClient, type Db, migrate, type RoleService, serviceRoleNames } from '@svc/db';
@@ -73,7 +73,7 @@ async function arrange() {
   const org = await createOrg(ctx, { name: 'Roles Org', ownerEmail: user.email });
   const key = await createApiKey(ctx, { org: org.id, permissions: 'wallet:verify,credentials:issue' });
   const client = await createClient(ctx, { org: org.id, name: 'Roles App', redirectUris: [REDIRECT], scopes: 'openid identity:read' });
-  return { user: { ...user, password }, wallet, key, client };
+  return { user: { ...user, password }, wallet, key, client, org };
 }
 
 beforeAll(async () => {
@@ -216,6 +216,28 @@ describe('what each role is refused', () => {
       expect(await outcome(c, 'SELECT "id", "palmVerified" FROM "User" LIMIT 1')).toBe('ok');
       expect(await outcome(c, 'UPDATE "User" SET "palmVerified" = true')).toBe(PERMISSION_DENIED);
       expect(await outcome(c, 'UPDATE "ApiKey" SET "status" = \'active\'')).toBe(PERMISSION_DENIED);
+    });
+  });
+
+  it('the other services write only their own webhook events into the outbox, and read nothing of webhooks', async () => {
+    const org = arranged.org.id;
+    const insert = (type: string, extra = '') =>
+      `INSERT INTO "WebhookEvent" ("organizationId", "type", "data"${extra ? ', "endpointId"' : ''}) VALUES ('${org}', '${type}', '{}'${extra})`;
+    const RLS_REFUSED = '42501';
+    await asRole('wallet-verify', async (c) => {
+      expect(await outcome(c, insert('api_key.limit_reached'))).toBe('ok');
+      expect(await outcome(c, insert('authorization.revoked'))).toBe(RLS_REFUSED);
+      expect(await outcome(c, insert('api_key.limit_reached', `, '${randomUUID()}'`))).toBe(PERMISSION_DENIED);
+      for (const table of ['WebhookEvent', 'WebhookEndpoint', 'WebhookDelivery']) {
+        expect([table, await outcome(c, `SELECT 1 FROM "${table}" LIMIT 1`)]).toEqual([table, PERMISSION_DENIED]);
+      }
+      // No temporary table can stand in for one the fan-out trigger writes as the owner.
+      expect(await outcome(c, 'CREATE TEMP TABLE "WebhookDelivery" (id int)')).toBe(PERMISSION_DENIED);
+    });
+    await asRole('credential-issuer', async (c) => {
+      expect(await outcome(c, insert('credential.revoked'))).toBe('ok');
+      expect(await outcome(c, insert('authorization.approved'))).toBe(RLS_REFUSED);
+      expect(await outcome(c, 'SELECT secret FROM "WebhookEndpoint" LIMIT 1')).toBe(PERMISSION_DENIED);
     });
   });
 
