@@ -1,4 +1,4 @@
-import { ApiKeyAuthenticator, KeyLimiter } from '@svc/api-keys';
+import { ApiKeyAuthenticator, KeyLimiter, LimitEvents } from '@svc/api-keys';
 import { type Counter, dependencyCheck, readPackageVersion, type ReadinessCheck } from '@svc/http';
 import { coreChecks, createCoreDeps, type CoreDeps } from '@svc/runtime';
 import { KeyEncryption, legacyKekWarning } from '@svc/signing-keys';
@@ -44,6 +44,7 @@ export function buildDeps(config: Config): AppDeps {
     replicas: config.RATE_LIMIT_REPLICAS,
     logger: core.logger,
     clock: core.clock,
+    events: new LimitEvents(core.db, core.logger),
   });
   return {
     ...core,

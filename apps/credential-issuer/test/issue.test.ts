@@ -11,6 +11,7 @@ let db: Db;
 let issuer: ReturnType<typeof buildIssuer>;
 let token: string;
 let ctx: Awaited<ReturnType<typeof arrangeOrg>>['ctx'];
+let organizationId: string;
 
 beforeAll(async () => {
   db = testDb();
@@ -18,6 +19,7 @@ beforeAll(async () => {
   const arranged = await arrangeOrg(db);
   token = arranged.token.key;
   ctx = arranged.ctx;
+  organizationId = arranged.org.id;
 });
 afterAll(async () => {
   await issuer.deps.close();
@@ -86,6 +88,17 @@ describe('POST /credentials/issue (the spec’s shape)', () => {
     expect(res.status).toBe(200);
     expect(res.body.verified).toBe(false);
     expect(res.body.errors.length).toBeGreaterThan(0);
+  });
+
+  it('tells the organization’s webhook outbox of each issue and the first revocation, by credential id only', async () => {
+    const { credential } = (await issue({ subject_address: SUBJECT, claims })).body;
+    await request(issuer.app).post('/credentials/revoke').set('X-API-Token', token).send({ credential_id: credential.id });
+    await request(issuer.app).post('/credentials/revoke').set('X-API-Token', token).send({ credential_id: credential.id });
+    const events = await db.webhookEvent.findMany({ where: { subject: credential.id }, orderBy: { occurredAt: 'asc' } });
+    expect(events.map((e) => [e.organizationId, e.type, e.data])).toEqual([
+      [organizationId, 'credential.issued', { credential_id: credential.id }],
+      [organizationId, 'credential.revoked', { credential_id: credential.id }],
+    ]);
   });
 
   it('reports a revoked credential as revoked and fails its verification', async () => {

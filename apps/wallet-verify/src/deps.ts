@@ -1,4 +1,4 @@
-import { ApiKeyAuthenticator, KeyLimiter } from '@svc/api-keys';
+import { ApiKeyAuthenticator, KeyLimiter, LimitEvents } from '@svc/api-keys';
 import { pingDatabase } from '@svc/db';
 import { type Counter, dependencyCheck, readPackageVersion, type ReadinessCheck } from '@svc/http';
 import { type Clock, createCoreDeps, type CoreDeps } from '@svc/runtime';
@@ -36,6 +36,7 @@ export function buildDeps(config: Config, options: BuildOptions = {}): AppDeps {
     replicas: config.RATE_LIMIT_REPLICAS,
     logger: core.logger,
     clock: core.clock,
+    events: new LimitEvents(core.db, core.logger),
   });
   const failOpen = config.RATE_LIMIT_ON_REDIS_FAILURE === 'open';
   const redisCheck: ReadinessCheck = {

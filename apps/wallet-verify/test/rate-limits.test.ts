@@ -65,6 +65,35 @@ describe('rate limits', () => {
     expect(next.headers['x-ratelimit-reset']).toBe(String(Date.parse('2026-11-22T12:00:00Z') / 1000));
   });
 
+  it('tells the organization’s webhook outbox once per hour that a key reached its hourly limit', async () => {
+    const { key, org } = await arrange(db, { hourlyLimit: 2 });
+    const clock = clockAt('2026-11-22T10:30:00Z');
+    const app = service(clock);
+    const hit = () =>
+      request(app).get('/v1/human/verify').query({ wallet_address: '0x52908400098527886E0F7030069857D2E4169EE7' }).set('X-SVC-API-Key', key.key);
+    for (let i = 0; i < 6; i++) {
+      await hit();
+      clock.advance(1000);
+    }
+    const told = async () => {
+      for (let i = 0; i < 100; i++) {
+        const rows = await db.webhookEvent.findMany({ where: { organizationId: org.id } });
+        if (rows.length) return rows;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      return [];
+    };
+    const rows = await told();
+    expect(rows.map((r) => [r.type, r.data])).toEqual([
+      ['api_key.limit_reached', { api_key_id: key.id, hourly_limit: 2, resets_at: '2026-11-22T11:00:00.000Z' }],
+    ]);
+    // A second replica refusing the same key in the same hour adds nothing.
+    const other = service(clock);
+    await request(other).get('/v1/human/verify').query({ wallet_address: '0x52908400098527886E0F7030069857D2E4169EE7' }).set('X-SVC-API-Key', key.key);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(await db.webhookEvent.count({ where: { organizationId: org.id } })).toBe(1);
+  });
+
   it('allows a burst of 10 per second, then 429 with Retry-After: 1, and recovers', async () => {
     const { key, human } = await arrange(db);
     const clock = clockAt('2026-11-22T10:00:00Z');

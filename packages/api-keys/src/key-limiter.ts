@@ -1,9 +1,12 @@
 import { type Logger, ServiceUnavailableError } from '@svc/http';
 import { MemoryStore, StoreUnavailableError, type RateLimitDecision, type RateLimiter } from '@svc/kv';
+import type { LimitEvents } from './limit-events.js';
 
 export interface KeyLimits {
   hourlyLimit: number;
   burstLimit: number;
+  /** The key's organization: told (api_key.limit_reached) when the key reaches its hourly limit. */
+  organizationId?: string;
 }
 
 export interface KeyLimiterOptions {
@@ -13,6 +16,8 @@ export interface KeyLimiterOptions {
   logger: Logger;
   /** The service's clock (for when Redis went away, and the fallback limiter's windows). */
   clock: { now(): Date };
+  /** Where a key reaching its hourly limit is announced (the webhook outbox). */
+  events?: LimitEvents;
 }
 
 /** The X-RateLimit-* headers every answer to a known key carries (areas B and C). */
@@ -42,6 +47,13 @@ export class KeyLimiter {
   }
 
   async consume(keyId: string, limits: KeyLimits): Promise<RateLimitDecision> {
+    const decision = await this.decide(keyId, limits);
+    const { organizationId } = limits;
+    if (organizationId) this.options.events?.observe({ id: keyId, organizationId, hourlyLimit: limits.hourlyLimit }, decision);
+    return decision;
+  }
+
+  private async decide(keyId: string, limits: KeyLimits): Promise<RateLimitDecision> {
     const policy = { limit: limits.hourlyLimit, windowSeconds: 3600, burst: { limit: limits.burstLimit, perSeconds: 1 } };
     try {
       const decision = await this.options.limiter.consume(keyId, policy);

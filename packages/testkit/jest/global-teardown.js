@@ -6,8 +6,10 @@ export default async function globalTeardown() {
   if (name) {
     const admin = new pg.Client({ connectionString: process.env.SVC_TEST_SERVER_URL });
     await admin.connect();
-    // With the sandbox's beside it, when a suite made one (testSandboxDatabaseUrl).
-    for (const database of [name, `${name}_sandbox`]) await admin.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(database)} WITH (FORCE)`);
+    // With those made beside it: the sandbox's (testSandboxDatabaseUrl) and single suites' (testSuiteDatabaseUrl).
+    const beside = await admin.query('SELECT datname FROM pg_database WHERE starts_with(datname, $1)', [`${name}_`]);
+    for (const database of [name, ...beside.rows.map((r) => r.datname)])
+      await admin.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(database)} WITH (FORCE)`);
     await admin.end();
   }
   const embedded = globalThis.__svcEmbedded;

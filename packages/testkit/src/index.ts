@@ -34,6 +34,20 @@ export async function testSandboxDatabaseUrl(): Promise<string> {
   return url;
 }
 
+/**
+ * A migrated database of this run for one suite alone, beside the run's shared one (and dropped
+ * with it): for rows no other suite's service process may act on, such as webhook deliveries
+ * (every identity provider a suite starts delivers what the database it is given holds).
+ */
+export async function testSuiteDatabaseUrl(suite: string): Promise<string> {
+  if (!/^[a-z0-9_]{1,30}$/.test(suite)) throw new Error('suite: lowercase letters, digits and _ only');
+  const url = new URL(testDatabaseUrl());
+  url.pathname = `/${encodeURIComponent(`${decodeURIComponent(url.pathname.slice(1))}_${suite}`)}`;
+  await ensureDatabaseExists(url.toString());
+  await migrate(url.toString());
+  return url.toString();
+}
+
 export function testDb(): Db {
   return createPrismaClient(testDatabaseUrl(), { poolSize: 4 });
 }

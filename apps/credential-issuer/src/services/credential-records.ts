@@ -1,4 +1,4 @@
-import type { Db } from '@svc/db';
+import { type Db, outboxInsert } from '@svc/db';
 import { isUuid } from '@svc/schemas';
 import { credentialNotFound, invalidField } from '../errors.js';
 import type { SignedFacts } from '../vc/signed-facts.js';
@@ -30,9 +30,11 @@ export async function revokeCredential(db: Db, organizationId: string, credentia
   if (!record.revokedAt) {
     // The list's version moves with the bit, in one transaction: the next request for the list, on
     // any replica, signs it anew.
+    // The organization's webhook endpoints hear of it if and only if it commits.
     await db.$transaction([
       db.issuedCredential.update({ where: { id: record.id }, data: { status: 'revoked', revokedAt } }),
       ...(record.statusListId ? [db.statusList.update({ where: { id: record.statusListId }, data: { version: { increment: 1 } } })] : []),
+      outboxInsert(db, { organizationId, type: 'credential.revoked', data: { credential_id: record.credentialId }, subject: record.credentialId }),
     ]);
   }
   return { revoked: true as const, credential_id: record.credentialId, revoked_at: revokedAt.toISOString(), newly: !record.revokedAt };

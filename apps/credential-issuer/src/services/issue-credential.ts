@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Db, Sql } from '@svc/db';
 import type { Clock } from '@svc/runtime';
-import { isUniqueViolation } from '@svc/db';
+import { isUniqueViolation, outboxInsert } from '@svc/db';
 import { duplicateCredential, invalidField, notSignable } from '../errors.js';
 import type { Config } from '../config.js';
 import { SigningJobError, type SigningPool } from '../signing-pool.js';
@@ -188,7 +188,7 @@ async function sign(
     throw err;
   }
   try {
-    await ctx.db.issuedCredential.create({
+    const recorded = ctx.db.issuedCredential.create({
       data: {
         id: recordId,
         credentialId: signed.id,
@@ -204,6 +204,14 @@ async function sign(
         statusListIndex: place?.index ?? null,
       },
     });
+    // The organization's webhook endpoints hear of it if and only if the record commits.
+    const told = outboxInsert(ctx.db, {
+      organizationId: caller.organizationId,
+      type: 'credential.issued',
+      data: { credential_id: signed.id },
+      subject: signed.id,
+    });
+    await ctx.db.$transaction([recorded, told]);
   } catch (err) {
     // A concurrent request of the same organization recorded the same id first.
     if (isUniqueViolation(err)) throw duplicateCredential(signed.id);

@@ -1,25 +1,37 @@
 // Webhooks end to end on a real PostgreSQL: endpoints managed through /v2/developer/webhooks,
 // events written in the transaction of the change, delivered by the deliverer to a receiver on
 // this machine, and every signature checked with standardwebhooks, a verifier this project did not write.
+// On a database of this file's own: the identity providers other suites start as processes each
+// run a deliverer, which would otherwise take these deliveries.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
 import { Webhook } from 'standardwebhooks';
-import { arrange, basic, buildIdp, issueTokens, signIn, useIdp } from '../helpers.js';
+import { createPrismaClient, type Db } from '@svc/db';
+import { testSuiteDatabaseUrl } from '@svc/testkit';
+import { arrange, basic, buildIdp, issueTokens, signIn } from '../helpers.js';
 import { webhookDeliverer } from '../../src/webhooks/deliverer.js';
 import { announceDataWindowEnds } from '../../src/webhooks/data-window-events.js';
 import { headersOf, startReceiver } from './receiver.js';
 
-const suite = useIdp();
+const suite = {} as { db: Db; idp: ReturnType<typeof buildIdp> };
+let databaseUrl: string;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 let deliverer: ReturnType<typeof webhookDeliverer>;
+/** An identity provider on this file's database. */
+const idpHere = (env: NodeJS.ProcessEnv = {}) => buildIdp({ DATABASE_URL: databaseUrl, ...env });
 
 beforeAll(async () => {
+  databaseUrl = await testSuiteDatabaseUrl('webhooks');
+  suite.db = createPrismaClient(databaseUrl, { poolSize: 4 });
+  suite.idp = idpHere();
   receiver = await startReceiver();
   deliverer = webhookDeliverer(suite.idp.deps);
 });
 afterAll(async () => {
   await deliverer.stop();
   await receiver.close();
+  await suite.idp.deps.close();
+  await suite.db.$disconnect();
 });
 
 /** An organization's owner (a session) with its applications, and a webhook endpoint of theirs. */
@@ -55,7 +67,7 @@ describe('webhook endpoints', () => {
 
   it('refuses what cannot be a target, naming the field, and changes nothing', async () => {
     const { auth } = await owner();
-    const strict = buildIdp({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'false' });
+    const strict = idpHere({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'false' });
     try {
       const session = auth.Authorization;
       for (const [url, why] of [
@@ -258,7 +270,7 @@ describe('webhook delivery', () => {
 
   it('never reaches a private address when they are not allowed, whatever the endpoint row says', async () => {
     const { auth, endpoint } = await owner();
-    const strict = buildIdp({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'false' });
+    const strict = idpHere({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'false' });
     const strictDeliverer = webhookDeliverer(strict.deps);
     try {
       // Written as if allowed once (or by a name that now resolves inside): refused when sent.
@@ -277,7 +289,7 @@ describe('webhook delivery', () => {
 
   it('is shared by replicas: each event once, in order, to an endpoint two deliverers serve', async () => {
     const { auth, endpoint } = await owner();
-    const other = buildIdp();
+    const other = idpHere();
     const second = webhookDeliverer(other.deps);
     try {
       const count = 30;

@@ -39,6 +39,8 @@ CREATE TABLE "WebhookEvent" (
 );
 ALTER TABLE "WebhookEvent" ADD CONSTRAINT "WebhookEvent_organizationId_fkey" FOREIGN KEY ("organizationId") REFERENCES "Organization"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 CREATE INDEX "WebhookEvent_occurredAt_idx" ON "WebhookEvent"("occurredAt");
+-- An API key's limit is announced once per window, whichever replica is first.
+CREATE UNIQUE INDEX "WebhookEvent_limit_once_idx" ON "WebhookEvent"("type", "subject") WHERE "type" = 'api_key.limit_reached';
 
 CREATE TABLE "WebhookDelivery" (
     "id" UUID NOT NULL DEFAULT gen_random_uuid(),
