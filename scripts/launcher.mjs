@@ -115,7 +115,10 @@ function startService({ name, app, port, entry }, index) {
   return { name, process: child };
 }
 
-/** The demo app: an integrator's app, which knows its client and the identity provider, nothing more. */
+/**
+ * The demo app: an integrator's app, which knows its client, the identity provider and its
+ * organization's developer (who registers its webhook receiver), nothing more.
+ */
 function demoAppEnv(port) {
   const client = demo.clients.confidential;
   return {
@@ -125,8 +128,13 @@ function demoAppEnv(port) {
     DEMO_CLIENT_ID: client.client_id,
     DEMO_CLIENT_SECRET: client.client_secret,
     DEMO_REDIRECT_URI: demoRedirectUri,
+    DEMO_DEVELOPER_EMAIL: demo.users.developer.email,
+    DEMO_DEVELOPER_PASSWORD: demo.users.developer.password,
   };
 }
+
+// On embedded defaults a webhook receiver on this machine (http://localhost) is what a developer tries first.
+const webhookTargets = env.WEBHOOK_ALLOW_PRIVATE_TARGETS ?? (database.embedded ? 'true' : '');
 
 /** One of the three services, with only its own secrets (as deployed). */
 function serviceEnv(name, port) {
@@ -144,8 +152,7 @@ function serviceEnv(name, port) {
     // Locally every request is worth seeing, not only failures.
     LOG_REQUESTS: env.LOG_REQUESTS ?? 'all',
     PUBLIC_URL: publicUrl({ name, port }),
-    // On embedded defaults a webhook receiver on this machine (http://localhost) is what a developer tries first.
-    WEBHOOK_ALLOW_PRIVATE_TARGETS: env.WEBHOOK_ALLOW_PRIVATE_TARGETS ?? (database.embedded ? 'true' : ''),
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: webhookTargets,
     ...(name === 'identity-provider' ? productionIdpEnv() : {}),
   };
 }
@@ -176,7 +183,7 @@ function sandboxEnv() {
     LOG_REQUESTS: env.LOG_REQUESTS ?? 'all',
     PUBLIC_URL: publicUrl(sandbox),
     PRODUCTION_BASE_URL: publicUrl(services[0]),
-    WEBHOOK_ALLOW_PRIVATE_TARGETS: env.WEBHOOK_ALLOW_PRIVATE_TARGETS ?? (database.embedded ? 'true' : ''),
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: webhookTargets,
   };
 }
 

@@ -18,6 +18,17 @@ const credentialOf = async (members: Record<string, unknown>) => ({
   credentialSubject: { id: `did:ethr:${SUBJECT}`, name: 'Alice' },
   ...members,
 });
+/**
+ * Issues a credential built with the DID this instance signs with now; if another test file
+ * rotated the key between building and issuing (refused: not this issuer's DID), builds it again.
+ */
+async function issueWith(members: Record<string, unknown>) {
+  for (let attempt = 1; ; attempt++) {
+    const res = await post('/credentials/issue', { credential: await credentialOf(members) });
+    const rotated = res.status === 400 && String(res.body.error_description).startsWith("credential.issuer: must be this issuer's DID");
+    if (!rotated || attempt === 3) return res;
+  }
+}
 
 describe('what VC DM 2.0 allows is signed as given', () => {
   it.each([
@@ -55,13 +66,13 @@ describe('what VC DM 2.0 forbids is refused, naming the member (§4.10, §4.11, 
     [{ evidence: { id: 'https://example.org/evidence/1' } }, 'body.credential.evidence.type'],
     [{ evidence: 'seen in person' }, 'body.credential.evidence'],
   ])('%j', async (members, field) => {
-    const res = await post('/credentials/issue', { credential: await credentialOf(members) });
+    const res = await issueWith(members);
     expect(res.status).toBe(400);
     expect(res.body.details).toContainEqual({ field, message: expect.any(String) });
   });
 
   it('and reported by verify, beside what else is wrong', async () => {
-    const issued = (await post('/credentials/issue', { credential: await credentialOf({}) })).body.verifiableCredential;
+    const issued = (await issueWith({})).body.verifiableCredential;
     const res = await post('/credentials/verify', { credential: { ...issued, evidence: { id: 'https://example.org/evidence/1' } } });
     expect(res.status).toBe(200);
     expect(res.body.verified).toBe(false);
@@ -104,14 +115,14 @@ describe('a term the contexts do not define', () => {
     ],
     [{ credentialSubject: { type: ['Person'] } }, /the type "Person" is not defined by the credential's contexts/],
   ])('is refused, saying which and what to add: %j', async (members, message) => {
-    const res = await post('/credentials/issue', { credential: await credentialOf(members) });
+    const res = await issueWith(members);
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ error: 'invalid_credential', error_description: expect.stringMatching(message) });
   });
 });
 
 describe('POST /credentials/verify, the VC API request', () => {
-  const issueOne = async () => (await post('/credentials/issue', { credential: await credentialOf({}) })).body.verifiableCredential;
+  const issueOne = async () => (await issueWith({})).body.verifiableCredential;
 
   it('answers 200 {verified, checks, warnings, errors} for a credential that verifies, and honours options.checks', async () => {
     const verifiableCredential = await issueOne();
@@ -171,7 +182,7 @@ describe('POST /credentials/derive', () => {
   });
 
   it('answers 400 for a pointer to nothing, a credential without a base proof, and malformed options', async () => {
-    const issued = (await post('/credentials/issue', { credential: await credentialOf({}) })).body.verifiableCredential;
+    const issued = (await issueWith({})).body.verifiableCredential;
     const nowhere = await post('/credentials/derive', { verifiableCredential: issued, options: { selectivePointers: ['/credentialSubject/nowhere'] } });
     expect(nowhere.status).toBe(400);
     expect(nowhere.body.error).toBe('invalid_credential');
@@ -205,7 +216,7 @@ describe('bundled contexts', () => {
   });
 
   it('an unknown one is a 400 naming it and listing what is bundled', async () => {
-    const res = await post('/credentials/issue', { credential: await credentialOf({ '@context': [V2, 'https://example.com/unknown/v1'] }) });
+    const res = await issueWith({ '@context': [V2, 'https://example.com/unknown/v1'] });
     expect(res.status).toBe(400);
     expect(res.body.error_description).toMatch(/https:\/\/example\.com\/unknown\/v1 is not bundled .* https:\/\/www\.w3\.org\/ns\/credentials\/examples\/v2/);
   });

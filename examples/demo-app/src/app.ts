@@ -3,6 +3,7 @@ import express, { type Express, type Request, type Response } from 'express';
 import type { Config } from './config.js';
 import { dashboardPage, signedOutPage, STYLE, type Dashboard, type Result } from './pages.js';
 import { Sessions, type Session } from './sessions.js';
+import { EventLog } from './webhooks.js';
 
 const SCOPE = ['openid', 'identity:read', 'kyc:read'];
 const PRESETS = ['age_over_18', 'nationality', 'country_of_residence', 'kyc_passed'];
@@ -20,12 +21,14 @@ export interface DemoAppDeps {
   config: Config;
   /** For tests: the fetch the SDK uses. */
   fetch?: typeof fetch;
+  /** The webhook events it receives (its secret set once the receiver is registered). */
+  events?: EventLog;
 }
 
 const describe = (err: unknown) => (err instanceof SvcApiError ? `${err.status} ${err.error}: ${err.description ?? ''}`.trim() : (err as Error).message);
 
 /** A relying party as an integrator would write one with the SDK: sign-in with PKCE, then read what the user shared. */
-export function createApp({ config, fetch }: DemoAppDeps): Express {
+export function createApp({ config, fetch, events = new EventLog() }: DemoAppDeps): Express {
   const idp = new IdentityClient({ issuer: config.issuer, clientId: config.clientId, clientSecret: config.clientSecret, ...(fetch ? { fetch } : {}) });
   const sessions = new Sessions(config.redirectUri.startsWith('https:'));
   const app = express();
@@ -39,6 +42,11 @@ export function createApp({ config, fetch }: DemoAppDeps): Express {
     });
     next();
   });
+  // The receiver reads the body as sent: the signature covers the exact bytes.
+  app.post('/webhooks', express.raw({ type: 'application/json', limit: '64kb' }), (req, res) => {
+    const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+    res.sendStatus(events.receive(body, req.headers) ? 204 : 400);
+  });
   app.use(express.urlencoded({ extended: false, limit: '2kb' }));
 
   app.get('/app.css', (_req, res) => void res.type('css').set('Cache-Control', 'public, max-age=300').send(STYLE));
@@ -48,8 +56,8 @@ export function createApp({ config, fetch }: DemoAppDeps): Express {
     const session = sessions.get(req, res);
     const notice = session.notice;
     delete session.notice;
-    if (!session.tokens) return void res.type('html').send(signedOutPage({ issuer: config.issuer, ...(notice ? { notice } : {}) }));
-    res.type('html').send(dashboardPage({ ...(await readEverything(session)), csrf: session.csrf, ...(notice ? { notice } : {}) }));
+    if (!session.tokens) return void res.type('html').send(signedOutPage({ issuer: config.issuer, events: events.recent, ...(notice ? { notice } : {}) }));
+    res.type('html').send(dashboardPage({ ...(await readEverything(session)), csrf: session.csrf, events: events.recent, ...(notice ? { notice } : {}) }));
   });
 
   app.get('/login', (req, res) => {

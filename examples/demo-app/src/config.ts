@@ -10,6 +10,9 @@ const ZConfig = z.object({
   DEMO_CLIENT_SECRET: z.string().min(1),
   /** Must be registered for the client, exactly. */
   DEMO_REDIRECT_URI: z.url().optional(),
+  /** The demo organization's developer, who registers the app's webhook receiver (from .data/demo.json when unset). */
+  DEMO_DEVELOPER_EMAIL: z.string().min(1).optional(),
+  DEMO_DEVELOPER_PASSWORD: z.string().min(1).optional(),
 });
 
 export interface Config {
@@ -19,6 +22,8 @@ export interface Config {
   clientId: string;
   clientSecret: string;
   redirectUri: string;
+  /** Who registers the webhook receiver; without one, the app receives no webhooks. */
+  developer: { email: string; password: string } | undefined;
 }
 
 /**
@@ -29,9 +34,14 @@ export function loadConfig(env: NodeJS.ProcessEnv, demoFile = '.data/demo.json')
   const fromDemo: Record<string, string> = {};
   if (!env.DEMO_CLIENT_ID) {
     try {
-      const demo = JSON.parse(readFileSync(demoFile, 'utf8')) as { clients: { confidential: { client_id: string; client_secret: string } } };
+      const demo = JSON.parse(readFileSync(demoFile, 'utf8')) as {
+        clients: { confidential: { client_id: string; client_secret: string } };
+        users?: { developer?: { email: string; password: string } };
+      };
       fromDemo.DEMO_CLIENT_ID = demo.clients.confidential.client_id;
       fromDemo.DEMO_CLIENT_SECRET = demo.clients.confidential.client_secret;
+      const developer = demo.users?.developer;
+      if (developer) Object.assign(fromDemo, { DEMO_DEVELOPER_EMAIL: developer.email, DEMO_DEVELOPER_PASSWORD: developer.password });
     } catch {
       // Reported below as the missing variables.
     }
@@ -49,5 +59,6 @@ export function loadConfig(env: NodeJS.ProcessEnv, demoFile = '.data/demo.json')
     clientId: c.DEMO_CLIENT_ID,
     clientSecret: c.DEMO_CLIENT_SECRET,
     redirectUri: c.DEMO_REDIRECT_URI ?? `http://localhost:${c.DEMO_APP_PORT}/callback`,
+    developer: c.DEMO_DEVELOPER_EMAIL && c.DEMO_DEVELOPER_PASSWORD ? { email: c.DEMO_DEVELOPER_EMAIL, password: c.DEMO_DEVELOPER_PASSWORD } : undefined,
   };
 }

@@ -45,7 +45,33 @@ export type Notice = { kind: 'ok' | 'error'; text: string };
 const noticeHtml = (notice?: Notice) =>
   notice ? `<section class="${notice.kind}" role="${notice.kind === 'error' ? 'alert' : 'status'}"><p>${e(notice.text)}</p></section>` : '';
 
-export function signedOutPage(input: { issuer: string; notice?: Notice }): string {
+export interface ReceivedEvent {
+  id: string;
+  type: string;
+  timestamp: string;
+  data: Record<string, unknown>;
+  received_at: string;
+}
+
+/** What the identity provider pushed to this app (verified with the SDK's verifyWebhook). */
+function eventsHtml(events: ReceivedEvent[]): string {
+  const list = events.length
+    ? `<table class="stack"><tr><th scope="col">event</th><th scope="col">about</th><th scope="col">happened</th></tr>${events
+        .map(
+          (ev) =>
+            `<tr><td data-label="event"><code>${breakable(ev.type)}</code></td><td data-label="about">${valueHtml(
+              ev.data.presets
+                ? `${String(ev.data.authorization_id ?? '')} (${(ev.data.presets as string[]).join(', ')})`
+                : (ev.data.authorization_id ?? ev.data.credential_id ?? ''),
+            )}</td><td data-label="happened">${valueHtml(ev.timestamp)}</td></tr>`,
+        )
+        .join('')}</table>`
+    : '<p>None yet: approve or revoke access, and the identity provider tells this app here.</p>';
+  return `<section id="webhooks" aria-labelledby="webhooks-title"><h2 id="webhooks-title">Webhook events</h2>
+<p><small><code>POST /webhooks</code>: what the identity provider pushed to this app, each signature checked with the SDK’s <code>verifyWebhook</code>.</small></p>${list}</section>`;
+}
+
+export function signedOutPage(input: { issuer: string; notice?: Notice; events?: ReceivedEvent[] }): string {
   return layout(
     'Demo relying party',
     `${noticeHtml(input.notice)}<section>
@@ -55,7 +81,7 @@ whether you are over 18, your nationality, whether your identity check passed.</
 <code>alice@demo.example</code> (the password is in the <code>npm start</code> banner and in <code>.data/demo.json</code>),
 approve, and you come back here.</p>
 <p><a class="primary" href="/login">Sign in with the identity provider</a></p>
-</section>`,
+</section>${input.events ? eventsHtml(input.events) : ''}`,
   );
 }
 
@@ -67,6 +93,7 @@ export interface Dashboard {
   token: { scope: string; expiresIn: number };
   csrf: string;
   notice?: Notice;
+  events?: ReceivedEvent[];
 }
 export type Result<T> = { ok: true; value: T } | { ok: false; error: string };
 
@@ -118,6 +145,6 @@ ${sectionOf(
 <form method="post" action="/sign-out"><input type="hidden" name="csrf" value="${e(d.csrf)}"><button class="secondary" type="submit">Sign out of this app</button></form>
 </div>
 <p><small>Revoking ends the authorization at the identity provider (<code>POST /oauth/revoke</code>, the refresh token with its access tokens); signing out only forgets the tokens here.</small></p>
-</section>`,
+</section>${d.events ? eventsHtml(d.events) : ''}`,
   );
 }

@@ -5,12 +5,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { createClient, seedDemo, type DemoData } from '@svc/admin';
-import type { Db } from '@svc/db';
-import { freePort, repoRoot, startService, testDatabaseUrl, testDb, testRedisUrl, uniqueNamespace, type StartedService } from '@svc/testkit';
+import { createPrismaClient, type Db } from '@svc/db';
+import { freePort, repoRoot, startService, testRedisUrl, testSuiteDatabaseUrl, uniqueNamespace, type StartedService } from '@svc/testkit';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import request from 'supertest';
 import { createApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
+import { EventLog, registerReceiver } from '../src/webhooks.js';
 
 // Sign-ins through a real browser on a shared two-core machine: a bound, not a measurement.
 jest.setTimeout(90_000);
@@ -21,13 +22,17 @@ let idp: StartedService;
 let server: Server;
 let appUrl: string;
 let browser: Browser;
+const events = new EventLog();
 
 beforeAll(async () => {
-  db = testDb();
+  // A database of its own: the identity provider here delivers webhooks to the app, and no other suite's does.
+  const databaseUrl = await testSuiteDatabaseUrl('demo_app');
+  db = createPrismaClient(databaseUrl, { poolSize: 4 });
   demo = await seedDemo({ db, now: () => new Date() });
   const port = await freePort();
   idp = await startService('identity-provider', {
-    DATABASE_URL: testDatabaseUrl(),
+    DATABASE_URL: databaseUrl,
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
     ...(testRedisUrl() ? { REDIS_URL: testRedisUrl() } : {}),
     REDIS_KEY_PREFIX: uniqueNamespace('demo-app'),
     IDP_SECRET: randomBytes(32).toString('base64url'),
@@ -49,8 +54,9 @@ beforeAll(async () => {
     DEMO_REDIRECT_URI: `${appUrl}/callback`,
   });
   server = await new Promise<Server>((resolve) => {
-    const s = createApp({ config }).listen(appPort, '127.0.0.1', () => resolve(s));
+    const s = createApp({ config, events }).listen(appPort, '127.0.0.1', () => resolve(s));
   });
+  events.secret = await registerReceiver(idp.url, demo.users.developer, `${appUrl}/webhooks`);
   browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--no-first-run'],
@@ -124,6 +130,15 @@ describe('the demo relying party in Chromium', () => {
     await expect(page.getByRole('link', { name: 'Sign in with the identity provider' }).isVisible()).resolves.toBe(true);
     const revoked = await db.authorization.findMany({ where: { application: { name: 'Demo relying party' }, status: 'revoked' } });
     expect(revoked.length).toBeGreaterThanOrEqual(1);
+    // The identity provider pushed both to the app's receiver, which shows them.
+    let shown = '';
+    for (let i = 0; i < 40 && !(shown.includes('authorization.approved') && shown.includes('authorization.revoked')); i++) {
+      await new Promise((r) => setTimeout(r, 250));
+      await page.reload();
+      shown = await text(page, '#webhooks');
+    }
+    expect(shown).toContain('authorization.approved');
+    expect(shown).toContain('authorization.revoked');
   });
 
   it('says so in plain words when the user denies, and the app holds no token', async () => {

@@ -1,6 +1,7 @@
 export type { AdminContext } from './context.js';
 export { AdminError } from './errors.js';
 export { createUser, addCredential, registerWallet, removeWallet, setPalmVerified } from './users.js';
+export { changedPresets, changingUserData, loadSubject } from './data-changes.js';
 export { createOrg, addMember, ORG_NAME_MAX } from './orgs.js';
 export { createClient } from './clients.js';
 export { authMethodOf, checkedMetadata, registerClient, registrationResponse, newRegistrationToken, type RegisteredClient } from './registration.js';

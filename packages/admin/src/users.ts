@@ -3,7 +3,8 @@ import type { Prisma } from '@svc/db';
 import { formatHint, isPresetName, isWellFormed, storedClaimProblem } from '@svc/presets';
 import { checkAddress } from '@svc/schemas';
 import { hashPassword } from '@svc/secrets';
-import { inTransaction, type AdminContext } from './context.js';
+import type { AdminContext } from './context.js';
+import { changingUserData } from './data-changes.js';
 import { AdminError } from './errors.js';
 import { normalizeEmail, userByEmail } from './lookups.js';
 
@@ -87,16 +88,18 @@ export async function addCredential(ctx: AdminContext, input: AddCredentialInput
     expiresAt = new Date(input.expiresAt);
     if (Number.isNaN(expiresAt.getTime())) throw new AdminError(`--expires-at ${input.expiresAt} is not an ISO 8601 date`);
   }
-  const credential = await ctx.db.userCredential.create({
-    data: {
-      userId: user.id,
-      source: input.source.trim(),
-      claims: claims as Prisma.InputJsonObject,
-      status: status as (typeof STATUSES)[number],
-      verifiedAt: ctx.now(),
-      expiresAt,
-    },
-  });
+  const credential = await changingUserData(ctx, user.id, ({ db }) =>
+    db.userCredential.create({
+      data: {
+        userId: user.id,
+        source: input.source.trim(),
+        claims: claims as Prisma.InputJsonObject,
+        status: status as (typeof STATUSES)[number],
+        verifiedAt: ctx.now(),
+        expiresAt,
+      },
+    }),
+  );
   return { id: credential.id };
 }
 
@@ -104,7 +107,7 @@ export async function registerWallet(ctx: AdminContext, input: { email: string; 
   const user = await userByEmail(ctx, input.email);
   const address = assertWallet(input.wallet);
   if (await ctx.db.wallet.findUnique({ where: { address } })) throw new AdminError(`wallet ${address} is already registered`);
-  const wallet = await inTransaction(ctx, async ({ db: tx }) => {
+  const wallet = await changingUserData(ctx, user.id, async ({ db: tx }) => {
     const hasPrimary = (await tx.wallet.count({ where: { userId: user.id, isPrimary: true } })) > 0;
     const isPrimary = input.primary === true || !hasPrimary;
     if (isPrimary) await tx.wallet.updateMany({ where: { userId: user.id }, data: { isPrimary: false } });
@@ -115,16 +118,17 @@ export async function registerWallet(ctx: AdminContext, input: { email: string; 
 
 export async function removeWallet(ctx: AdminContext, input: { wallet: string }) {
   const address = assertWallet(input.wallet);
-  const removed = await ctx.db.wallet.deleteMany({ where: { address } });
+  const wallet = await ctx.db.wallet.findUnique({ where: { address }, select: { userId: true } });
+  if (!wallet) throw new AdminError(`wallet ${address} is not registered`);
+  const removed = await changingUserData(ctx, wallet.userId, ({ db }) => db.wallet.deleteMany({ where: { address } }));
   if (removed.count === 0) throw new AdminError(`wallet ${address} is not registered`);
   return { address, removed: true };
 }
 
 export async function setPalmVerified(ctx: AdminContext, input: { email: string; verified: boolean }) {
   const user = await userByEmail(ctx, input.email);
-  const updated = await ctx.db.user.update({
-    where: { id: user.id },
-    data: { palmVerified: input.verified, palmVerifiedAt: input.verified ? ctx.now() : null },
-  });
+  const updated = await changingUserData(ctx, user.id, ({ db }) =>
+    db.user.update({ where: { id: user.id }, data: { palmVerified: input.verified, palmVerifiedAt: input.verified ? ctx.now() : null } }),
+  );
   return { id: updated.id, palm_verified: updated.palmVerified };
 }

@@ -1,24 +1,10 @@
-import type { Db } from '@svc/db';
 import { claimsNeededFor, type StoredCredential, type SubjectData } from '@svc/presets';
 
 const WALLET_PRESETS = ['wallet_address', 'primary_wallet_address'];
 
-/** Everything presets are resolved from, for one user, straight from the database. */
-export async function loadSubject(db: Db, userId: string): Promise<SubjectData> {
-  const user = await db.user.findUniqueOrThrow({
-    where: { id: userId },
-    select: {
-      serviceId: true,
-      palmVerified: true,
-      palmVerifiedAt: true,
-      createdAt: true,
-      wallets: { select: { address: true, isPrimary: true } },
-      credentials: { select: { id: true, source: true, claims: true, status: true, verifiedAt: true, expiresAt: true } },
-    },
-  });
-  const { wallets, credentials, ...record } = user;
-  return { user: record, wallets, credentials };
-}
+// What presets are resolved from, read from the database: the admin CLI reads it the same way to
+// tell applications which presets a change of a user's data touched (user.data_changed).
+export { loadSubject } from '@svc/admin';
 
 /**
  * Only what `scopes` can read (and the parents derived presets need): what the cache holds for an

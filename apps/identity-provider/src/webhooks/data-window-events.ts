@@ -1,5 +1,5 @@
 import type { Db } from '@svc/db';
-import { authorizationEventData, recordWebhookEvent } from './events.js';
+import { authorizationEvent, recordWebhookEvent } from './events.js';
 
 /** Authorizations announced per run: the rest wait for the next minute. */
 const BATCH = 500;
@@ -34,13 +34,10 @@ export async function announceDataWindowEnds(db: Db, secret: string, now: Date):
     await tx.$executeRaw`UPDATE "Authorization" SET "dataWindowEventAt" = ${now} WHERE id = ANY(${ended.map((e) => e.id)}::uuid[])`;
     for (const e of ended) {
       const a = { id: e.id, userId: e.userId, application: { clientId: e.clientId, organizationId: e.organizationId } };
-      await recordWebhookEvent(tx, {
-        organizationId: e.organizationId,
-        type: 'authorization.data_window_ended',
-        data: { ...authorizationEventData(secret, a), data_window_ended_at: e.endedAt.toISOString() },
-        occurredAt: e.endedAt,
-        subject: e.id,
-      });
+      await recordWebhookEvent(
+        tx,
+        authorizationEvent('authorization.data_window_ended', secret, a, { data_window_ended_at: e.endedAt.toISOString() }, e.endedAt),
+      );
     }
     return ended.length;
   });

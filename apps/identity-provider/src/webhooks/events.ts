@@ -45,7 +45,7 @@ interface AuthorizationFacts {
 }
 
 /** The ids an integrator knows an authorization by: its own, its client's, and the user's app-scoped id. */
-export function authorizationEventData(secret: string, a: AuthorizationFacts) {
+function authorizationEventData(secret: string, a: AuthorizationFacts) {
   return {
     authorization_id: a.id,
     client_id: a.application.clientId,
@@ -53,22 +53,19 @@ export function authorizationEventData(secret: string, a: AuthorizationFacts) {
   };
 }
 
-export function authorizationApproved(secret: string, a: AuthorizationFacts, scopes: string[], at: Date): WebhookEventInput {
-  return {
-    organizationId: a.application.organizationId,
-    type: 'authorization.approved',
-    data: { ...authorizationEventData(secret, a), scopes },
-    occurredAt: at,
-    subject: a.id,
-  };
+/** An event about one authorization: its ids, and what `type` adds; the authorization is its subject (kept in order). */
+export function authorizationEvent(
+  type: Extract<WebhookEventType, `authorization.${string}`>,
+  secret: string,
+  a: AuthorizationFacts,
+  extra: Record<string, unknown>,
+  at: Date,
+): WebhookEventInput {
+  return { organizationId: a.application.organizationId, type, data: { ...authorizationEventData(secret, a), ...extra }, occurredAt: at, subject: a.id };
 }
 
-export function authorizationRevoked(secret: string, a: AuthorizationFacts, reason: RevocationReason, at: Date): WebhookEventInput {
-  return {
-    organizationId: a.application.organizationId,
-    type: 'authorization.revoked',
-    data: { ...authorizationEventData(secret, a), reason },
-    occurredAt: at,
-    subject: a.id,
-  };
-}
+export const authorizationApproved = (secret: string, a: AuthorizationFacts, scopes: string[], at: Date) =>
+  authorizationEvent('authorization.approved', secret, a, { scopes }, at);
+
+export const authorizationRevoked = (secret: string, a: AuthorizationFacts, reason: RevocationReason, at: Date) =>
+  authorizationEvent('authorization.revoked', secret, a, { reason }, at);
