@@ -45,6 +45,8 @@ if (taken.length) {
 }
 
 const database = env.DATABASE_URL ? await openLocalDatabase(env) : await embeddedDatabase();
+// On embedded defaults a webhook receiver on this machine (http://localhost) is what a developer tries first.
+const webhookTargets = env.WEBHOOK_ALLOW_PRIVATE_TARGETS ?? (database.embedded ? 'true' : '');
 say(database.embedded ? `embedded PostgreSQL at ${new URL(database.url).host} (data in ${dataDir(env)})` : 'using DATABASE_URL');
 if (!database.embedded) await migrate(database.url);
 
@@ -132,9 +134,6 @@ function demoAppEnv(port) {
     DEMO_DEVELOPER_PASSWORD: demo.users.developer.password,
   };
 }
-
-// On embedded defaults a webhook receiver on this machine (http://localhost) is what a developer tries first.
-const webhookTargets = env.WEBHOOK_ALLOW_PRIVATE_TARGETS ?? (database.embedded ? 'true' : '');
 
 /** One of the three services, with only its own secrets (as deployed). */
 function serviceEnv(name, port) {
