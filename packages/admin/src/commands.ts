@@ -1,3 +1,4 @@
+import { revokeAuthorizationAsOperator } from './authorizations.js';
 import type { ParseArgsConfig } from 'node:util';
 import { createApiKey, disableApiKey, rotateApiKey, setApiKeyLimits } from './api-keys.js';
 import { createClient } from './clients.js';
@@ -76,6 +77,12 @@ export const COMMANDS: Record<string, Command> = {
     options: { wallet: str },
     required: ['wallet'],
     run: (ctx, v) => removeWallet(ctx, { wallet: s(v, 'wallet') }),
+  },
+  'authorization:revoke': {
+    summary: "revoke a user's authorization of an application as the operator: --id (its tokens are refused; the organization is told)",
+    options: { id: str },
+    required: ['id'],
+    run: (ctx, v) => revokeAuthorizationAsOperator(ctx, { id: s(v, 'id') }),
   },
   'org:create': {
     summary: 'create an organization: --name --owner-email',

@@ -10,3 +10,4 @@ export { rotateSigningKey, rewrapKeys, keyEncryptionOf, KEY_SERVICES } from './s
 export { seedDemo, hasDemoData, ensureSigningKeys, DEMO_REDIRECT_URI, type DemoData } from './seed.js';
 export { runCli, type CliIO } from './run-cli.js';
 export { dataDir, openLocalDatabase, type LocalDatabase } from './local-runtime.js';
+export { revokeAuthorizationAsOperator } from './authorizations.js';

@@ -1,7 +1,9 @@
-// user.data_changed: a change of a user's verified data made with the admin CLI's functions tells,
-// in its transaction, each application the user authorized which presets it may read changed.
+// What the operator's changes tell integrators through the webhook outbox, in their transaction:
+// user.data_changed (which presets each authorized application may read changed) and
+// authorization.revoked with reason operator.
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { testDb, uniqueEmail } from '@svc/testkit';
+import { cli } from './cli-harness.js';
 import { addCredential, createClient, createOrg, createUser, setPalmVerified, type AdminContext } from '../src/index.js';
 
 const db = testDb();
@@ -58,5 +60,18 @@ describe('user.data_changed', () => {
     const { user, org } = await arrange();
     await setPalmVerified(ctx, { email: user.email, verified: true });
     expect(await told(org.id)).toEqual([]);
+  });
+});
+
+describe('authorization:revoke', () => {
+  it('revokes an authorization and its refresh tokens as the operator, tells its organization once, and refuses what is no id', async () => {
+    const { org, kyc } = await arrange();
+    const run = await cli('authorization:revoke', '--id', kyc.authorizationId);
+    expect(run.json).toEqual({ id: kyc.authorizationId, status: 'revoked', revoked_at: expect.any(String) });
+    expect((await cli('authorization:revoke', '--id', kyc.authorizationId)).json).toEqual(run.json);
+    expect((await db.authorization.findUniqueOrThrow({ where: { id: kyc.authorizationId } })).status).toBe('revoked');
+    const told = await db.webhookEvent.findMany({ where: { organizationId: org.id, type: 'authorization.revoked' } });
+    expect(told.map((e) => e.data)).toEqual([{ authorization_id: kyc.authorizationId, client_id: kyc.clientId, reason: 'operator' }]);
+    expect((await cli('authorization:revoke', '--id', 'nope')).code).not.toBe(0);
   });
 });
