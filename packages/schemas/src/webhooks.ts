@@ -12,6 +12,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'credential.issued',
   'credential.revoked',
   'api_key.limit_reached',
+  'webhook.endpoint_disabled',
   'webhook.test',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];

@@ -3,6 +3,7 @@ import type { Logger, Metrics } from '@svc/http';
 import type { Clock } from '@svc/runtime';
 import type { OutboundFetch } from '../clients/outbound-fetch.js';
 import { webhookIdOf } from './endpoints.js';
+import { recordWebhookEvent } from './events.js';
 import { DISABLE_AFTER_MS, retryDelayMs } from './schedule.js';
 import { signatureHeader } from './signatures.js';
 import type { WebhookSecrets } from './webhook-secrets.js';
@@ -25,6 +26,7 @@ const POLL_MS = 1_000;
 /** An endpoint as leased (and as read again at every renewal, so a changed URL or secret counts at once). */
 interface LeasedEndpoint {
   id: string;
+  organizationId: string;
   url: string;
   secret: unknown;
   previousSecret: unknown;
@@ -184,7 +186,7 @@ export class WebhookDeliverer {
                WHERE o."organizationId" = c."organizationId" AND o."leaseUntil" >= now()) < ${PER_ORGANIZATION}
         ORDER BY oldest.due
         LIMIT 1 FOR UPDATE OF c SKIP LOCKED)
-      RETURNING e.id, e.url, e.secret, e."previousSecret", e."previousSecretUntil", e."failingSince", e."leaseUntil"`;
+      RETURNING e.id, e."organizationId", e.url, e.secret, e."previousSecret", e."previousSecretUntil", e."failingSince", e."leaseUntil"`;
     return leased;
   }
 
@@ -210,7 +212,7 @@ export class WebhookDeliverer {
     const [fresh] = await this.deps.db.$queryRaw<LeasedEndpoint[]>`
       UPDATE "WebhookEndpoint" SET "leaseUntil" = now() + make_interval(secs => ${LEASE_SECONDS})
       WHERE id = ${endpoint.id}::uuid AND "leaseUntil" = ${endpoint.leaseUntil} AND enabled
-      RETURNING id, url, secret, "previousSecret", "previousSecretUntil", "failingSince", "leaseUntil"`;
+      RETURNING id, "organizationId", url, secret, "previousSecret", "previousSecretUntil", "failingSince", "leaseUntil"`;
     if (fresh) Object.assign(endpoint, fresh);
     return fresh !== undefined;
   }
@@ -244,11 +246,27 @@ export class WebhookDeliverer {
     // Failing since the first failure after the last success; five days of it disable the endpoint.
     const [row] = await this.deps.db.$queryRaw<{ failingSince: Date }[]>`
       UPDATE "WebhookEndpoint" SET "failingSince" = COALESCE("failingSince", ${started}) WHERE id = ${endpoint.id}::uuid RETURNING "failingSince"`;
-    if (row && started.getTime() - row.failingSince.getTime() >= DISABLE_AFTER_MS) {
-      await this.deps.db.webhookEndpoint.updateMany({ where: { id: endpoint.id }, data: { enabled: false, disabledReason: 'failing' } });
-      this.deps.logger.warn({ webhook_endpoint_id: endpoint.id }, 'webhook endpoint disabled after five days of failed deliveries');
-    }
+    if (row && started.getTime() - row.failingSince.getTime() >= DISABLE_AFTER_MS) await this.disable(endpoint, row.failingSince, started);
     return false;
+  }
+
+  /**
+   * Five days of failures: the endpoint is disabled, and the organization's other endpoints that
+   * asked for it hear so (webhook.endpoint_disabled) in the same transaction; the developer enables
+   * it again once the receiver is fixed.
+   */
+  private async disable(endpoint: LeasedEndpoint, failingSince: Date, at: Date): Promise<void> {
+    await this.deps.db.$transaction(async (tx) => {
+      const moved = await tx.webhookEndpoint.updateMany({ where: { id: endpoint.id, enabled: true }, data: { enabled: false, disabledReason: 'failing' } });
+      if (moved.count === 0) return;
+      await recordWebhookEvent(tx, {
+        organizationId: endpoint.organizationId,
+        type: 'webhook.endpoint_disabled',
+        data: { webhook_endpoint_id: endpoint.id, failing_since: failingSince.toISOString() },
+        occurredAt: at,
+      });
+    });
+    this.deps.logger.warn({ webhook_endpoint_id: endpoint.id }, 'webhook endpoint disabled after five days of failed deliveries');
   }
 
   private async send(endpoint: LeasedEndpoint, delivery: DueDelivery, at: Date): Promise<{ ok: boolean; status?: number; error: string | null; ms: number }> {

@@ -255,6 +255,34 @@ describe('webhook delivery', () => {
     ]);
   });
 
+  it('disables an endpoint after five days of failures, and tells the organization’s other endpoints so', async () => {
+    const { auth, endpoint } = await owner(['webhook.test']);
+    const watcher = (
+      await request(suite.idp.app)
+        .post('/v2/developer/webhooks')
+        .set(auth)
+        .send({ url: receiver.url, events: ['webhook.endpoint_disabled'] })
+    ).body as { id: string; secret: string };
+    const failingSince = new Date(Date.now() - 6 * 86_400_000);
+    await suite.db.webhookEndpoint.update({ where: { id: endpoint.id }, data: { failingSince } });
+    receiver.answer(500);
+    await request(suite.idp.app).post(`/v2/developer/webhooks/${endpoint.id}/test`).set(auth);
+    await deliverer.drain();
+    expect((await request(suite.idp.app).get(`/v2/developer/webhooks/${endpoint.id}`).set(auth)).body).toMatchObject({
+      enabled: false,
+      disabled_reason: 'failing',
+    });
+    const told = receiver.received.filter((r) => r.body.includes('webhook.endpoint_disabled') && r.body.includes(endpoint.id));
+    expect(told).toHaveLength(1);
+    expect(new Webhook(watcher.secret).verify(told[0]!.body, headersOf(told[0]!))).toMatchObject({
+      type: 'webhook.endpoint_disabled',
+      data: { webhook_endpoint_id: endpoint.id, failing_since: failingSince.toISOString() },
+    });
+    // Enabled again by its developer: a fresh start.
+    const enabled = await request(suite.idp.app).patch(`/v2/developer/webhooks/${endpoint.id}`).set(auth).send({ enabled: true });
+    expect(enabled.body).toMatchObject({ enabled: true, disabled_reason: null });
+  });
+
   it('signs with both secrets for a day after a rotation, so the receiver can move over', async () => {
     const { auth, endpoint } = await owner();
     const rotated = await request(suite.idp.app).post(`/v2/developer/webhooks/${endpoint.id}/rotate-secret`).set(auth);
