@@ -1,4 +1,6 @@
 import type { OperationExample } from '@svc/http';
+import { TEAM_EXAMPLES } from '../developer/openapi-examples.js';
+import { EXAMPLE_NOW as NOW, SANDBOX_ORG_ID as ORG_ID, SANDBOX_USER_ID as USER_ID } from '../example-values.js';
 import { WEBHOOK_EXAMPLES } from '../webhooks/openapi-examples.js';
 
 // The sandbox guide's examples (docs/sandbox.md), against the sandbox `npm start` runs on port
@@ -10,10 +12,7 @@ import { WEBHOOK_EXAMPLES } from '../webhooks/openapi-examples.js';
 const CALLBACK = 'http://localhost:3000/callback';
 const token = { Authorization: 'Bearer $TOKEN' };
 const CLIENT_ID = 'sbx_svc_client_7Qm2XbV9kLpR4tWz8NcY';
-const ORG_ID = '5f0c3a4e-2b1d-4c8e-9a7f-1e2d3c4b5a69';
-const USER_ID = '0b6f1e2a-7c3d-4e5f-8a9b-1c2d3e4f5a6b';
 const AUTHORIZATION_ID = '9d8c7b6a-5f4e-4d3c-8b2a-190817263544';
-const NOW = '2026-11-25T10:00:00.000Z';
 
 const application = {
   client_id: CLIENT_ID,
@@ -142,119 +141,7 @@ export const SANDBOX_EXAMPLES: Record<string, OperationExample[]> = {
     },
   ],
   ...WEBHOOK_EXAMPLES,
-  'POST /v2/developer/members': [
-    {
-      summary: 'invite a teammate, signed in (the token is shown once: hand it over; they join at sign-up or by accepting it)',
-      headers: { Authorization: 'Bearer $SESSION_TOKEN' },
-      body: { email: 'teammate@example.com', role: 'developer' },
-      status: 201,
-      response: {
-        email: 'teammate@example.com',
-        role: 'developer',
-        status: 'invited',
-        invitation_token: 'sbx_svcinv_3Jq8Lx2Vm7Nz4Kb9Wt1Hp6Yc5Dj0Gf8Sa3Ue7Io2Kl4Ox',
-        expires_at: '2026-12-09T10:00:00.000Z',
-      },
-    },
-  ],
-  'POST /v2/developer/invitations/accept': [
-    {
-      summary: 'someone who already has an account accepts, signed in as themselves',
-      setup: [
-        'export INVITATION_TOKEN=$(curl -s -X POST http://localhost:4005/v2/developer/members -H "Authorization: Bearer $SESSION_TOKEN" \\',
-        '  -H \'content-type: application/json\' -d "{\\"email\\": \\"$NEW_EMAIL\\", \\"role\\": \\"developer\\"}" | jq -r .invitation_token)',
-        "export NEW_SESSION_TOKEN=$(curl -s -X POST http://localhost:4005/auth/session -H 'content-type: application/json' \\",
-        '  -d "{\\"email\\": \\"$NEW_EMAIL\\", \\"password\\": \\"$PASSWORD\\"}" | jq -r .session_token)',
-      ].join('\n'),
-      headers: { Authorization: 'Bearer $NEW_SESSION_TOKEN' },
-      body: { invitation_token: '$INVITATION_TOKEN' },
-      status: 200,
-      response: { organization_id: ORG_ID, role: 'developer' },
-    },
-  ],
-  'GET /v2/developer/members': [
-    {
-      summary: 'members, then pending invitations',
-      headers: token,
-      status: 200,
-      response: {
-        items: [
-          { email: 'dev-3f9a2c1e@example.com', role: 'owner', status: 'member', user_id: USER_ID },
-          { email: 'dev-7b2d4e6a@example.com', role: 'developer', status: 'member', user_id: '4e5f6a7b-8c9d-4e0f-9a1b-2c3d4e5f6a7b' },
-          { email: 'teammate@example.com', role: 'developer', status: 'invited', user_id: null },
-        ],
-      },
-    },
-  ],
-  'DELETE /v2/developer/members/{user_id}': [
-    {
-      summary: 'remove a member (owners; anyone may remove themselves)',
-      setup: 'export MEMBER_ID=$(sbx GET /v2/developer/members | jq -r --arg email "$NEW_EMAIL" \'.items[] | select(.email == $email) | .user_id\')',
-      params: { user_id: '$MEMBER_ID' },
-      headers: { Authorization: 'Bearer $SESSION_TOKEN' },
-      status: 204,
-    },
-  ],
-  'GET /v2/developer/personal-access-tokens': [
-    {
-      summary: 'your live personal access tokens (never the tokens themselves)',
-      headers: token,
-      status: 200,
-      response: {
-        items: [
-          {
-            id: '6e5d4c3b-2a19-4f08-8e7d-6c5b4a392817',
-            name: 'CI',
-            prefix: 'sbx_svcpat_Vq8Lm3',
-            created_at: NOW,
-            expires_at: '2027-02-23T10:00:00.000Z',
-            last_used_at: NOW,
-          },
-        ],
-      },
-    },
-  ],
-  'DELETE /v2/developer/personal-access-tokens/{id}': [
-    {
-      summary: 'revoke a personal access token at once',
-      setup: `export PAT_ID=$(curl -s -X POST http://localhost:4005/v2/developer/personal-access-tokens -H "Authorization: Bearer $SESSION_TOKEN" -H 'content-type: application/json' -d '{"name": "to revoke"}' | jq -r .id)`,
-      params: { id: '$PAT_ID' },
-      headers: token,
-      status: 204,
-    },
-  ],
-  'POST /v2/developer/initial-access-tokens': [
-    {
-      summary: 'an RFC 7591 initial access token, for registering clients from a pipeline (signed in; shown once)',
-      headers: { Authorization: 'Bearer $SESSION_TOKEN' },
-      body: { expires_in_hours: 24 },
-      status: 201,
-      response: {
-        id: '1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d',
-        token: 'sbx_svciat_Nz4Kx8Lq2Vm6Rb1Wt9Hp3Yc7Dj5Gf0Sa8Ue2Io6Kl4Ox1',
-        expires_at: '2026-11-26T10:00:00.000Z',
-      },
-    },
-  ],
-  'GET /v2/developer/initial-access-tokens': [
-    {
-      summary: 'the organization’s live initial access tokens (never the tokens themselves)',
-      headers: token,
-      status: 200,
-      response: {
-        items: [{ id: '1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d', prefix: 'sbx_svciat_Nz4Kx8', created_at: NOW, expires_at: '2026-11-26T10:00:00.000Z' }],
-      },
-    },
-  ],
-  'DELETE /v2/developer/initial-access-tokens/{id}': [
-    {
-      summary: 'revoke an initial access token at once',
-      setup: `export IAT_ID=$(curl -s -X POST http://localhost:4005/v2/developer/initial-access-tokens -H "Authorization: Bearer $SESSION_TOKEN" -H 'content-type: application/json' -d '{}' | jq -r .id)`,
-      params: { id: '$IAT_ID' },
-      headers: token,
-      status: 204,
-    },
-  ],
+  ...TEAM_EXAMPLES,
   'POST /v2/sandbox/users': [
     {
       summary: 'a test user: palm-verified, born in 1990, German, with a KYC check still pending',
