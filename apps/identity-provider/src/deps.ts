@@ -1,7 +1,7 @@
 import { TimestampBatch } from '@svc/db';
 import { dependencyCheck, readPackageVersion, type ReadinessCheck } from '@svc/http';
 import { type Clock, coreChecks, createCoreDeps, type CoreDeps } from '@svc/runtime';
-import { KeyEncryption, legacyKekWarning } from '@svc/signing-keys';
+import { KeyEncryption, legacyKekWarning, WebhookSecrets } from '@svc/signing-keys';
 import type { Config } from './config.js';
 import { SIGNING_ALGORITHMS, SigningKeys } from './keys/signing-keys.js';
 import { purgeExpired as purgeExpiredRows } from './authorize/authorizations.js';
@@ -16,7 +16,6 @@ import { VerifiedTokens } from './tokens/verified-tokens.js';
 import { GrantCache } from './tokens/grant-cache.js';
 import type { WebhookDeps } from './webhooks/deps.js';
 import type { WebhookDeliveryDeps } from './webhooks/deliverer.js';
-import { WebhookSecrets } from './webhooks/webhook-secrets.js';
 import { announceDataWindowEnds } from './webhooks/data-window-events.js';
 import { idpCounters } from './metrics.js';
 import { EnvironmentGuard } from './environment/environment.js';

@@ -189,7 +189,7 @@ export const COMMANDS: Record<string, Command> = {
   },
   'keys:rewrap': {
     summary:
-      'seal a service’s stored signing keys under its own KEK, IDP_SIGNING_KEY_KEK or ISSUER_SIGNING_KEY_KEK (after rotating it, with the old one in its _PREVIOUS variable; or to migrate off the shared SIGNING_KEY_KEK, still set): --service identity-provider|credential-issuer',
+      'seal a service’s stored signing keys (and the identity provider’s webhook secrets) under its own KEK, IDP_SIGNING_KEY_KEK or ISSUER_SIGNING_KEY_KEK (after rotating it, with the old one in its _PREVIOUS variable; or to migrate off the shared SIGNING_KEY_KEK, still set): --service identity-provider|credential-issuer',
     options: { service: str },
     required: ['service'],
     run: async (ctx, v) => (await keys()).rewrapKeys(ctx, { service: s(v, 'service') }),

@@ -6,6 +6,7 @@ import {
   type KeyService,
   LEGACY_KEK_VARIABLE,
   rewrapSigningKeys,
+  rewrapWebhookSecrets,
   rotateSigningKey as rotate,
 } from '@svc/signing-keys';
 import type { Db } from '@svc/db';
@@ -75,11 +76,15 @@ export async function ensureKey(ctx: AdminContext, which: KeyService): Promise<s
 /**
  * `keys:rewrap`: seals the service's stored keys under its own current KEK: after a KEK rotation
  * (the old one in its `_PREVIOUS` list), or to migrate off the shared SIGNING_KEY_KEK (still set).
+ * The identity provider's KEK also seals its webhook endpoints' signing secrets: those too.
  */
 export async function rewrapKeys(ctx: AdminContext, options: { service: string }) {
   const which = service(options.service);
   if (!ctx.keys?.[which] && !process.env[KEK_VARIABLES[which]]) {
     throw new AdminError(`${KEK_VARIABLES[which]} must be set: keys:rewrap seals the ${which}'s keys under its own key-encryption key`);
   }
-  return { service: which, rewrapped: await rewrapSigningKeys({ db: ctx.db as Db, keys: keyEncryptionOf(ctx, which) }, which) };
+  const keys = keyEncryptionOf(ctx, which);
+  const rewrapped = await rewrapSigningKeys({ db: ctx.db as Db, keys }, which);
+  if (which !== 'identity-provider') return { service: which, rewrapped };
+  return { service: which, rewrapped, webhook_secrets_rewrapped: await rewrapWebhookSecrets(ctx.db as Db, keys) };
 }

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { KeyEncryption } from '@svc/signing-keys';
+import { randomUUID } from 'node:crypto';
+import { KeyEncryption, WebhookSecrets } from '@svc/signing-keys';
 import { testSigningKeyKek } from '@svc/testkit';
 import { cli, db, expectRefused } from './cli-harness.js';
 
@@ -9,6 +10,7 @@ const OWN = testSigningKeyKek('identity-provider');
 
 afterEach(() => {
   delete process.env.SIGNING_KEY_KEK;
+  delete process.env.IDP_SIGNING_KEY_KEK_PREVIOUS;
   process.env.IDP_SIGNING_KEY_KEK = OWN;
 });
 
@@ -23,7 +25,7 @@ describe('keys:rewrap', () => {
     process.env.SIGNING_KEY_KEK = SHARED;
     const run = await cli('keys:rewrap', '--service', 'identity-provider');
     expect(run.code).toBe(0);
-    expect(run.json).toEqual({ service: 'identity-provider', rewrapped: expect.any(Number) });
+    expect(run.json).toEqual({ service: 'identity-provider', rewrapped: expect.any(Number), webhook_secrets_rewrapped: expect.any(Number) });
     expect(run.json.rewrapped).toBeGreaterThanOrEqual(1);
 
     const row = await db.signingKey.findUniqueOrThrow({ where: { kid } });
@@ -32,6 +34,40 @@ describe('keys:rewrap', () => {
       new KeyEncryption('credential-issuer', { current: testSigningKeyKek('credential-issuer'), legacy: [SHARED] }).open(row.privateKey, kid),
     ).toThrow();
     await db.signingKey.delete({ where: { kid } });
+  });
+
+  it('re-seals webhook endpoints’ signing secrets (the current and a rotated-out one) after a KEK rotation', async () => {
+    const OLD = 'the-identity-providers-key-encryption-key-of-last-year';
+    const before = new WebhookSecrets(new KeyEncryption('identity-provider', { current: OLD }));
+    const org = await db.organization.create({ data: { name: 'Rewrap' } });
+    const id = randomUUID();
+    await db.webhookEndpoint.create({
+      data: {
+        id,
+        organizationId: org.id,
+        url: 'https://hooks.example/in',
+        events: ['webhook.test'],
+        secret: before.seal(id, 'whsec_current'),
+        previousSecret: before.seal(id, 'whsec_previous'),
+      },
+    });
+
+    process.env.IDP_SIGNING_KEY_KEK_PREVIOUS = OLD;
+    const run = await cli('keys:rewrap', '--service', 'identity-provider');
+    expect(run.code).toBe(0);
+    expect(run.json.webhook_secrets_rewrapped).toBeGreaterThanOrEqual(1);
+
+    // The old KEK can go: the current one alone opens both, still bound to this endpoint.
+    const after = new WebhookSecrets(new KeyEncryption('identity-provider', { current: OWN }));
+    const row = await db.webhookEndpoint.findUniqueOrThrow({ where: { id } });
+    expect(after.open(id, row.secret)).toBe('whsec_current');
+    expect(after.open(id, row.previousSecret)).toBe('whsec_previous');
+    expect(() => after.open(randomUUID(), row.secret)).toThrow();
+    // Run again: nothing left to re-seal for this endpoint.
+    const again = await cli('keys:rewrap', '--service', 'identity-provider');
+    expect((await db.webhookEndpoint.findUniqueOrThrow({ where: { id } })).secret).toEqual(row.secret);
+    expect(again.code).toBe(0);
+    await db.organization.delete({ where: { id: org.id } });
   });
 
   it('refuses without the service’s own key-encryption key, naming it', async () => {

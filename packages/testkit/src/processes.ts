@@ -8,13 +8,30 @@ export const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 export const SERVICES = ['identity-provider', 'wallet-verify', 'credential-issuer'] as const;
 export type Service = (typeof SERVICES)[number];
 
-export async function freePort(): Promise<number> {
+// Ports for servers a test starts later (a child process, a launcher). Binding port 0 and handing
+// the number out races: the kernel gives the same ephemeral range to every `listen(0)` (supertest
+// does one per request) and to outgoing connections, so the port can be taken again before the
+// child binds it. Below the ephemeral range (Linux: 32768-60999) only callers of this function
+// compete; each process starts at a random point and walks on, so two suites rarely meet, and a
+// port still bound elsewhere is skipped by the check.
+const PORT_RANGE = { first: 20_000, last: 32_000 };
+let nextPort = PORT_RANGE.first + Math.floor(Math.random() * (PORT_RANGE.last - PORT_RANGE.first));
+
+function bindable(port: number): Promise<boolean> {
   return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen({ port, host: '127.0.0.1', exclusive: true }, () => server.close(() => resolve(true)));
   });
+}
+
+export async function freePort(): Promise<number> {
+  for (let tries = 0; tries < PORT_RANGE.last - PORT_RANGE.first; tries++) {
+    const port = nextPort;
+    nextPort = port >= PORT_RANGE.last ? PORT_RANGE.first : port + 1;
+    if (await bindable(port)) return port;
+  }
+  throw new Error(`no free port between ${PORT_RANGE.first} and ${PORT_RANGE.last}`);
 }
 
 export interface Running {

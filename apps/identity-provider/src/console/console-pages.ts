@@ -6,7 +6,9 @@
 import { SCOPES } from '@svc/schemas';
 import type { Locale } from '../views/locales/index.js';
 import { escapeHtml as e, layout } from '../views/pages.js';
+import { button, cards, check, field, hidden, number, text, when } from './console-html.js';
 import { type ConsoleTexts, consoleTexts } from './console-texts.js';
+import { type WebhookSummary, webhooksSection } from './webhooks-section.js';
 
 export const CONSOLE_STYLE = `body{max-width:52rem}
 header{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:baseline;justify-content:space-between}
@@ -18,7 +20,7 @@ ul.cards{list-style:none;padding:0} ul.cards li{border:1px solid #ccc;border-rad
 textarea,input[type=text],input[type=number],select{width:100%;padding:.5rem;font:inherit} textarea{min-height:4.5rem}
 .check{display:block;margin:.25rem 0} .check label{display:inline;margin:0 0 0 .25rem}
 .secret{font-family:ui-monospace,monospace;background:#f3f3f3;padding:.75rem;border:1px solid #ccc;user-select:all}
-.lang a{margin-left:.5rem}`;
+.lang a{margin-left:.5rem} code{overflow-wrap:anywhere} details{margin:.25rem 0}`;
 
 export interface ConsoleContext {
   lang: Locale;
@@ -28,6 +30,9 @@ export interface ConsoleContext {
   provider: string;
 }
 
+const problems = (t: ConsoleTexts, messages: string[]) =>
+  messages.length ? `<div class="error" role="alert"><p>${e(t.problems)}</p><ul>${messages.map((m) => `<li>${e(m)}</li>`).join('')}</ul></div>` : '';
+
 const badge = (t: ConsoleTexts, ctx: ConsoleContext) =>
   `<span class="badge ${ctx.environment}">${e(ctx.environment === 'sandbox' ? t.sandboxBadge : t.productionBadge)}</span>`;
 
@@ -35,18 +40,6 @@ const languages = (ctx: ConsoleContext) =>
   `<p class="lang muted">${(['en', 'de', 'fr'] as const).map((l) => (l === ctx.lang ? `<strong>${l}</strong>` : `<a href="/console?lang=${l}" hreflang="${l}">${l}</a>`)).join('')}</p>`;
 
 const page = (ctx: ConsoleContext, title: string, body: string) => layout(title, body, ctx.lang, CONSOLE_STYLE);
-
-const hidden = (name: string, value: string) => `<input type="hidden" name="${name}" value="${e(value)}">`;
-const problems = (t: ConsoleTexts, messages: string[]) =>
-  messages.length ? `<div class="error" role="alert"><p>${e(t.problems)}</p><ul>${messages.map((m) => `<li>${e(m)}</li>`).join('')}</ul></div>` : '';
-const button = (action: string, csrf: string, label: string, primary = false) =>
-  `<form class="inline" method="post" action="${e(action)}">${hidden('csrf_token', csrf)}<button${primary ? ' class="primary"' : ''}>${e(label)}</button></form>`;
-const field = (name: string, label: string, input: string) => `<label for="${name}">${e(label)}</label>${input}`;
-const text = (id: string, label: string, attrs = '', name = id) => field(id, label, `<input type="text" id="${id}" name="${name}" ${attrs}>`);
-const number = (name: string, label: string, attrs = '') => field(name, label, `<input type="number" id="${name}" name="${name}" ${attrs}>`);
-const check = (name: string, value: string, label: string, checked = false) =>
-  `<span class="check"><input type="checkbox" id="${name}-${value}" name="${name}" value="${e(value)}"${checked ? ' checked' : ''}><label for="${name}-${value}">${e(label)}</label></span>`;
-const when = (iso: string | null) => (iso ? `<time datetime="${e(iso)}">${e(iso.slice(0, 16).replace('T', ' '))} UTC</time>` : '');
 
 /** Sign-in and sign-up share this frame: the environment, then the form. */
 export function renderEntry(
@@ -123,14 +116,14 @@ export interface Dashboard {
   members: { email: string; role: string; status: string; user_id: string | null }[];
   tokens: { id: string; name: string; prefix: string; expires_at: string | null; last_used_at: string | null }[];
   testUsers?: { user_id: string; email: string; palm_verified: boolean; presets: Record<string, string> }[];
+  webhooks: WebhookSummary[];
   changes: { application: string; status: string; updated_at: string; user: string }[];
   problems: string[];
 }
 
 export function renderDashboard(ctx: ConsoleContext, d: Dashboard): string {
   const t = consoleTexts(ctx.lang);
-  const none = `<p class="muted">${e(t.none)}</p>`;
-  const list = <T>(items: T[], item: (x: T) => string) => (items.length ? `<ul class="cards">${items.map((x) => `<li>${item(x)}</li>`).join('')}</ul>` : none);
+  const list = <T>(items: T[], item: (x: T) => string) => cards(items, item, t.none);
   const owner = d.organization.role === 'owner';
   const sections: [string, string, string][] = [
     [
@@ -208,6 +201,7 @@ ${number('expires_in_hours', `${t.initialAccessToken}: ${t.expiresInHours}`, 'mi
 <button>${e(t.create)}</button></form>`,
     ],
   ];
+  sections.push(['webhooks', t.webhooks, webhooksSection(ctx.lang, d.csrf, d.webhooks)]);
   if (d.testUsers)
     sections.push([
       'test-users',
@@ -248,7 +242,7 @@ ${languages(ctx)}`,
 }
 
 /** A secret shown this once: a client secret, a key, a token, an invitation, a test user's password. */
-export function renderSecret(ctx: ConsoleContext, input: { heading: string; lines: [string, string][]; secret: string }): string {
+export function renderSecret(ctx: ConsoleContext, input: { heading: string; lines: [string, string][]; secret: string; note?: string }): string {
   const t = consoleTexts(ctx.lang);
   return page(
     ctx,
@@ -258,7 +252,7 @@ export function renderSecret(ctx: ConsoleContext, input: { heading: string; line
 ${input.lines.map(([label, value]) => `<p>${e(label)}: <code>${e(value)}</code></p>`).join('')}
 <h2>${e(t.secretHeading)}</h2>
 <p class="secret" id="secret">${e(input.secret)}</p>
-<p class="error">${e(t.secretOnce)}</p>
+<p class="error">${e(input.note ?? t.secretOnce)}</p>
 <p><a href="/console?lang=${ctx.lang}">${e(t.back)}</a></p>`,
   );
 }

@@ -26,6 +26,7 @@ export interface ConsoleTexts {
   members: string;
   tokens: string;
   testUsers: string;
+  webhooks: string;
   changeList: string;
   none: string;
   name: string;
@@ -103,6 +104,7 @@ const en: ConsoleTexts = {
   members: 'Members',
   tokens: 'Tokens',
   testUsers: 'Test users',
+  webhooks: 'Webhooks',
   changeList: 'Recent authorizations',
   none: 'None yet.',
   name: 'Name',
@@ -178,6 +180,7 @@ const de: ConsoleTexts = {
   members: 'Mitglieder',
   tokens: 'Tokens',
   testUsers: 'Testnutzer',
+  webhooks: 'Webhooks',
   changeList: 'Letzte Autorisierungen',
   none: 'Noch keine.',
   name: 'Name',
@@ -253,6 +256,7 @@ const fr: ConsoleTexts = {
   members: 'Membres',
   tokens: 'Jetons',
   testUsers: 'Utilisateurs de test',
+  webhooks: 'Webhooks',
   changeList: 'Autorisations récentes',
   none: 'Aucun pour l’instant.',
   name: 'Nom',

@@ -44,13 +44,13 @@ import { pickLocale } from '../views/locales/index.js';
 import { pageCsp } from '../views/pages.js';
 import { CONSOLE_STYLE, type ConsoleContext, renderDashboard, renderEntry, renderNoOrganization, renderSecret } from './console-pages.js';
 import { consoleTexts } from './console-texts.js';
+import { type Action, consoleWebhooks, webhookActions } from './console-webhooks.js';
+import type { WebhookDeps } from '../webhooks/deps.js';
 
-/** What a console action leads to: back to a section, or a secret shown once. */
-type Outcome = { section: string } | { secret: Parameters<typeof renderSecret>[1] };
 /** A signed-in developer of the console, and the session that signed them in. */
 type Signed = { session: SessionUser; developer: Developer };
 
-export function consoleRouter(deps: SandboxDeps): Router {
+export function consoleRouter(deps: SandboxDeps & WebhookDeps): Router {
   const router = Router();
   const { issuer } = deps.config;
   const loginCsrfCookie = cookieName(deps, 'svc_login_csrf');
@@ -81,8 +81,8 @@ export function consoleRouter(deps: SandboxDeps): Router {
   };
 
   async function dashboard(req: Request, res: Response, { session, developer }: Signed, status = 200, problems: string[] = []) {
-    // Independent reads: one round trip's wait, not seven.
-    const [org, changes, applications, apiKeys, members, tokens, testUsers] = await Promise.all([
+    // Independent reads: one round trip's wait, not eight.
+    const [org, changes, applications, apiKeys, members, tokens, webhooks, testUsers] = await Promise.all([
       deps.db.organization.findUniqueOrThrow({ where: { id: developer.organizationId } }),
       deps.db.authorization.findMany({
         where: { application: { organizationId: developer.organizationId }, status: { in: ['approved', 'consumed', 'revoked'] }, userId: { not: null } },
@@ -94,6 +94,7 @@ export function consoleRouter(deps: SandboxDeps): Router {
       listApiKeys(deps, developer),
       listMembers(deps, developer),
       listPersonalAccessTokens(deps, developer),
+      consoleWebhooks(deps, developer),
       deps.environment.sandbox ? listTestUsers(deps, developer.organizationId) : undefined,
     ]);
     send(
@@ -107,6 +108,7 @@ export function consoleRouter(deps: SandboxDeps): Router {
         apiKeys: apiKeys.items,
         members: members.items,
         tokens: tokens.items,
+        webhooks,
         ...(testUsers ? { testUsers: testUsers.items } : {}),
         changes: changes.map((a) => ({
           application: a.application.name,
@@ -124,7 +126,7 @@ export function consoleRouter(deps: SandboxDeps): Router {
    * developer can fix shows the console again with what to correct; a missing session goes back to
    * sign-in.
    */
-  const action = (work: (developer: Developer, form: Form, req: Request) => Promise<Outcome>) => async (req: Request, res: Response) => {
+  const action: Action = (work) => async (req: Request, res: Response) => {
     if (!fromOwnPage(req, issuer))
       return send(res, 403, renderEntry(context(req), { mode: 'sign-in', csrf: '', error: consoleTexts(context(req).lang).formExpired, signupOpen: false }));
     let signed: Signed;
@@ -346,6 +348,7 @@ export function consoleRouter(deps: SandboxDeps): Router {
       return { secret: { heading: t(req).initialAccessToken, lines: [['expires_at', made.expires_at]], secret: made.token } };
     }),
   );
+  webhookActions(router, deps, action, (req) => context(req).lang);
   if (deps.environment.sandbox) {
     router.post(
       '/console/test-users',

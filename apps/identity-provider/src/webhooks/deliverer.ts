@@ -6,7 +6,7 @@ import { webhookIdOf } from './endpoints.js';
 import { recordWebhookEvent } from './events.js';
 import { DISABLE_AFTER_MS, retryDelayMs } from './schedule.js';
 import { signatureHeader } from './signatures.js';
-import type { WebhookSecrets } from './webhook-secrets.js';
+import type { WebhookSecrets } from '@svc/signing-keys';
 
 export const WEBHOOK_CHANNEL = 'svc_webhooks';
 /** A 2xx within this long is a success; anything else, or nothing, a failed attempt. */

@@ -30,6 +30,8 @@ export async function startReceiver() {
     received,
     /** The statuses the next requests are answered with, in order. */
     answer: (...next: number[]) => statuses.push(...next),
+    /** Answers 200 again from the next request on. */
+    heal: () => statuses.splice(0),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

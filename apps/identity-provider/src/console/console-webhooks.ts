@@ -1,0 +1,92 @@
+/**
+ * The console's webhook actions, posted from its webhook section: each goes through the function
+ * /v2/developer/webhooks uses, so the console can do nothing the API cannot.
+ */
+import { ZCreateWebhookRequest } from '@svc/schemas';
+import type { Request, RequestHandler, Router } from 'express';
+import type { Developer } from '../developer/developer-auth.js';
+import type { Locale } from '../views/locales/index.js';
+import type { WebhookDeps } from '../webhooks/deps.js';
+import {
+  createWebhook,
+  deleteWebhook,
+  deliveryView,
+  endpointView,
+  retryDelivery,
+  rotateWebhookSecret,
+  sendTestEvent,
+  updateWebhook,
+} from '../webhooks/endpoints.js';
+import { type Form, many, one, parsed, uuidParam } from './console-forms.js';
+import { webhookTexts } from './console-webhook-texts.js';
+import { CONSOLE_DELIVERIES, type WebhookSummary } from './webhooks-section.js';
+
+/** Back to a section of the console, or a secret shown once. */
+export type Outcome = { section: string } | { secret: { heading: string; lines: [string, string][]; secret: string; note?: string } };
+/** A console action: signed in, from the console's own page, with its CSRF token. */
+export type Action = (work: (developer: Developer, form: Form, req: Request) => Promise<Outcome>) => RequestHandler;
+
+/** The organization's endpoints, each with its last deliveries, newest first. */
+export async function consoleWebhooks(deps: WebhookDeps, developer: Developer): Promise<WebhookSummary[]> {
+  const now = deps.clock.now();
+  const endpoints = await deps.db.webhookEndpoint.findMany({
+    where: { organizationId: developer.organizationId },
+    orderBy: { createdAt: 'asc' },
+    include: { deliveries: { include: { event: { select: { type: true } } }, orderBy: { createdAt: 'desc' }, take: CONSOLE_DELIVERIES } },
+  });
+  return endpoints.map((w) => ({ ...endpointView(w, now), deliveries: w.deliveries.map(deliveryView) }));
+}
+
+export function webhookActions(router: Router, deps: WebhookDeps, action: Action, lang: (req: Request) => Locale): void {
+  const done = { section: 'webhooks' };
+  const secretPage = (req: Request, made: { id: string; url: string; secret: string }): Outcome => ({
+    secret: { heading: made.url, lines: [['id', made.id]], secret: made.secret, note: webhookTexts(lang(req)).secretOnce },
+  });
+  router.post(
+    '/console/webhooks',
+    action(async (developer, form, req) => {
+      const body = parsed(ZCreateWebhookRequest, {
+        url: one(form.url),
+        events: many(form.events),
+        ...(one(form.description) ? { description: one(form.description) } : {}),
+      });
+      return secretPage(req, await createWebhook(deps, developer, body));
+    }),
+  );
+  router.post(
+    '/console/webhooks/:id/rotate-secret',
+    action(async (developer, _form, req) => secretPage(req, await rotateWebhookSecret(deps, developer, uuidParam(req, 'id')))),
+  );
+  router.post(
+    '/console/webhooks/:id/test',
+    action(async (developer, _form, req) => {
+      await sendTestEvent(deps, developer, uuidParam(req, 'id'));
+      return done;
+    }),
+  );
+  for (const [verb, enabled] of [
+    ['enable', true],
+    ['disable', false],
+  ] as const)
+    router.post(
+      `/console/webhooks/:id/${verb}`,
+      action(async (developer, _form, req) => {
+        await updateWebhook(deps, developer, uuidParam(req, 'id'), { enabled });
+        return done;
+      }),
+    );
+  router.post(
+    '/console/webhooks/:id/delete',
+    action(async (developer, _form, req) => {
+      await deleteWebhook(deps, developer, uuidParam(req, 'id'));
+      return done;
+    }),
+  );
+  router.post(
+    '/console/webhooks/:id/deliveries/:delivery_id/retry',
+    action(async (developer, _form, req) => {
+      await retryDelivery(deps, developer, uuidParam(req, 'id'), uuidParam(req, 'delivery_id'));
+      return done;
+    }),
+  );
+}
