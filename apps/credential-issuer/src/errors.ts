@@ -37,3 +37,21 @@ export class VerificationFailedError extends HttpError {
   }
 }
 export const notDerivable = (reason: string) => new HttpError(400, 'invalid_credential', `The credential cannot be derived: ${reason}`);
+
+// OpenID4VCI (wallets/): the error codes the specification and OAuth 2.0 name, so wallet libraries understand them.
+export const offerNotFound = () => new NotFoundError('No such credential offer, or it was used or has expired', 'offer_not_found');
+export const invalidGrant = (description: string) => new HttpError(400, 'invalid_grant', description);
+export const unsupportedGrantType = () =>
+  new HttpError(
+    400,
+    'unsupported_grant_type',
+    'This token endpoint serves the pre-authorized code grant (urn:ietf:params:oauth:grant-type:pre-authorized_code) only',
+  );
+export const oauthInvalidRequest = (description: string) => new HttpError(400, 'invalid_request', description);
+export const invalidAccessToken = () =>
+  new HttpError(401, 'invalid_token', 'The access token is unknown or expired', { 'WWW-Authenticate': 'Bearer error="invalid_token"' });
+export const invalidCredentialRequest = (description: string) => new HttpError(400, 'invalid_credential_request', description);
+export const unknownConfiguration = (id: string) =>
+  new HttpError(400, 'unknown_credential_configuration', `The access token is for another credential than ${JSON.stringify(id).slice(0, 120)}`);
+export const invalidProof = (description: string) => new HttpError(400, 'invalid_proof', description);
+export const invalidNonce = () => new HttpError(400, 'invalid_nonce', 'The proof’s nonce is unknown, expired or used: get a new one from the nonce endpoint');

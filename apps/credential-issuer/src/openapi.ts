@@ -23,6 +23,8 @@ import {
 } from '@svc/schemas';
 import { z } from 'zod';
 import { CREDENTIAL_ISSUER_EXAMPLES } from './openapi-examples.js';
+import { WALLET_OPERATIONS } from './wallets/openapi.js';
+import { WALLET_EXAMPLES } from './wallets/openapi-examples.js';
 
 const token = [['apiToken']] as ApiSpec['operations'][number]['security'];
 const refused = errorResponses({
@@ -34,7 +36,8 @@ const refused = errorResponses({
 /** Area C of the API contract, as served. */
 export const CREDENTIAL_ISSUER_API: ApiSpec = {
   title: 'Credential issuer',
-  description: 'W3C verifiable credentials (VC Data Model 2.0) with a Data Integrity bbs-2023 proof, for a subject address (area C).',
+  description:
+    'W3C verifiable credentials (VC Data Model 2.0) with a Data Integrity bbs-2023 proof, for a subject address (area C); and SD-JWT VCs for wallets through OpenID for Verifiable Credential Issuance 1.0.',
   operations: withExamples(
     [
       {
@@ -167,7 +170,8 @@ export const CREDENTIAL_ISSUER_API: ApiSpec = {
           ...errorResponses({ 400: 'Not a UUID', 404: 'No such list' }),
         },
       },
+      ...WALLET_OPERATIONS,
     ],
-    CREDENTIAL_ISSUER_EXAMPLES,
+    { ...CREDENTIAL_ISSUER_EXAMPLES, ...WALLET_EXAMPLES },
   ),
 };

@@ -110,6 +110,8 @@ GRANT INSERT ("organizationId", "type", "data", "subject") ON "WebhookEvent" TO 
 -- Credential issuer (area C): the credentials it issued, their status lists, its own signing
 -- keys, and its API keys. Nothing of users, sessions or tokens.
 GRANT SELECT, INSERT, UPDATE ON "IssuedCredential", "StatusList", "SigningKey" TO ${issuer};
+-- Its credential offers for wallets (OpenID4VCI), spent and expired ones purged by itself.
+GRANT SELECT, INSERT, UPDATE, DELETE ON "CredentialOffer" TO ${issuer};
 GRANT SELECT (${API_KEY_READ}) ON "ApiKey" TO ${issuer};
 GRANT UPDATE ("lastUsedAt") ON "ApiKey" TO ${issuer};
 GRANT SELECT, INSERT, UPDATE ("count") ON "ApiKeyUsage" TO ${issuer};

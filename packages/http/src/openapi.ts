@@ -32,6 +32,11 @@ export const SECURITY_SCHEMES = {
   },
   svcApiKey: { type: 'apiKey', in: 'header', name: 'X-SVC-API-Key', description: 'An API key with the wallet:verify permission.' },
   apiToken: { type: 'apiKey', in: 'header', name: 'X-API-Token', description: 'An API key with the credentials:issue permission.' },
+  walletAccessToken: {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'An access token from the credential issuer’s POST /token (OpenID4VCI pre-authorized code grant), good for one credential.',
+  },
   metricsToken: { type: 'http', scheme: 'bearer', description: 'METRICS_TOKEN, when the service is configured with one.' },
 } as const;
 

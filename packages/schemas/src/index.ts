@@ -39,3 +39,4 @@ export * from './credentials.js';
 export { redirectUriProblem, jwksProblem, parseClientMetadata, type ClientMetadata, type MetadataProblem } from './client-metadata.js';
 export * from './sandbox.js';
 export * from './webhooks.js';
+export * from './wallets.js';

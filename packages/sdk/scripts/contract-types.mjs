@@ -14,6 +14,7 @@ const here = fileURLToPath(new URL('..', import.meta.url));
 const target = `${here}src/contract-types.ts`;
 export const CONTRACT_TYPES = [
   'AuthorizationList',
+  'CredentialOfferResponse',
   'OpenIdConfiguration',
   'PresetError',
   'PresetErrorCode',

@@ -7,6 +7,24 @@ export type AuthorizationList = {
   has_more?: boolean | undefined;
 };
 
+export type CredentialOfferResponse = {
+  id: string;
+  credential_offer: {
+    credential_issuer: string;
+    credential_configuration_ids: string[];
+    grants: {
+      'urn:ietf:params:oauth:grant-type:pre-authorized_code': {
+        'pre-authorized_code': string;
+        tx_code?: { input_mode: 'numeric'; length: number; description: string } | undefined;
+      };
+    };
+  };
+  credential_offer_uri: string;
+  offer_link: string;
+  expires_at: string;
+  tx_code?: string | undefined;
+};
+
 export type OpenIdConfiguration = {
   environment: 'production' | 'sandbox';
   issuer: string;

@@ -1,4 +1,4 @@
-import type { VerifiableCredential, VerifyCredentialResponse } from './contract-types.js';
+import type { CredentialOfferResponse, VerifiableCredential, VerifyCredentialResponse } from './contract-types.js';
 import { SvcApiError } from './errors.js';
 import { call, type TransportOptions } from './http.js';
 
@@ -141,6 +141,26 @@ export class CredentialIssuerClient {
         this.options,
       )
     ).body.verifiableCredential;
+  }
+
+  /**
+   * An offer of an SD-JWT VC for a person's wallet (OpenID4VCI 1.0, pre-authorized code): show
+   * `offer_link` as a QR code; with `txCode`, give the person `tx_code` on another channel. One
+   * use, 300 s. The credential it becomes is listed and revoked like any other.
+   */
+  async offer(input: {
+    configurationId: 'verified_human_sd_jwt' | 'age_over_sd_jwt' | 'kyc_sd_jwt';
+    claims: Record<string, unknown>;
+    subjectAddress?: string;
+    txCode?: boolean;
+  }): Promise<CredentialOfferResponse> {
+    const json = {
+      credential_configuration_id: input.configurationId,
+      claims: input.claims,
+      ...(input.subjectAddress ? { subject_address: input.subjectAddress } : {}),
+      ...(input.txCode ? { tx_code: true } : {}),
+    };
+    return (await call<CredentialOfferResponse>(this.options.baseUrl, '/credential-offers', { json, headers: this.headers }, this.options)).body;
   }
 
   async revoke(credentialId: string): Promise<{ revoked: true; credential_id: string; revoked_at: string }> {

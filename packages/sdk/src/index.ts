@@ -23,4 +23,5 @@ export type {
   RevokeResponse,
   WalletVerification,
   VerifiableCredential,
+  CredentialOfferResponse,
 } from './contract-types.js';

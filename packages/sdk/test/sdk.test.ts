@@ -211,6 +211,13 @@ describe('CredentialIssuerClient', () => {
     expect(after.isSet(Number(entry.statusListIndex))).toBe(true);
     expect(after.credential).toMatchObject({ type: ['VerifiableCredential', 'BitstringStatusListCredential'], issuer: did });
     await expect(client.issue({ subjectAddress: WALLET, claims: { id: 'reserved' } })).rejects.toBeInstanceOf(ValidationApiError);
+
+    // An offer for a wallet: the link a QR code carries, the offer behind it, a code for the person.
+    const offer = await client.offer({ configurationId: 'age_over_sd_jwt', claims: { age_over_18: true }, subjectAddress: WALLET, txCode: true });
+    expect(offer.offer_link).toBe(`openid-credential-offer://?credential_offer_uri=${encodeURIComponent(offer.credential_offer_uri)}`);
+    expect(offer.tx_code).toMatch(/^\d{6}$/);
+    expect(await (await fetch(offer.credential_offer_uri)).json()).toEqual(offer.credential_offer);
+    await expect(client.offer({ configurationId: 'age_over_sd_jwt', claims: { date_of_birth: '1990-01-01' } })).rejects.toBeInstanceOf(ValidationApiError);
     await expect(new CredentialIssuerClient({ baseUrl: issuer.url, apiToken: 'svck_wrong' }).list()).rejects.toBeInstanceOf(SvcApiError);
   }, 60_000);
 });

@@ -8,9 +8,10 @@ export type KeyService = (typeof KEY_SERVICES)[number];
 /**
  * The algorithms each service signs with, a key of its own for each (one RSA key is never used
  * with two padding schemes): the identity provider's RS256 (the default OpenID Connect names) and
- * PS256 (FAPI 2.0's), both published as RSA keys; the issuer's BBS key.
+ * PS256 (FAPI 2.0's), both published as RSA keys; the issuer's BBS key (bbs-2023 credentials) and
+ * its ES256 key (SD-JWT VCs for wallets, published as JWT VC issuer metadata).
  */
-export const KEY_ALGORITHMS = { 'identity-provider': ['RS256', 'PS256'], 'credential-issuer': ['Bls12381G2'] } as const satisfies Record<
+export const KEY_ALGORITHMS = { 'identity-provider': ['RS256', 'PS256'], 'credential-issuer': ['Bls12381G2', 'ES256'] } as const satisfies Record<
   KeyService,
   readonly string[]
 >;
@@ -24,11 +25,11 @@ export interface NewKey {
 }
 
 // Off the event loop: RSA key generation takes 100 ms or more.
-const generateRsa = promisify(generateKeyPair);
+const generatePair = promisify(generateKeyPair);
 
 /** An RSA key for RS256 or PS256 tokens; kid is the RFC 7638 thumbprint of the public JWK. */
 async function generateRsaKey(algorithm: 'RS256' | 'PS256'): Promise<NewKey> {
-  const { publicKey, privateKey } = await generateRsa('rsa', { modulusLength: 2048 });
+  const { publicKey, privateKey } = await generatePair('rsa', { modulusLength: 2048 });
   const pub = publicKey.export({ format: 'jwk' }) as { n: string; e: string; kty: string };
   const kid = createHash('sha256')
     .update(JSON.stringify({ e: pub.e, kty: 'RSA', n: pub.n }))
@@ -37,6 +38,21 @@ async function generateRsaKey(algorithm: 'RS256' | 'PS256'): Promise<NewKey> {
     kid,
     algorithm,
     publicKey: { ...pub, kid, alg: algorithm, use: 'sig' },
+    privateKey: privateKey.export({ format: 'jwk' }) as Record<string, string>,
+  };
+}
+
+/** A P-256 key for ES256 (SD-JWT VCs); kid is the RFC 7638 thumbprint of the public JWK. */
+async function generateEcKey(): Promise<NewKey> {
+  const { publicKey, privateKey } = await generatePair('ec', { namedCurve: 'P-256' });
+  const pub = publicKey.export({ format: 'jwk' }) as { crv: string; x: string; y: string };
+  const kid = createHash('sha256')
+    .update(JSON.stringify({ crv: pub.crv, kty: 'EC', x: pub.x, y: pub.y }))
+    .digest('base64url');
+  return {
+    kid,
+    algorithm: 'ES256',
+    publicKey: { kty: 'EC', crv: pub.crv, x: pub.x, y: pub.y, kid, alg: 'ES256', use: 'sig' },
     privateKey: privateKey.export({ format: 'jwk' }) as Record<string, string>,
   };
 }
@@ -56,5 +72,7 @@ async function generateBlsKey(): Promise<NewKey> {
 }
 
 /** A new key of `service` for `algorithm` (its first, by default). */
-export const generateKey = (service: KeyService, algorithm: KeyAlgorithm = KEY_ALGORITHMS[service][0]): Promise<NewKey> =>
-  service === 'identity-provider' ? generateRsaKey(algorithm as 'RS256' | 'PS256') : generateBlsKey();
+export function generateKey(service: KeyService, algorithm: KeyAlgorithm = KEY_ALGORITHMS[service][0]): Promise<NewKey> {
+  if (service === 'identity-provider') return generateRsaKey(algorithm as 'RS256' | 'PS256');
+  return algorithm === 'ES256' ? generateEcKey() : generateBlsKey();
+}

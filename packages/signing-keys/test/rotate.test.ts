@@ -9,7 +9,9 @@ const ctx = (i: number) => ({
   now: () => new Date(),
   keys: new KeyEncryption('credential-issuer', { current: testSigningKeyKek('credential-issuer') }),
 });
-const active = () => dbs[0]!.signingKey.findMany({ where: { service: 'credential-issuer', status: 'active' } });
+// The issuer signs with two algorithms (BBS for bbs-2023, ES256 for SD-JWT VCs): one active key each.
+const active = () => dbs[0]!.signingKey.findMany({ where: { service: 'credential-issuer', status: 'active' }, orderBy: { algorithm: 'asc' } });
+const ALGORITHMS = ['Bls12381G2', 'ES256'];
 
 beforeEach(async () => {
   await dbs[0]!.signingKey.deleteMany({ where: { service: 'credential-issuer' } });
@@ -19,26 +21,26 @@ afterAll(async () => {
 });
 
 describe('signing keys under concurrent change', () => {
-  it('first start in several processes at once: one key is made, and every process gets it', async () => {
+  it('first start in several processes at once: one key per algorithm is made, and every process gets it', async () => {
     const results = await Promise.all(dbs.map((_, i) => ensureSigningKey(ctx(i), 'credential-issuer')));
     const keys = await active();
-    expect(keys).toHaveLength(1);
+    expect(keys.map((k) => k.algorithm)).toEqual(ALGORITHMS);
     expect(results.map((r) => r.kid)).toEqual(dbs.map(() => keys[0]!.kid));
     expect(results.filter((r) => r.created)).toHaveLength(1);
   });
 
-  it('rotations at the same moment leave exactly one active key, the others retiring', async () => {
+  it('rotations at the same moment leave exactly one active key per algorithm, the others retiring', async () => {
     await ensureSigningKey(ctx(0), 'credential-issuer');
     const rotated = await Promise.all(dbs.map((_, i) => rotateSigningKey(ctx(i), 'credential-issuer')));
     const keys = await active();
-    expect(keys).toHaveLength(1);
-    expect(rotated.map((r) => r.kid)).toContain(keys[0]!.kid);
-    expect(await dbs[0]!.signingKey.count({ where: { service: 'credential-issuer', status: 'retiring' } })).toBe(dbs.length);
+    expect(keys.map((k) => k.algorithm)).toEqual(ALGORITHMS);
+    expect(rotated.flatMap((r) => r.kids)).toEqual(expect.arrayContaining(keys.map((k) => k.kid)));
+    expect(await dbs[0]!.signingKey.count({ where: { service: 'credential-issuer', status: 'retiring' } })).toBe(dbs.length * ALGORITHMS.length);
   });
 
   it('makes nothing when a key is active', async () => {
     const first = await ensureSigningKey(ctx(0), 'credential-issuer');
     await expect(ensureSigningKey(ctx(1), 'credential-issuer')).resolves.toEqual({ kid: first.kid, created: false });
-    expect(await dbs[0]!.signingKey.count({ where: { service: 'credential-issuer' } })).toBe(1);
+    expect(await dbs[0]!.signingKey.count({ where: { service: 'credential-issuer' } })).toBe(ALGORITHMS.length);
   });
 });

@@ -27,7 +27,8 @@ export class StatusListPublisher {
 
   async current(listId: string): Promise<PublishedList | undefined> {
     const row = await this.deps.db.statusList.findUnique({ where: { id: listId } });
-    if (!row) return undefined;
+    // A Token Status List is served as a JWT at its own URL (wallets/token-status-lists.ts).
+    if (row?.format !== 'bitstring') return undefined;
     if (row.signed && row.signedVersion === row.version) return { credential: row.signed as Record<string, unknown>, version: row.version };
     const key = `${row.id}:${row.version}`;
     let signing = this.inFlight.get(key);

@@ -57,12 +57,14 @@ const TAKE_INDEX = statement<{ id: string; n: number; length: number; permutatio
 /**
  * One index in an open list of `issuerDid`, taken in one statement that also counts it; a new list
  * when every list of this DID is full. Indexes taken by a signing that then fails stay unused.
+ * Token Status Lists (SD-JWT VCs) are kept under the issuer's URL instead of a DID, so the two
+ * kinds never share a list.
  */
-export async function allocateStatusIndex(db: Db, sql: Sql, issuerDid: string): Promise<StatusListPlace> {
+export async function allocateStatusIndex(db: Db, sql: Sql, issuerDid: string, format: 'bitstring' | 'token' = 'bitstring'): Promise<StatusListPlace> {
   for (let attempt = 0; attempt < 3; attempt++) {
     const row = await sql.one(TAKE_INDEX, [issuerDid]);
     if (row) return { listId: row.id, index: permutedIndex(row.permutationKey, row.n, row.length) };
-    await db.statusList.create({ data: { id: randomUUID(), issuerDid, length: STATUS_LIST_LENGTH, permutationKey: randomBytes(32) } });
+    await db.statusList.create({ data: { id: randomUUID(), issuerDid, length: STATUS_LIST_LENGTH, permutationKey: randomBytes(32), format } });
   }
   throw new Error('could not allocate a status list index');
 }

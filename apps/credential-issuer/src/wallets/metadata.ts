@@ -1,0 +1,63 @@
+/**
+ * What wallets and verifiers read before they talk to this issuer: the credential issuer metadata
+ * (OpenID4VCI 1.0 §12.2), the metadata of the authorization server that takes pre-authorized
+ * codes (RFC 8414; this issuer itself), the JWT VC issuer metadata with the keys SD-JWT VCs are
+ * signed with (SD-JWT VC §5), and each credential type's metadata at its `vct` URL (§6).
+ */
+import { PRE_AUTHORIZED_CODE_GRANT } from '@svc/schemas';
+import { CREDENTIAL_CONFIGURATIONS, type CredentialConfiguration, vctOf } from './configurations.js';
+import { PROOF_ALGORITHMS } from './holder-proofs.js';
+import { SD_JWT_VC_TYP } from './sd-jwt-vc.js';
+
+const LOCALES = ['en', 'de', 'fr'] as const;
+
+export function credentialIssuerMetadata(publicUrl: string, displayName: string) {
+  return {
+    credential_issuer: publicUrl,
+    credential_endpoint: `${publicUrl}/credential`,
+    nonce_endpoint: `${publicUrl}/nonce`,
+    display: LOCALES.map((locale) => ({ name: displayName, locale })),
+    credential_configurations_supported: Object.fromEntries(
+      CREDENTIAL_CONFIGURATIONS.map((c) => [
+        c.id,
+        {
+          format: SD_JWT_VC_TYP,
+          vct: vctOf(publicUrl, c),
+          scope: c.id,
+          cryptographic_binding_methods_supported: ['jwk'],
+          credential_signing_alg_values_supported: ['ES256'],
+          proof_types_supported: { jwt: { proof_signing_alg_values_supported: [...PROOF_ALGORITHMS] } },
+          credential_metadata: {
+            display: LOCALES.map((locale) => ({ name: c.names[locale], locale, description: c.description })),
+            claims: c.claims.map((claim) => ({ path: [claim.name], display: LOCALES.map((locale) => ({ name: claim.labels[locale], locale })) })),
+          },
+        },
+      ]),
+    ),
+  };
+}
+
+/** The authorization server wallets trade pre-authorized codes with: this issuer, anonymous access. */
+export function authorizationServerMetadata(publicUrl: string) {
+  return {
+    issuer: publicUrl,
+    token_endpoint: `${publicUrl}/token`,
+    grant_types_supported: [PRE_AUTHORIZED_CODE_GRANT],
+    'pre-authorized_grant_anonymous_access_supported': true,
+    response_types_supported: [],
+    token_endpoint_auth_methods_supported: ['none'],
+  };
+}
+
+export const jwtVcIssuerMetadata = (publicUrl: string, keys: Record<string, string>[]) => ({ issuer: publicUrl, jwks: { keys } });
+
+/** Type metadata at the `vct` URL: what a wallet shows for the type and each claim; every claim always disclosable. */
+export function typeMetadata(publicUrl: string, c: CredentialConfiguration) {
+  return {
+    vct: vctOf(publicUrl, c),
+    name: c.names.en,
+    description: c.description,
+    display: LOCALES.map((locale) => ({ locale, name: c.names[locale], description: c.description })),
+    claims: c.claims.map((claim) => ({ path: [claim.name], display: LOCALES.map((locale) => ({ locale, label: claim.labels[locale] })), sd: 'always' })),
+  };
+}

@@ -1,0 +1,171 @@
+import type { OperationExample } from '@svc/http';
+
+// The guide's wallet examples (docs/credential-issuer.md, "Every endpoint, by example"), in page
+// order after the others, each fresh where it must be: an offer's code is taken once, a nonce once.
+const ISSUER = 'http://localhost:4002';
+const token = { 'X-API-Token': '$API_TOKEN' };
+const GRANT = 'urn:ietf:params:oauth:grant-type:pre-authorized_code';
+const NEW_OFFER = `curl -s -X POST ${ISSUER}/credential-offers -H "X-API-Token: $API_TOKEN" -H 'content-type: application/json' \\
+  -d '{"credential_configuration_id": "age_over_sd_jwt", "claims": {"age_over_18": true}, "tx_code": true}'`;
+const OFFER = {
+  credential_issuer: ISSUER,
+  credential_configuration_ids: ['age_over_sd_jwt'],
+  grants: {
+    [GRANT]: {
+      'pre-authorized_code': 'uQJ8X0nS2oVb3cY7pT1kLm5dRzW9aFhE4gKxN6jQvCs',
+      tx_code: { input_mode: 'numeric', length: 6, description: 'The code the service that offered this credential gave you' },
+    },
+  },
+};
+const SD_JWT = 'eyJhbGciOiJFUzI1NiIsInR5cCI6ImRjK3NkLWp3dCIsImtpZCI6IjFWb2h…~WyJkT1lWZk1xUE1rUE1xN0dDWkxhSHNnIiwiYWdlX292ZXJfMTgiLHRydWVd~';
+
+export const WALLET_EXAMPLES: Record<string, OperationExample[]> = {
+  'POST /credential-offers': [
+    {
+      summary: 'an age credential for a person’s wallet, with a transaction code',
+      headers: token,
+      body: { credential_configuration_id: 'age_over_sd_jwt', claims: { age_over_18: true, age_over_21: false }, tx_code: true },
+      status: 201,
+      response: {
+        id: '0e6f3b1c-5a2d-4c8e-9f7a-1b3d5e7f9a2c',
+        credential_offer: OFFER,
+        credential_offer_uri: `${ISSUER}/credential-offers/b-xNvJJsbW71Qjey3Lj7pzMgXeIg3xxp5UEXj8J4v2c`,
+        offer_link: `openid-credential-offer://?credential_offer_uri=${encodeURIComponent(`${ISSUER}/credential-offers/b-xNvJJsbW71Qjey3Lj7pzMgXeIg3xxp5UEXj8J4v2c`)}`,
+        tx_code: '493027',
+        expires_at: '2026-11-26T10:05:00.000Z',
+      },
+    },
+  ],
+  'GET /credential-offers/{handle}': [
+    {
+      summary: 'what the wallet reads behind the link it scanned (public: the URI is the secret)',
+      setup: `export OFFER=$(${NEW_OFFER})
+export OFFER_HANDLE=$(echo "$OFFER" | jq -r '.credential_offer_uri | split("/") | last')`,
+      params: { handle: '$OFFER_HANDLE' },
+      status: 200,
+      response: OFFER,
+    },
+  ],
+  'GET /.well-known/openid-credential-issuer': [
+    {
+      summary: 'the credential issuer metadata (shortened to one configuration)',
+      status: 200,
+      response: {
+        credential_issuer: ISSUER,
+        credential_endpoint: `${ISSUER}/credential`,
+        nonce_endpoint: `${ISSUER}/nonce`,
+        display: [{ name: 'Credential issuer', locale: 'en' }],
+        credential_configurations_supported: {
+          age_over_sd_jwt: {
+            format: 'dc+sd-jwt',
+            vct: `${ISSUER}/credential-types/age-over`,
+            scope: 'age_over_sd_jwt',
+            cryptographic_binding_methods_supported: ['jwk'],
+            credential_signing_alg_values_supported: ['ES256'],
+            proof_types_supported: { jwt: { proof_signing_alg_values_supported: ['ES256', 'EdDSA'] } },
+            credential_metadata: {
+              display: [{ name: 'Age', locale: 'en', description: 'Whether the person is over 18 and over 21, never the date of birth.' }],
+              claims: [
+                { path: ['age_over_18'], display: [{ name: 'Over 18', locale: 'en' }] },
+                { path: ['age_over_21'], display: [{ name: 'Over 21', locale: 'en' }] },
+              ],
+            },
+          },
+        },
+      },
+    },
+  ],
+  'GET /.well-known/oauth-authorization-server': [
+    {
+      summary: 'where a wallet trades its pre-authorized code',
+      status: 200,
+      response: {
+        issuer: ISSUER,
+        token_endpoint: `${ISSUER}/token`,
+        grant_types_supported: [GRANT],
+        'pre-authorized_grant_anonymous_access_supported': true,
+        response_types_supported: [],
+        token_endpoint_auth_methods_supported: ['none'],
+      },
+    },
+  ],
+  'GET /.well-known/jwt-vc-issuer': [
+    {
+      summary: 'the keys a verifier checks SD-JWT VCs with',
+      status: 200,
+      response: {
+        issuer: ISSUER,
+        jwks: {
+          keys: [
+            {
+              kty: 'EC',
+              crv: 'P-256',
+              x: 'f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU',
+              y: 'x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0',
+              kid: '1VohqK0Y3cNq8rJmQ4pQp3p7u7b0Ir5fZ1d2VYdZ3Ds',
+              alg: 'ES256',
+              use: 'sig',
+            },
+          ],
+        },
+      },
+    },
+  ],
+  'GET /credential-types/{type}': [
+    {
+      summary: 'the type metadata behind a vct',
+      params: { type: 'age-over' },
+      status: 200,
+      response: {
+        vct: `${ISSUER}/credential-types/age-over`,
+        name: 'Age',
+        description: 'Whether the person is over 18 and over 21, never the date of birth.',
+        display: [{ locale: 'en', name: 'Age', description: 'Whether the person is over 18 and over 21, never the date of birth.' }],
+        claims: [
+          { path: ['age_over_18'], display: [{ locale: 'en', label: 'Over 18' }], sd: 'always' },
+          { path: ['age_over_21'], display: [{ locale: 'en', label: 'Over 21' }], sd: 'always' },
+        ],
+      },
+    },
+  ],
+  'POST /token': [
+    {
+      summary: 'the wallet trades the offer’s code and the transaction code the person typed',
+      setup: `export OFFER=$(${NEW_OFFER})
+export PRE_AUTHORIZED_CODE=$(echo "$OFFER" | jq -r '.credential_offer.grants[] | .["pre-authorized_code"]')
+export TX_CODE=$(echo "$OFFER" | jq -r .tx_code)`,
+      form: true,
+      body: { grant_type: GRANT, 'pre-authorized_code': '$PRE_AUTHORIZED_CODE', tx_code: '$TX_CODE' },
+      status: 200,
+      response: { access_token: 'Zb6fN1pX3qL8vR2mT7wK9cY4hJ0sD5gA1eU6iO3nB8k', token_type: 'Bearer', expires_in: 300 },
+    },
+  ],
+  'POST /nonce': [{ summary: 'a nonce for the holder’s key proof', status: 200, response: { c_nonce: 'wKZ3y8Vn1oQpT6rS2mL9xB4cD7fH0jA5gE3kN8uI1zY' } }],
+  'POST /credential': [
+    {
+      summary: 'the credential, bound to the key the wallet proved (the proof made by scripts/wallet.mjs, as a wallet makes it)',
+      setup: `export OFFER=$(${NEW_OFFER})
+export ACCESS_TOKEN=$(curl -s -X POST ${ISSUER}/token -d grant_type=${GRANT} \\
+  --data-urlencode "pre-authorized_code=$(echo "$OFFER" | jq -r '.credential_offer.grants[] | .["pre-authorized_code"]')" \\
+  -d "tx_code=$(echo "$OFFER" | jq -r .tx_code)" | jq -r .access_token)
+export C_NONCE=$(curl -s -X POST ${ISSUER}/nonce | jq -r .c_nonce)
+export PROOF=$(node apps/credential-issuer/scripts/wallet.mjs proof --audience ${ISSUER} --nonce "$C_NONCE")`,
+      headers: { Authorization: 'Bearer $ACCESS_TOKEN' },
+      body: { credential_configuration_id: 'age_over_sd_jwt', proofs: { jwt: ['$PROOF'] } },
+      status: 200,
+      response: { credentials: [{ credential: SD_JWT }] },
+    },
+  ],
+  'GET /token-status-lists/{id}': [
+    {
+      summary: 'the public Token Status List an SD-JWT VC names (here one received by scripts/wallet.mjs, the whole flow)',
+      setup: `export SD_JWT_VC=$(node apps/credential-issuer/scripts/wallet.mjs receive "$(curl -s -X POST ${ISSUER}/credential-offers -H "X-API-Token: $API_TOKEN" \\
+  -H 'content-type: application/json' -d '{"credential_configuration_id": "kyc_sd_jwt", "claims": {"kyc_passed": true}}' | jq -r .offer_link)")
+export TOKEN_STATUS_LIST_ID=$(echo "$SD_JWT_VC" | jq -r '.payload.status.status_list.uri | split("/") | last')`,
+      params: { id: '$TOKEN_STATUS_LIST_ID' },
+      status: 200,
+      response:
+        'eyJhbGciOiJFUzI1NiIsInR5cCI6InN0YXR1c2xpc3Qrand0Iiwia2lkIjoiMVZvaHFLMFkzY05xOHJKbVE0cFFwM3A3dTdiMElyNWZaMWQyVllkWjNEcyJ9.eyJpc3MiOiJodHRwOi8vbG9jYWxob3N0OjQwMDIiLCJzdWIiOiJodHRwOi8vbG9jYWxob3N0OjQwMDIvdG9rZW4tc3RhdHVzLWxpc3RzLzNjMWU2YTBmLThiMmQtNGY1Ny05ZTRhLTZkMGMyYjdmMWE5NSIsInN0YXR1c19saXN0Ijp7ImJpdHMiOjEsImxzdCI6ImVOcnR3VEVCQUFBQXdxRDFUMjBNbjZBQUFBQUFBQUFBQUFBQUFBQS4uLiJ9fQ.…',
+    },
+  ],
+};

@@ -1,0 +1,148 @@
+import { errorResponses, type OperationSpec } from '@svc/http';
+import {
+  ZCreateCredentialOfferRequest,
+  ZCreateCredentialOfferResponse,
+  ZCredentialOffer,
+  ZCredentialRequest,
+  ZCredentialResponse,
+  ZNonceResponse,
+  ZOfferHandleParams,
+  ZPreAuthorizedTokenRequest,
+  ZStatusListParams,
+  ZWalletTokenResponse,
+} from '@svc/schemas';
+import { z } from 'zod';
+
+const oauthError = (description: string) => errorResponses({ 400: description });
+const publicJson = (description: string, schema: z.ZodType) => ({
+  200: { description, schema, headers: { 'Cache-Control': 'public, max-age=<seconds>', 'Access-Control-Allow-Origin': '*' } },
+});
+
+/** OpenID4VCI 1.0 at the credential issuer: the offers integrators make, what wallets discover and call. */
+export const WALLET_OPERATIONS: OperationSpec[] = [
+  {
+    method: 'post',
+    path: '/credential-offers',
+    tag: 'Wallets (OpenID4VCI)',
+    summary: 'Offer a credential to a person’s wallet (pre-authorized code)',
+    description:
+      'An SD-JWT VC of one of the issuer’s credential configurations, with the claims this organization vouches for (checked against the configuration: each one it lists, nothing else). Answers the offer, the URI that serves it and the openid-credential-offer:// link a wallet scans (show it as a QR code). One use, 300 s; with tx_code: true the answer carries a 6-digit code to give the person apart from the link (five wrong tries spend the offer).',
+    security: [['apiToken']],
+    body: ZCreateCredentialOfferRequest,
+    responses: {
+      201: { description: 'The offer; the transaction code, if asked for, shown this once', schema: ZCreateCredentialOfferResponse },
+      ...errorResponses({
+        400: 'Invalid request: an unknown configuration, or claims it does not carry (each field named)',
+        401: 'X-API-Token missing or unknown',
+        403: 'Disabled, or without credentials:issue',
+        429: 'Over the key’s limits (Retry-After)',
+      }),
+    },
+  },
+  {
+    method: 'get',
+    path: '/credential-offers/{handle}',
+    tag: 'Wallets (OpenID4VCI)',
+    summary: 'The credential offer a wallet fetches by its credential_offer_uri',
+    description: 'Public: the URI is the secret. Served until the offer is taken or expires; never cached.',
+    params: ZOfferHandleParams,
+    responses: {
+      200: { description: 'The offer', schema: ZCredentialOffer },
+      ...errorResponses({ 400: 'Not an offer handle', 404: 'Unknown, taken or expired' }),
+    },
+  },
+  {
+    method: 'get',
+    path: '/.well-known/openid-credential-issuer',
+    tag: 'Wallets (OpenID4VCI)',
+    summary: 'Credential issuer metadata (OpenID4VCI 1.0 §12.2)',
+    description:
+      'The endpoints, the issuer’s display name and every credential configuration (format dc+sd-jwt, its vct, holder key proofs ES256 or EdDSA, display data in English, German and French).',
+    responses: publicJson('The metadata', z.looseObject({ credential_issuer: z.string(), credential_endpoint: z.string(), nonce_endpoint: z.string() })),
+  },
+  {
+    method: 'get',
+    path: '/.well-known/oauth-authorization-server',
+    tag: 'Wallets (OpenID4VCI)',
+    summary: 'Authorization server metadata for the pre-authorized code grant (RFC 8414)',
+    responses: publicJson('The metadata', z.looseObject({ issuer: z.string(), token_endpoint: z.string() })),
+  },
+  {
+    method: 'get',
+    path: '/.well-known/jwt-vc-issuer',
+    tag: 'Wallets (OpenID4VCI)',
+    summary: 'JWT VC issuer metadata: the keys SD-JWT VCs are signed with',
+    description:
+      'Every ES256 key the issuer has signed SD-JWT VCs with, retired ones too (a credential stays verifiable after a key rotation; its status says whether it still holds).',
+    responses: publicJson('The issuer and its keys', z.object({ issuer: z.string(), jwks: z.object({ keys: z.array(z.looseObject({ kid: z.string() })) }) })),
+  },
+  {
+    method: 'get',
+    path: '/credential-types/{type}',
+    tag: 'Wallets (OpenID4VCI)',
+    summary: 'SD-JWT VC type metadata at the vct URL',
+    params: z.object({ type: z.string() }),
+    responses: {
+      ...publicJson('The type metadata', z.looseObject({ vct: z.string(), claims: z.array(z.unknown()) })),
+      ...errorResponses({ 404: 'No such type' }),
+    },
+  },
+  {
+    method: 'post',
+    path: '/token',
+    tag: 'Wallets (OpenID4VCI)',
+    summary: 'Trade a pre-authorized code (and transaction code) for an access token',
+    description: 'Form-encoded, anonymous (no client authentication). Once per offer; other parameters a wallet sends (resource, user_pin) are ignored.',
+    body: ZPreAuthorizedTokenRequest,
+    bodyTypes: ['application/x-www-form-urlencoded'],
+    responses: {
+      200: { description: 'An access token for the credential endpoint (300 s)', schema: ZWalletTokenResponse },
+      ...oauthError(
+        'invalid_grant (a code unknown, used or expired; a wrong transaction code), invalid_request (a transaction code missing or not asked for), unsupported_grant_type',
+      ),
+    },
+  },
+  {
+    method: 'post',
+    path: '/nonce',
+    tag: 'Wallets (OpenID4VCI)',
+    summary: 'A fresh c_nonce for the holder’s key proof',
+    description: 'No body. Each nonce lives 300 s and is taken by one proof.',
+    responses: { 200: { description: 'The nonce', schema: ZNonceResponse }, ...errorResponses({ 429: 'Too many nonces from this address (Retry-After)' }) },
+  },
+  {
+    method: 'post',
+    path: '/credential',
+    tag: 'Wallets (OpenID4VCI)',
+    summary: 'Issue the offered credential, bound to the holder’s key',
+    description:
+      'One proof of type jwt (typ openid4vci-proof+jwt, ES256 or EdDSA, the public key as jwk in its header, aud this issuer, iat within 300 s, a nonce from POST /nonce). Answers an SD-JWT VC (dc+sd-jwt): every claim a disclosure, with decoys; cnf the holder’s key; status a Token Status List entry. Listed by GET /credentials and revoked by POST /credentials/revoke like any credential of the organization.',
+    security: [['walletAccessToken']],
+    body: ZCredentialRequest,
+    responses: {
+      200: { description: 'The credential', schema: ZCredentialResponse },
+      ...errorResponses({
+        400: 'invalid_proof, invalid_nonce (get a new one), unknown_credential_configuration (not the offer’s), invalid_credential_request (already issued on this offer; the body’s shape)',
+        401: 'invalid_token: the access token is missing, unknown or expired (WWW-Authenticate: Bearer)',
+      }),
+    },
+  },
+  {
+    method: 'get',
+    path: '/token-status-lists/{id}',
+    tag: 'Status lists',
+    summary: 'A Token Status List (public), for SD-JWT VCs',
+    description:
+      'The IETF OAuth Token Status List an SD-JWT VC’s status.status_list.uri names: a JWT (typ statuslist+jwt, ES256, the key in /.well-known/jwt-vc-issuer) with status_list {bits: 1, lst}; a set bit is a revoked credential. Cacheable for STATUS_LIST_MAX_AGE_SECONDS.',
+    params: ZStatusListParams,
+    responses: {
+      200: {
+        description: 'The signed list',
+        schema: z.string(),
+        contentType: 'application/statuslist+jwt',
+        headers: { 'Cache-Control': 'public, max-age=<seconds>' },
+      },
+      ...errorResponses({ 400: 'Not a UUID', 404: 'No such Token Status List' }),
+    },
+  },
+];

@@ -1,0 +1,94 @@
+/**
+ * The credential endpoint's work (OpenID4VCI 1.0 §8): one SD-JWT VC per offer, bound to the key
+ * the wallet proved it holds, with a place in a Token Status List, recorded like every credential
+ * this issuer signs (so `GET /credentials` lists it and `POST /credentials/revoke` revokes it) and
+ * told to the organization's webhooks in the same transaction.
+ */
+import { randomUUID } from 'node:crypto';
+import { type Db, outboxInsert, type Sql } from '@svc/db';
+import type { CoreDeps } from '@svc/runtime';
+import type { ZCredentialRequest } from '@svc/schemas';
+import type { z } from 'zod';
+import type { Config } from '../config.js';
+import { invalidAccessToken, invalidCredentialRequest, invalidProof, unknownConfiguration } from '../errors.js';
+import type { IssuerKeys } from '../services/issuer-keys.js';
+import { allocateStatusIndex } from '../services/status-lists.js';
+import { configurationById, vctOf } from './configurations.js';
+import { holderKeyOf } from './holder-proofs.js';
+import { offerOfAccessToken } from './offers.js';
+import { issueSdJwtVc } from './sd-jwt-vc.js';
+import { tokenStatusListUrl } from './token-status-lists.js';
+
+/** An SD-JWT VC's life when CREDENTIAL_VALIDITY_SECONDS is not set: a year, then the wallet asks again. */
+export const DEFAULT_SD_JWT_VALIDITY_SECONDS = 365 * 24 * 3600;
+
+export interface WalletIssueDeps {
+  db: Db;
+  sql: Sql;
+  config: Config;
+  issuerKeys: IssuerKeys;
+  cache: CoreDeps['store']['cache'];
+  now: () => Date;
+}
+
+export async function issueToWallet(deps: WalletIssueDeps, accessToken: string | undefined, body: z.output<typeof ZCredentialRequest>) {
+  const issuer = deps.config.publicUrl;
+  const offer = accessToken ? await offerOfAccessToken({ db: deps.db, publicUrl: issuer, now: deps.now }, accessToken) : undefined;
+  if (!offer) throw invalidAccessToken();
+  if (body.credential_identifier !== undefined)
+    throw invalidCredentialRequest('This issuer names credentials by credential_configuration_id (no credential_identifier is issued)');
+  if (body.credential_configuration_id === undefined) throw invalidCredentialRequest('credential_configuration_id is required');
+  if (body.credential_configuration_id !== offer.configurationId) throw unknownConfiguration(body.credential_configuration_id);
+  if (body.proof !== undefined) throw invalidCredentialRequest('Send the key proof as proofs: {"jwt": [<proof>]} (OpenID4VCI 1.0)');
+  if (!body.proofs) throw invalidProof('A key proof is required: proofs: {"jwt": [<proof>]}');
+  if (body.proofs.jwt.length !== 1) throw invalidCredentialRequest('One proof per request: this issuer issues one credential per offer');
+  if (offer.credentialId) throw invalidCredentialRequest('The credential of this offer was already issued');
+
+  const holderKey = await holderKeyOf(body.proofs.jwt[0]!, { audience: issuer, cache: deps.cache, now: deps.now() });
+  const configuration = configurationById(offer.configurationId)!;
+  const now = deps.now();
+  const recordId = randomUUID();
+  const jti = `urn:uuid:${recordId}`;
+  const validity = deps.config.CREDENTIAL_VALIDITY_SECONDS ?? DEFAULT_SD_JWT_VALIDITY_SECONDS;
+  const expiresAt = new Date(now.getTime() + validity * 1000);
+  const place = await allocateStatusIndex(deps.db, deps.sql, issuer, 'token');
+  const signer = await deps.issuerKeys.jwtSigner();
+  const claims = offer.claims as Record<string, unknown>;
+  const credential = await issueSdJwtVc(
+    {
+      issuer,
+      vct: vctOf(issuer, configuration),
+      jti,
+      claims,
+      holderKey,
+      status: { idx: place.index, uri: tokenStatusListUrl(issuer, place.listId) },
+      issuedAt: now,
+      expiresAt,
+    },
+    signer,
+  );
+  await deps.db.$transaction(async (tx) => {
+    // One credential per offer, even for two requests at once with two nonces.
+    const claimed = await tx.credentialOffer.updateMany({ where: { id: offer.id, credentialId: null }, data: { credentialId: jti } });
+    if (claimed.count === 0) throw invalidCredentialRequest('The credential of this offer was already issued');
+    await tx.issuedCredential.create({
+      data: {
+        id: recordId,
+        credentialId: jti,
+        apiKeyId: offer.apiKeyId,
+        organizationId: offer.organizationId,
+        subjectAddress: offer.subjectAddress ?? '',
+        issuerDid: issuer,
+        verificationMethod: signer.kid,
+        claimNames: Object.keys(claims),
+        validFrom: now,
+        validUntil: expiresAt,
+        statusListId: place.listId,
+        statusListIndex: place.index,
+        format: 'dc+sd-jwt',
+      },
+    });
+    await outboxInsert(tx, { organizationId: offer.organizationId, type: 'credential.issued', data: { credential_id: jti }, subject: jti });
+  });
+  return { credentials: [{ credential }] };
+}

@@ -1,0 +1,134 @@
+import { Router } from 'express';
+import { handle, methodNotAllowed } from '@svc/http';
+import {
+  PRE_AUTHORIZED_CODE_GRANT,
+  ZCreateCredentialOfferRequest,
+  ZCredentialRequest,
+  ZOfferHandleParams,
+  ZPreAuthorizedTokenRequest,
+  ZStatusListParams,
+} from '@svc/schemas';
+import { z } from 'zod';
+import type { AppDeps } from '../deps.js';
+import { overLimit, statusListNotFound, unsupportedGrantType } from '../errors.js';
+import { requireToken } from '../routes/require-token.js';
+import { CREDENTIAL_CONFIGURATIONS } from './configurations.js';
+import { issueNonce } from './holder-proofs.js';
+import { authorizationServerMetadata, credentialIssuerMetadata, jwtVcIssuerMetadata, typeMetadata } from './metadata.js';
+import { createOffer, exchangePreAuthorizedCode, offerByHandle } from './offers.js';
+import { signedTokenStatusList, TOKEN_STATUS_LIST_TYP } from './token-status-lists.js';
+import { issueToWallet } from './wallet-credentials.js';
+
+/** Nonces a source may take per minute: wallets take one per credential; a flood fills the shared store. */
+const NONCES_PER_MINUTE = 300;
+const publicCache = (seconds: number) => ({ 'Cache-Control': `public, max-age=${seconds}`, 'Access-Control-Allow-Origin': '*' });
+const noStore = { 'Cache-Control': 'no-store' };
+
+/**
+ * OpenID for Verifiable Credential Issuance 1.0 (docs/credential-issuer.md, "Wallets"): the
+ * metadata wallets discover, offers integrators make with an API key, and the pre-authorized code
+ * flow a wallet runs: offer, token, nonce, credential. The credential's status list is public.
+ */
+export function walletsRouter(deps: AppDeps): Router {
+  const router = Router();
+  const issuer = deps.config.publicUrl;
+  const offers = { db: deps.db, publicUrl: issuer, now: () => deps.clock.now() };
+
+  router.get('/.well-known/openid-credential-issuer', (_req, res) => {
+    res.set(publicCache(300)).json(credentialIssuerMetadata(issuer, deps.config.ISSUER_DISPLAY_NAME));
+  });
+  router.get('/.well-known/oauth-authorization-server', (_req, res) => {
+    res.set(publicCache(300)).json(authorizationServerMetadata(issuer));
+  });
+  router.get('/.well-known/jwt-vc-issuer', async (_req, res) => {
+    res.set(publicCache(300)).json(jwtVcIssuerMetadata(issuer, await deps.issuerKeys.jwtPublicKeys()));
+  });
+  router.get(
+    '/credential-types/:type',
+    handle({ params: z.object({ type: z.string().max(100) }) }, async ({ params }, _req, res) => {
+      const configuration = CREDENTIAL_CONFIGURATIONS.find((c) => c.type === params.type);
+      if (!configuration) {
+        res.status(404).json({ error: 'not_found', error_description: 'No such credential type' });
+        return;
+      }
+      res.set(publicCache(3600)).json(typeMetadata(issuer, configuration));
+    }),
+  );
+
+  router
+    .route('/credential-offers')
+    .post(
+      requireToken(deps.authenticator, deps.limiter, 'credentials:issue'),
+      handle({ body: ZCreateCredentialOfferRequest }, async ({ body }, _req, res) => {
+        res
+          .status(201)
+          .set(noStore)
+          .json(await createOffer(offers, res.locals.caller!, body));
+      }),
+    )
+    .all(methodNotAllowed);
+  router
+    .route('/credential-offers/:handle')
+    .get(
+      handle({ params: ZOfferHandleParams }, async ({ params }, _req, res) => {
+        res.set(noStore).json(await offerByHandle(offers, params.handle));
+      }),
+    )
+    .all(methodNotAllowed);
+
+  router
+    .route('/token')
+    .post(
+      // Wallets send more than the grant needs (`resource`, the drafts' `user_pin`): ignored, as OAuth says.
+      handle({ body: ZPreAuthorizedTokenRequest }, async ({ body }, _req, res) => {
+        if (body.grant_type !== PRE_AUTHORIZED_CODE_GRANT) throw unsupportedGrantType();
+        res.set({ ...noStore, Pragma: 'no-cache' }).json(await exchangePreAuthorizedCode(offers, body['pre-authorized_code'], body.tx_code));
+      }),
+    )
+    .all(methodNotAllowed);
+  router
+    .route('/nonce')
+    .post(async (req, res) => {
+      const decision = await deps.store.limiter.consume(`c_nonce:${req.ip ?? 'unknown'}`, { limit: NONCES_PER_MINUTE, windowSeconds: 60 });
+      if (!decision.allowed) throw overLimit(decision.retryAfterSeconds, 'Too many nonces requested from this address', {});
+      res.set(noStore).json({ c_nonce: await issueNonce(deps.store.cache) });
+    })
+    .all(methodNotAllowed);
+  router
+    .route('/credential')
+    .post(
+      handle({ body: ZCredentialRequest }, async ({ body }, req, res) => {
+        const [scheme, token] = (req.headers.authorization ?? '').split(' ');
+        const accessToken = scheme?.toLowerCase() === 'bearer' && token ? token : undefined;
+        const issued = await issueToWallet(
+          { db: deps.db, sql: deps.sql, config: deps.config, issuerKeys: deps.issuerKeys, cache: deps.store.cache, now: () => deps.clock.now() },
+          accessToken,
+          body,
+        );
+        deps.counters.issued.inc({ request: 'openid4vci' });
+        res.set(noStore).json(issued);
+      }),
+    )
+    .all(methodNotAllowed);
+
+  router
+    .route('/token-status-lists/:id')
+    .get(
+      handle({ params: ZStatusListParams }, async ({ params }, _req, res) => {
+        const list = await signedTokenStatusList(
+          {
+            db: deps.db,
+            publicUrl: issuer,
+            signer: await deps.issuerKeys.jwtSigner(),
+            now: deps.clock.now(),
+            ttlSeconds: deps.config.STATUS_LIST_MAX_AGE_SECONDS,
+          },
+          params.id.toLowerCase(),
+        );
+        if (!list) throw statusListNotFound();
+        res.set(publicCache(deps.config.STATUS_LIST_MAX_AGE_SECONDS)).type(`application/${TOKEN_STATUS_LIST_TYP}`).send(list.jwt);
+      }),
+    )
+    .all(methodNotAllowed);
+  return router;
+}

@@ -1,0 +1,216 @@
+// OpenID4VCI 1.0 with SD-JWT VC, end to end over HTTP: an integrator makes an offer with its API
+// key; a wallet built from @openid4vc/openid4vci takes it through the pre-authorized code flow;
+// @sd-jwt/sd-jwt-vc presents one claim with key binding and verifies it, the issuer's key and the
+// Token Status List fetched as any verifier would. Then what the flow must refuse.
+import type { Server } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { Db } from '@svc/db';
+import { freePort, testDb } from '@svc/testkit';
+import { decodeJwt, decodeProtectedHeader, SignJWT } from 'jose';
+import request from 'supertest';
+import { arrangeOrg, buildIssuer, SUBJECT } from '../helpers.js';
+import { type Holder, newHolder, present, receive, verify } from './wallet.js';
+
+let db: Db;
+let issuer: ReturnType<typeof buildIssuer>;
+let server: Server;
+let url: string;
+let apiToken: string;
+
+beforeAll(async () => {
+  const port = await freePort();
+  url = `http://127.0.0.1:${port}`;
+  db = testDb();
+  issuer = buildIssuer({ PUBLIC_URL: url, ISSUER_DISPLAY_NAME: 'Acme credentials' });
+  apiToken = (await arrangeOrg(db)).token.key;
+  await new Promise<void>((resolve) => {
+    server = issuer.app.listen(port, '127.0.0.1', () => resolve());
+  });
+});
+afterAll(async () => {
+  await new Promise((resolve) => server?.close(resolve));
+  await issuer?.deps.close();
+  await db?.$disconnect();
+});
+
+const offer = (body: object) => request(issuer.app).post('/credential-offers').set('X-API-Token', apiToken).send(body);
+const AGE = { credential_configuration_id: 'age_over_sd_jwt', claims: { age_over_18: true, age_over_21: false }, subject_address: SUBJECT };
+
+async function offered(body: object = AGE) {
+  const res = await offer(body);
+  expect(res.status).toBe(201);
+  return res.body as { id: string; offer_link: string; credential_offer_uri: string; tx_code?: string; credential_offer: Record<string, any> };
+}
+
+/** What a wallet sends by hand: the token for an offer's code, a nonce, a proof signed by `holder`. */
+async function tokenFor(o: Awaited<ReturnType<typeof offered>>, txCode = o.tx_code) {
+  const code = o.credential_offer.grants['urn:ietf:params:oauth:grant-type:pre-authorized_code']['pre-authorized_code'];
+  return request(issuer.app)
+    .post('/token')
+    .type('form')
+    .send({ grant_type: 'urn:ietf:params:oauth:grant-type:pre-authorized_code', 'pre-authorized_code': code, ...(txCode ? { tx_code: txCode } : {}) });
+}
+const nonce = async () => (await request(issuer.app).post('/nonce')).body.c_nonce as string;
+const proof = (holder: Holder, claims: Record<string, unknown>, header: Record<string, unknown> = {}) =>
+  new SignJWT(claims).setProtectedHeader({ alg: holder.alg, typ: 'openid4vci-proof+jwt', jwk: holder.publicJwk, ...header }).sign(holder.privateKey);
+const now = () => Math.floor(Date.now() / 1000);
+const credentialRequest = (accessToken: string, body: object) =>
+  request(issuer.app)
+    .post('/credential')
+    .set('Authorization', `Bearer ${accessToken}`)
+    .send({ credential_configuration_id: 'age_over_sd_jwt', ...body });
+
+describe('a wallet receives an SD-JWT VC through the pre-authorized code flow', () => {
+  it('with a transaction code: the holder shows one claim with key binding, the verifier checks it, and a revocation shows', async () => {
+    const holder = await newHolder('ES256');
+    const o = await offered({ ...AGE, tx_code: true });
+    expect(o.tx_code).toMatch(/^\d{6}$/);
+    expect(o.offer_link).toBe(`openid-credential-offer://?credential_offer_uri=${encodeURIComponent(o.credential_offer_uri)}`);
+    const { credential, issuerMetadata } = await receive(holder, o.offer_link, o.tx_code);
+    expect(issuerMetadata.originalDraftVersion).toBe('V1');
+
+    // What the issuer signed: its URL, the type, the holder's key, a status entry; every claim a disclosure, with decoys.
+    const [jwt, ...disclosures] = credential.split('~').filter(Boolean);
+    expect(decodeProtectedHeader(jwt!)).toMatchObject({ alg: 'ES256', typ: 'dc+sd-jwt' });
+    const payload = decodeJwt(jwt!) as Record<string, any>;
+    expect(payload).toMatchObject({
+      iss: url,
+      vct: `${url}/credential-types/age-over`,
+      cnf: { jwk: { kty: 'EC', crv: 'P-256', x: holder.publicJwk.x, y: holder.publicJwk.y } },
+    });
+    expect(payload.age_over_18).toBeUndefined();
+    expect(disclosures).toHaveLength(2);
+    expect(payload._sd.length).toBeGreaterThan(2);
+    expect(payload.status.status_list.uri).toMatch(new RegExp(`^${url}/token-status-lists/[0-9a-f-]{36}$`));
+
+    const shown = await present(holder, credential, { age_over_18: true }, { aud: 'https://shop.example', nonce: 'n-0S6_WzA2Mj' });
+    const verified = await verify(url, shown, 'n-0S6_WzA2Mj', ['age_over_18']);
+    expect(verified.payload.age_over_18).toBe(true);
+    expect(verified.payload.age_over_21).toBeUndefined();
+    expect(verified.kb?.payload).toMatchObject({ aud: 'https://shop.example', nonce: 'n-0S6_WzA2Mj' });
+
+    // Listed and revoked like every credential of the organization; the verifier's next status fetch sees it.
+    const listed = await request(issuer.app).get('/credentials').query({ subject_address: SUBJECT }).set('X-API-Token', apiToken);
+    expect(listed.body.items.map((c: { id: string }) => c.id)).toContain(payload.jti);
+    const revoked = await request(issuer.app).post('/credentials/revoke').set('X-API-Token', apiToken).send({ credential_id: payload.jti });
+    expect(revoked.status).toBe(200);
+    await expect(verify(url, shown, 'n-0S6_WzA2Mj', ['age_over_18'])).rejects.toThrow(/Status is not valid/);
+  });
+
+  it('with an EdDSA holder key and no transaction code', async () => {
+    const holder = await newHolder('EdDSA');
+    const o = await offered({ credential_configuration_id: 'verified_human_sd_jwt', claims: { unique_human: true, palm_verified: true } });
+    expect(o.tx_code).toBeUndefined();
+    const { credential } = await receive(holder, o.offer_link);
+    expect((decodeJwt(credential.split('~')[0]!) as { cnf: unknown }).cnf).toEqual({ jwk: { kty: 'OKP', crv: 'Ed25519', x: holder.publicJwk.x } });
+    const shown = await present(holder, credential, { unique_human: true }, { aud: 'https://forum.example', nonce: 'k9' });
+    expect((await verify(url, shown, 'k9', ['unique_human'])).payload).toMatchObject({ unique_human: true, vct: `${url}/credential-types/verified-human` });
+  });
+
+  it('publishes what wallets and verifiers discover: issuer and authorization server metadata, the issuer’s keys, each type', async () => {
+    const metadata = (await request(issuer.app).get('/.well-known/openid-credential-issuer')).body;
+    expect(metadata).toMatchObject({ credential_issuer: url, credential_endpoint: `${url}/credential`, nonce_endpoint: `${url}/nonce` });
+    expect(metadata.credential_configurations_supported.kyc_sd_jwt).toMatchObject({ format: 'dc+sd-jwt', vct: `${url}/credential-types/kyc` });
+    expect((await request(issuer.app).get('/.well-known/oauth-authorization-server')).body).toMatchObject({ issuer: url, token_endpoint: `${url}/token` });
+    const keys = (await request(issuer.app).get('/.well-known/jwt-vc-issuer')).body;
+    expect(keys.issuer).toBe(url);
+    expect(keys.jwks.keys[0]).toMatchObject({ kty: 'EC', crv: 'P-256', alg: 'ES256' });
+    expect(keys.jwks.keys[0].d).toBeUndefined();
+    const type = await request(issuer.app).get('/credential-types/age-over');
+    expect(type.body).toMatchObject({ vct: `${url}/credential-types/age-over`, claims: [{ path: ['age_over_18'], sd: 'always' }, { path: ['age_over_21'] }] });
+  });
+});
+
+describe('what the flow refuses', () => {
+  it('an offer with claims its credential does not carry, or of the wrong type, naming the field; nothing is made', async () => {
+    const before = await db.credentialOffer.count();
+    const extra = await offer({ ...AGE, claims: { age_over_18: true, date_of_birth: '1990-01-01' } });
+    expect(extra.status).toBe(400);
+    expect(extra.body.error_description).toMatch(/date_of_birth/);
+    const wrong = await offer({ ...AGE, claims: { age_over_18: 'yes' } });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.details[0].field).toBe('body.claims.age_over_18');
+    expect((await offer({ ...AGE, credential_configuration_id: 'passport' })).status).toBe(400);
+    expect((await request(issuer.app).post('/credential-offers').send(AGE)).status).toBe(401);
+    expect(await db.credentialOffer.count()).toBe(before);
+  });
+
+  it('a used pre-authorized code, and an expired one (its offer URI is gone too)', async () => {
+    const o = await offered();
+    expect((await tokenFor(o)).status).toBe(200);
+    const again = await tokenFor(o);
+    expect(again.status).toBe(400);
+    expect(again.body.error).toBe('invalid_grant');
+    expect((await request(issuer.app).get(new URL(o.credential_offer_uri).pathname)).status).toBe(404);
+
+    const late = await offered();
+    await db.credentialOffer.update({ where: { id: late.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    expect((await request(issuer.app).get(new URL(late.credential_offer_uri).pathname)).status).toBe(404);
+    expect((await tokenFor(late)).body.error).toBe('invalid_grant');
+  });
+
+  it('a wrong transaction code; five wrong ones spend the offer, even for the right code after', async () => {
+    const o = await offered({ ...AGE, tx_code: true });
+    const missing = await request(issuer.app).post('/token').type('form').send({
+      grant_type: 'urn:ietf:params:oauth:grant-type:pre-authorized_code',
+      'pre-authorized_code': o.credential_offer.grants['urn:ietf:params:oauth:grant-type:pre-authorized_code']['pre-authorized_code'],
+    });
+    expect(missing.body).toMatchObject({ error: 'invalid_request', error_description: 'tx_code is required: this offer asks for a transaction code' });
+    const wrong = o.tx_code === '000000' ? '000001' : '000000';
+    const first = await tokenFor(o, wrong);
+    expect(first.body).toMatchObject({ error: 'invalid_grant', error_description: 'The transaction code is wrong' });
+    await Promise.all(Array.from({ length: 6 }, () => tokenFor(o, wrong)));
+    const right = await tokenFor(o, o.tx_code);
+    expect(right.status).toBe(400);
+    expect(right.body.error).toBe('invalid_grant');
+  });
+
+  it('a proof with a used or unknown nonce, for another audience, too old, or with a private key in it', async () => {
+    const holder = await newHolder();
+    const o = await offered();
+    const accessToken = (await tokenFor(o)).body.access_token as string;
+    const used = await nonce();
+    const send = async (claims: Record<string, unknown>, header: Record<string, unknown> = {}) =>
+      credentialRequest(accessToken, { proofs: { jwt: [await proof(holder, claims, header)] } });
+
+    expect((await send({ aud: url, iat: now(), nonce: 'never-issued' })).body.error).toBe('invalid_nonce');
+    expect((await send({ aud: 'https://other-issuer.example', iat: now(), nonce: await nonce() })).body).toMatchObject({
+      error: 'invalid_proof',
+      error_description: `The proof's aud must be this credential issuer, ${url}`,
+    });
+    expect((await send({ aud: url, iat: now() - 3600, nonce: await nonce() })).body.error).toBe('invalid_proof');
+    expect((await send({ aud: url, iat: now(), nonce: await nonce() }, { typ: 'JWT' })).body.error).toBe('invalid_proof');
+    const withPrivate = await send({ aud: url, iat: now(), nonce: await nonce() }, { jwk: { ...holder.publicJwk, d: 'AAAA' } });
+    expect(withPrivate.body.error).toBe('invalid_proof');
+
+    // The good proof works once; its nonce replayed in another proof is refused.
+    const good = await send({ aud: url, iat: now(), nonce: used });
+    expect(good.status).toBe(200);
+    expect(good.headers['cache-control']).toBe('no-store');
+    const replay = await send({ aud: url, iat: now(), nonce: used });
+    expect(replay.status).toBe(400);
+  });
+
+  it('a second credential on one offer, another configuration, no or an unknown access token', async () => {
+    const holder = await newHolder();
+    const o = await offered();
+    const accessToken = (await tokenFor(o)).body.access_token as string;
+    const other = await credentialRequest(accessToken, {
+      credential_configuration_id: 'kyc_sd_jwt',
+      proofs: { jwt: [await proof(holder, { aud: url, iat: now(), nonce: await nonce() })] },
+    });
+    expect(other.body.error).toBe('unknown_credential_configuration');
+    const first = await credentialRequest(accessToken, { proofs: { jwt: [await proof(holder, { aud: url, iat: now(), nonce: await nonce() })] } });
+    expect(first.status).toBe(200);
+    const second = await credentialRequest(accessToken, { proofs: { jwt: [await proof(holder, { aud: url, iat: now(), nonce: await nonce() })] } });
+    expect(second.body.error).toBe('invalid_credential_request');
+
+    const none = await request(issuer.app).post('/credential').send({ credential_configuration_id: 'age_over_sd_jwt' });
+    expect(none.status).toBe(401);
+    expect(none.headers['www-authenticate']).toBe('Bearer error="invalid_token"');
+    expect((await credentialRequest('not-a-token', {})).status).toBe(401);
+    expect((await request(issuer.app).post('/token').type('form').send({ grant_type: 'authorization_code', code: 'x' })).body.error).toBe(
+      'unsupported_grant_type',
+    );
+  });
+});

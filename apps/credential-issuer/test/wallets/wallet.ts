@@ -1,0 +1,113 @@
+// A wallet, made of libraries this project did not write: @openid4vc/openid4vci runs the
+// pre-authorized code flow; @sd-jwt/sd-jwt-vc presents and verifies what it received.
+import { createHash, randomBytes } from 'node:crypto';
+import { clientAuthenticationAnonymous } from '@openid4vc/oauth2';
+import { Openid4vciClient, setGlobalConfig } from '@openid4vc/openid4vci';
+import { digest, ES256 } from '@sd-jwt/crypto-nodejs';
+import { SDJwtVcInstance } from '@sd-jwt/sd-jwt-vc';
+import { type CryptoKey, exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
+
+// These tests run on http://127.0.0.1; a wallet in the field refuses anything but https.
+setGlobalConfig({ allowInsecureUrls: true });
+
+export interface Holder {
+  alg: 'ES256' | 'EdDSA';
+  publicJwk: JWK;
+  privateKey: CryptoKey;
+}
+
+export async function newHolder(alg: Holder['alg'] = 'ES256'): Promise<Holder> {
+  const { publicKey, privateKey } = await generateKeyPair(alg, { extractable: true, ...(alg === 'EdDSA' ? { crv: 'Ed25519' } : {}) });
+  return { alg, publicJwk: await exportJWK(publicKey), privateKey };
+}
+
+export function walletClient(holder: Holder) {
+  return new Openid4vciClient({
+    callbacks: {
+      hash: (data, alg) => createHash(alg.replace('-', '')).update(data).digest(),
+      generateRandom: (length) => randomBytes(length),
+      signJwt: async (signer, { header, payload }) => ({
+        jwt: await new SignJWT(payload as Record<string, unknown>).setProtectedHeader(header as { alg: string }).sign(holder.privateKey),
+        signerJwk: (signer as { publicJwk: JWK }).publicJwk as never,
+      }),
+      clientAuthentication: clientAuthenticationAnonymous(),
+    },
+  });
+}
+
+/** The whole pre-authorized code flow, as a wallet runs it from the link it scanned. */
+export async function receive(holder: Holder, offerLink: string, txCode?: string) {
+  const client = walletClient(holder);
+  const credentialOffer = await client.resolveCredentialOffer(offerLink);
+  const issuerMetadata = await client.resolveIssuerMetadata(credentialOffer.credential_issuer);
+  const { accessTokenResponse } = await client.retrievePreAuthorizedCodeAccessTokenFromOffer({
+    credentialOffer,
+    issuerMetadata,
+    ...(txCode ? { txCode } : {}),
+  });
+  const { c_nonce } = await client.requestNonce({ issuerMetadata });
+  const credentialConfigurationId = credentialOffer.credential_configuration_ids[0]!;
+  const { jwt } = await client.createCredentialRequestJwtProof({
+    issuerMetadata,
+    credentialConfigurationId,
+    nonce: c_nonce,
+    signer: { method: 'jwk', alg: holder.alg, publicJwk: holder.publicJwk as never },
+  });
+  const { credentialResponse } = await client.retrieveCredentials({
+    issuerMetadata,
+    accessToken: accessTokenResponse.access_token,
+    credentialConfigurationId,
+    proofs: { jwt: [jwt] },
+  });
+  return { credential: (credentialResponse.credentials![0] as { credential: string }).credential, issuerMetadata, credentialOffer };
+}
+
+/** The holder shows only `disclose`, bound to a verifier's nonce and audience. */
+export async function present(holder: Holder, credential: string, disclose: Record<string, boolean>, kb: { aud: string; nonce: string }) {
+  // A JWS signature: ECDSA's raw r||s, as WebCrypto makes it, or Ed25519's.
+  const kbSigner = async (data: string) =>
+    Buffer.from(
+      await crypto.subtle.sign(
+        holder.alg === 'ES256' ? { name: 'ECDSA', hash: 'SHA-256' } : { name: 'Ed25519' },
+        holder.privateKey,
+        new TextEncoder().encode(data),
+      ),
+    ).toString('base64url');
+  const sdjwt = new SDJwtVcInstance({ hasher: digest, kbSigner, kbSignAlg: holder.alg });
+  return sdjwt.present(credential, disclose, { kb: { payload: { ...kb, iat: Math.floor(Date.now() / 1000) } } });
+}
+
+/**
+ * A verifier that knows only the issuer's URL: its keys from /.well-known/jwt-vc-issuer, the
+ * status list from the URI in the credential, the key binding checked against `cnf.jwk`.
+ */
+export async function verify(issuerUrl: string, presentation: string, nonce: string, requiredClaimKeys: string[] = []) {
+  const { jwks } = (await (await fetch(`${issuerUrl}/.well-known/jwt-vc-issuer`)).json()) as { jwks: { keys: (JWK & { kid: string })[] } };
+  const verifier = async (data: string, signature: string) => {
+    const kid = JSON.parse(Buffer.from(data.split('.')[0]!, 'base64url').toString('utf8')).kid as string;
+    const key = jwks.keys.find((k) => k.kid === kid);
+    return key ? (await ES256.getVerifier(key as never))(data, signature) : false;
+  };
+  const sdjwt = new SDJwtVcInstance({
+    hasher: digest,
+    verifier,
+    kbVerifier: async (data, signature, payload) => {
+      const jwk = (payload as { cnf: { jwk: JWK } }).cnf.jwk;
+      const key = await crypto.subtle.importKey('jwk', jwk, jwk.kty === 'EC' ? { name: 'ECDSA', namedCurve: 'P-256' } : { name: 'Ed25519' }, false, ['verify']);
+      return crypto.subtle.verify(
+        jwk.kty === 'EC' ? { name: 'ECDSA', hash: 'SHA-256' } : { name: 'Ed25519' },
+        key,
+        Buffer.from(signature, 'base64url'),
+        new TextEncoder().encode(data),
+      );
+    },
+    statusListFetcher: async (uri) => {
+      const res = await fetch(uri);
+      if (res.headers.get('content-type')?.split(';')[0] !== 'application/statuslist+jwt')
+        throw new Error(`status list served as ${res.headers.get('content-type')}`);
+      return res.text();
+    },
+    loadTypeMetadataFormat: false,
+  });
+  return sdjwt.verify(presentation, { keyBindingNonce: nonce, requiredClaimKeys });
+}

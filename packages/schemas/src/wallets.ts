@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import { ZEvmAddress } from './common.js';
+
+/**
+ * OpenID for Verifiable Credential Issuance 1.0 at the credential issuer (docs/credential-issuer.md,
+ * "Wallets"): the credentials it offers, the offers integrators make, and what wallets send.
+ */
+export const CREDENTIAL_CONFIGURATION_IDS = ['verified_human_sd_jwt', 'age_over_sd_jwt', 'kyc_sd_jwt'] as const;
+export type CredentialConfigurationId = (typeof CREDENTIAL_CONFIGURATION_IDS)[number];
+export const PRE_AUTHORIZED_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:pre-authorized_code';
+
+export const ZCreateCredentialOfferRequest = z.strictObject({
+  credential_configuration_id: z.enum(CREDENTIAL_CONFIGURATION_IDS, { message: `must be one of: ${CREDENTIAL_CONFIGURATION_IDS.join(', ')}` }),
+  /** The claims the credential will carry, as the configuration lists them (each disclosable on its own). */
+  claims: z.record(z.string(), z.unknown()),
+  /** Whose it is, for `GET /credentials?subject_address=` (never signed into the credential). */
+  subject_address: ZEvmAddress.optional(),
+  /** Ask the wallet for a 6-digit code, given to the person on another channel than the offer. */
+  tx_code: z.boolean().optional(),
+});
+
+export const ZCredentialOffer = z.object({
+  credential_issuer: z.string(),
+  credential_configuration_ids: z.array(z.string()),
+  grants: z.object({
+    [PRE_AUTHORIZED_CODE_GRANT]: z.object({
+      'pre-authorized_code': z.string(),
+      tx_code: z.object({ input_mode: z.literal('numeric'), length: z.number(), description: z.string() }).optional(),
+    }),
+  }),
+});
+
+export const ZCreateCredentialOfferResponse = z.object({
+  id: z.string(),
+  credential_offer: ZCredentialOffer,
+  /** Serves `credential_offer` (OpenID4VCI 1.0 §4.1.3) until it is used or expires. */
+  credential_offer_uri: z.string(),
+  /** What a wallet scans: `openid-credential-offer://?credential_offer_uri=…`. */
+  offer_link: z.string(),
+  /** The transaction code, shown this once: give it to the person apart from the offer. */
+  tx_code: z.string().optional(),
+  expires_at: z.string(),
+});
+
+export const ZOfferHandleParams = z.object({ handle: z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'is not an offer this issuer made') });
+
+export const ZPreAuthorizedTokenRequest = z.object({
+  grant_type: z.string({ message: 'is required' }),
+  'pre-authorized_code': z.string().max(200).optional(),
+  tx_code: z.string().max(50).optional(),
+});
+
+export const ZWalletTokenResponse = z.object({ access_token: z.string(), token_type: z.literal('Bearer'), expires_in: z.number() });
+
+export const ZNonceResponse = z.object({ c_nonce: z.string() });
+
+export const ZCredentialRequest = z.object({
+  credential_configuration_id: z.string().max(100).optional(),
+  credential_identifier: z.string().max(200).optional(),
+  proofs: z.strictObject({ jwt: z.array(z.string().max(8192)).min(1).max(10) }).optional(),
+  proof: z.unknown().optional(),
+});
+
+export const ZCredentialResponse = z.object({ credentials: z.array(z.object({ credential: z.string() })) });
+
+export type CredentialOfferResponse = z.infer<typeof ZCreateCredentialOfferResponse>;
