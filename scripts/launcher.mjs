@@ -118,8 +118,9 @@ function startService({ name, app, port, entry }, index) {
 }
 
 /**
- * The demo app: an integrator's app, which knows its client, the identity provider and its
- * organization's developer (who registers its webhook receiver), nothing more.
+ * The demo app: an integrator's app, which knows its client, the identity provider, its
+ * organization's developer (who registers its webhook receiver) and its credential issuer API
+ * token, nothing more.
  */
 function demoAppEnv(port) {
   const client = demo.clients.confidential;
@@ -132,6 +133,9 @@ function demoAppEnv(port) {
     DEMO_REDIRECT_URI: demoRedirectUri,
     DEMO_DEVELOPER_EMAIL: demo.users.developer.email,
     DEMO_DEVELOPER_PASSWORD: demo.users.developer.password,
+    // Its API token for the credential issuer: it offers the signed-in person an age credential for a wallet.
+    CREDENTIAL_ISSUER_URL: publicUrl(services[2]),
+    DEMO_ISSUER_API_TOKEN: demo.api_keys.credential_issuer.key,
   };
 }
 

@@ -3,6 +3,7 @@ import express, { type Express, type Request, type Response } from 'express';
 import type { Config } from './config.js';
 import { dashboardPage, signedOutPage, STYLE, type Dashboard, type Result } from './pages.js';
 import { Sessions, type Session } from './sessions.js';
+import { offerAgeCredential } from './wallet-offer.js';
 import { EventLog } from './webhooks.js';
 
 const SCOPE = ['openid', 'identity:read', 'kyc:read'];
@@ -57,7 +58,16 @@ export function createApp({ config, fetch, events = new EventLog() }: DemoAppDep
     const notice = session.notice;
     delete session.notice;
     if (!session.tokens) return void res.type('html').send(signedOutPage({ issuer: config.issuer, events: events.recent, ...(notice ? { notice } : {}) }));
-    res.type('html').send(dashboardPage({ ...(await readEverything(session)), csrf: session.csrf, events: events.recent, ...(notice ? { notice } : {}) }));
+    if (session.walletOffer && Date.parse(session.walletOffer.expiresAt) <= Date.now()) delete session.walletOffer;
+    res.type('html').send(
+      dashboardPage({
+        ...(await readEverything(session)),
+        csrf: session.csrf,
+        events: events.recent,
+        ...(notice ? { notice } : {}),
+        ...(config.credentialIssuer ? { wallet: { offer: session.walletOffer } } : {}),
+      }),
+    );
   });
 
   app.get('/login', (req, res) => {
@@ -120,6 +130,21 @@ export function createApp({ config, fetch, events = new EventLog() }: DemoAppDep
       session.notice = { kind: 'error', text: `Revocation failed: ${describe(err)}` };
     }
     res.redirect(303, '/');
+  });
+
+  // The age the person shared with this app, offered to their wallet (the offer is the app's: its API token).
+  app.post('/wallet-offer', async (req, res) => {
+    const session = checked(req, res);
+    if (!session?.tokens || !config.credentialIssuer) return void res.redirect(303, '/');
+    try {
+      const { results } = await withToken(session, (t) => idp.presets(t, ['age_over_18']));
+      const age = results.find((r) => r.preset === 'age_over_18');
+      if (typeof age?.value !== 'boolean' || age.status !== 'valid') throw new Error('your age_over_18 is not verified, so there is nothing to vouch for');
+      session.walletOffer = await offerAgeCredential(config.credentialIssuer, age.value, fetch);
+    } catch (err) {
+      session.notice = { kind: 'error', text: `No wallet offer: ${describe(err)}` };
+    }
+    res.redirect(303, '/#wallet');
   });
 
   app.post('/sign-out', (req, res) => {

@@ -13,6 +13,9 @@ const ZConfig = z.object({
   /** The demo organization's developer, who registers the app's webhook receiver (from .data/demo.json when unset). */
   DEMO_DEVELOPER_EMAIL: z.string().min(1).optional(),
   DEMO_DEVELOPER_PASSWORD: z.string().min(1).optional(),
+  /** The credential issuer, and the app's API token there (credentials:issue): it offers the person an age credential for a wallet. */
+  CREDENTIAL_ISSUER_URL: z.url().default('http://localhost:4002'),
+  DEMO_ISSUER_API_TOKEN: z.string().min(1).optional(),
 });
 
 export interface Config {
@@ -24,6 +27,8 @@ export interface Config {
   redirectUri: string;
   /** Who registers the webhook receiver; without one, the app receives no webhooks. */
   developer: { email: string; password: string } | undefined;
+  /** Where it offers wallet credentials; without a token, it offers none. */
+  credentialIssuer: { url: string; apiToken: string } | undefined;
 }
 
 /**
@@ -37,11 +42,14 @@ export function loadConfig(env: NodeJS.ProcessEnv, demoFile = '.data/demo.json')
       const demo = JSON.parse(readFileSync(demoFile, 'utf8')) as {
         clients: { confidential: { client_id: string; client_secret: string } };
         users?: { developer?: { email: string; password: string } };
+        api_keys?: { credential_issuer?: { key: string } };
       };
       fromDemo.DEMO_CLIENT_ID = demo.clients.confidential.client_id;
       fromDemo.DEMO_CLIENT_SECRET = demo.clients.confidential.client_secret;
       const developer = demo.users?.developer;
       if (developer) Object.assign(fromDemo, { DEMO_DEVELOPER_EMAIL: developer.email, DEMO_DEVELOPER_PASSWORD: developer.password });
+      const issuerToken = demo.api_keys?.credential_issuer?.key;
+      if (issuerToken) fromDemo.DEMO_ISSUER_API_TOKEN = issuerToken;
     } catch {
       // Reported below as the missing variables.
     }
@@ -60,5 +68,6 @@ export function loadConfig(env: NodeJS.ProcessEnv, demoFile = '.data/demo.json')
     clientSecret: c.DEMO_CLIENT_SECRET,
     redirectUri: c.DEMO_REDIRECT_URI ?? `http://localhost:${c.DEMO_APP_PORT}/callback`,
     developer: c.DEMO_DEVELOPER_EMAIL && c.DEMO_DEVELOPER_PASSWORD ? { email: c.DEMO_DEVELOPER_EMAIL, password: c.DEMO_DEVELOPER_PASSWORD } : undefined,
+    credentialIssuer: c.DEMO_ISSUER_API_TOKEN ? { url: c.CREDENTIAL_ISSUER_URL.replace(/\/$/, ''), apiToken: c.DEMO_ISSUER_API_TOKEN } : undefined,
   };
 }

@@ -1,3 +1,5 @@
+import type { WalletOffer } from './wallet-offer.js';
+
 const escapes: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 const e = (value: unknown) => String(value).replace(/[&<>"']/g, (c) => escapes[c]!);
 const show = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
@@ -23,7 +25,7 @@ table.pairs tr{display:block;border-bottom:1px solid #e3e6ea;padding:.3rem 0}tab
 .primary{background:#1d4ed8;color:#fff}.secondary{background:#fff;color:#1d4ed8}
 form{display:inline}.actions{display:flex;gap:.75rem;flex-wrap:wrap}
 .ok{border-color:#15803d;background:#f0fdf4}.error{border-color:#b91c1c;background:#fef2f2}
-small{color:#4b5563}`;
+small{color:#4b5563}.qr svg{width:min(16rem,100%);height:auto;display:block}.code{font:1.4rem ui-monospace,monospace;letter-spacing:.15em}`;
 
 function layout(title: string, body: string): string {
   return `<!doctype html>
@@ -94,6 +96,8 @@ export interface Dashboard {
   csrf: string;
   notice?: Notice;
   events?: ReceivedEvent[];
+  /** Absent: the app has no credential issuer token, and offers nothing. */
+  wallet?: { offer: WalletOffer | undefined };
 }
 export type Result<T> = { ok: true; value: T } | { ok: false; error: string };
 
@@ -102,6 +106,18 @@ function sectionOf<T>(id: string, title: string, about: string, result: Result<T
   return `<section id="${id}" aria-labelledby="${id}-title"><h2 id="${id}-title">${e(title)}</h2><p><small>${about}</small></p>${
     result.ok ? render(result.value) : `<p role="alert">${e(result.error)}</p>`
   }</section>`;
+}
+
+/** The person takes the age this app read into their own wallet: a QR code and a code to type. */
+function walletHtml(csrf: string, offer: WalletOffer | undefined): string {
+  const body = offer
+    ? `<div class="qr">${offer.qrSvg}</div>
+<p>Scan it with an OpenID4VCI wallet, and type this code when it asks: <strong class="code">${e(offer.txCode ?? '')}</strong></p>
+<p><small>On this phone? <a href="${e(offer.link)}">Open it in your wallet</a>. The offer works once, until ${valueHtml(offer.expiresAt)}.</small></p>`
+    : `<form method="post" action="/wallet-offer"><input type="hidden" name="csrf" value="${e(csrf)}"><button class="primary" type="submit">Put it in my wallet</button></form>`;
+  return `<section id="wallet" aria-labelledby="wallet-title"><h2 id="wallet-title">Your age, in your wallet</h2>
+<p><small><code>POST /credential-offers</code> at the credential issuer: an SD-JWT VC of <code>age_over_18</code> for your wallet, which you can show anyone without this app.</small></p>
+${body}</section>`;
 }
 
 export function dashboardPage(d: Dashboard): string {
@@ -145,6 +161,6 @@ ${sectionOf(
 <form method="post" action="/sign-out"><input type="hidden" name="csrf" value="${e(d.csrf)}"><button class="secondary" type="submit">Sign out of this app</button></form>
 </div>
 <p><small>Revoking ends the authorization at the identity provider (<code>POST /oauth/revoke</code>, the refresh token with its access tokens); signing out only forgets the tokens here.</small></p>
-</section>${d.events ? eventsHtml(d.events) : ''}`,
+</section>${d.wallet ? walletHtml(d.csrf, d.wallet.offer) : ''}${d.events ? eventsHtml(d.events) : ''}`,
   );
 }

@@ -1,11 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import type { Request, Response } from 'express';
+import type { WalletOffer } from './wallet-offer.js';
 
 export interface Session {
   csrf: string;
   /** Between /login and /callback. */
   pending?: { state: string; verifier: string };
   tokens?: { access: string; refresh?: string; scope: string; expiresAt: number };
+  /** The wallet offer made for this person, shown until it expires. */
+  walletOffer?: WalletOffer;
   /** The page to show once, after a redirect (a refusal, a revocation). */
   notice?: { kind: 'ok' | 'error'; text: string };
 }

@@ -1,8 +1,10 @@
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { createClient, seedDemo, type DemoData } from '@svc/admin';
 import { createPrismaClient, type Db } from '@svc/db';
@@ -19,6 +21,7 @@ jest.setTimeout(90_000);
 let db: Db;
 let demo: DemoData;
 let idp: StartedService;
+let issuer: StartedService;
 let server: Server;
 let appUrl: string;
 let browser: Browser;
@@ -39,6 +42,16 @@ beforeAll(async () => {
     PORT: String(port),
     PUBLIC_URL: `http://127.0.0.1:${port}`,
   });
+  // Its credential issuer, where the app offers the person a wallet credential with its API token.
+  const issuerPort = await freePort();
+  issuer = await startService('credential-issuer', {
+    DATABASE_URL: databaseUrl,
+    ...(testRedisUrl() ? { REDIS_URL: testRedisUrl() } : {}),
+    REDIS_KEY_PREFIX: uniqueNamespace('demo-app-issuer'),
+    PORT: String(issuerPort),
+    PUBLIC_URL: `http://127.0.0.1:${issuerPort}`,
+    SIGNING_WORKERS: '1',
+  });
   // The demo app on a port of this run's choosing, its client registered for that callback.
   const appPort = await freePort();
   appUrl = `http://127.0.0.1:${appPort}`;
@@ -52,6 +65,8 @@ beforeAll(async () => {
     DEMO_CLIENT_ID: client.client_id,
     DEMO_CLIENT_SECRET: client.client_secret!,
     DEMO_REDIRECT_URI: `${appUrl}/callback`,
+    CREDENTIAL_ISSUER_URL: issuer.url,
+    DEMO_ISSUER_API_TOKEN: demo.api_keys.credential_issuer.key,
   });
   server = await new Promise<Server>((resolve) => {
     const s = createApp({ config, events }).listen(appPort, '127.0.0.1', () => resolve(s));
@@ -65,7 +80,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await new Promise((r) => server?.close(r));
-  await idp?.stop();
+  await Promise.all([idp?.stop(), issuer?.stop()]);
   await db?.$disconnect();
 });
 
@@ -82,6 +97,18 @@ async function signIn(shoot = false): Promise<Page> {
 }
 
 const text = (page: Page, selector: string) => page.locator(selector).innerText();
+
+/** The guide's stand-in wallet (apps/credential-issuer/scripts/wallet.mjs): the whole OpenID4VCI flow from a scanned link. */
+async function runWallet(link: string, txCode: string): Promise<{ disclosed: Record<string, unknown>; payload: Record<string, unknown> }> {
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    [join(repoRoot, 'apps/credential-issuer/scripts/wallet.mjs'), 'receive', link, '--tx-code', txCode],
+    {
+      cwd: repoRoot,
+    },
+  );
+  return JSON.parse(stdout);
+}
 // With UPDATE_SCREENSHOTS=1 the pictures go to docs/screenshots (the demo app's README shows them).
 const shots = process.env.UPDATE_SCREENSHOTS ? join(repoRoot, 'docs', 'screenshots') : mkdtempSync(join(tmpdir(), 'demo-app-'));
 afterAll(() => {
@@ -122,6 +149,18 @@ describe('the demo relying party in Chromium', () => {
     await expect(text(page, '#changes')).resolves.toMatch(/active/);
     await expect(text(page, '#token')).resolves.toContain('Scopes granted: identity:read kyc:read openid');
     await fitsAndShoot(page, 'dashboard');
+
+    // The age it read, offered to the person's wallet: a QR code and a code to type; a wallet takes it.
+    await page.getByRole('button', { name: 'Put it in my wallet' }).click();
+    await page.locator('#wallet svg').waitFor();
+    const txCode = (await page.locator('#wallet .code').innerText()).trim();
+    expect(txCode).toMatch(/^\d{6}$/);
+    const link = (await page.getByRole('link', { name: 'Open it in your wallet' }).getAttribute('href'))!;
+    expect(link).toMatch(/^openid-credential-offer:\/\/\?credential_offer_uri=/);
+    await fitsAndShoot(page, 'wallet-offer');
+    const wallet = await runWallet(link, txCode);
+    expect(wallet.disclosed).toEqual({ age_over_18: true });
+    expect(wallet.payload).toMatchObject({ iss: issuer.url, vct: `${issuer.url}/credential-types/age-over` });
 
     await page.getByRole('button', { name: 'Revoke access' }).click();
     await expect(page.getByRole('status').innerText()).resolves.toBe(
