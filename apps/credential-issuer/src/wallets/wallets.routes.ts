@@ -19,8 +19,6 @@ import { createOffer, exchangePreAuthorizedCode, offerByHandle } from './offers.
 import { signedTokenStatusList, TOKEN_STATUS_LIST_TYP } from './token-status-lists.js';
 import { issueToWallet } from './wallet-credentials.js';
 
-/** Nonces a source may take per minute: wallets take one per credential; a flood fills the shared store. */
-const NONCES_PER_MINUTE = 300;
 const publicCache = (seconds: number) => ({ 'Cache-Control': `public, max-age=${seconds}`, 'Access-Control-Allow-Origin': '*' });
 const noStore = { 'Cache-Control': 'no-store' };
 
@@ -89,7 +87,8 @@ export function walletsRouter(deps: AppDeps): Router {
   router
     .route('/nonce')
     .post(async (req, res) => {
-      const decision = await deps.store.limiter.consume(`c_nonce:${req.ip ?? 'unknown'}`, { limit: NONCES_PER_MINUTE, windowSeconds: 60 });
+      // A flood of nonces would fill the shared store: each address takes NONCES_PER_MINUTE.
+      const decision = await deps.store.limiter.consume(`c_nonce:${req.ip ?? 'unknown'}`, { limit: deps.config.NONCES_PER_MINUTE, windowSeconds: 60 });
       if (!decision.allowed) throw overLimit(decision.retryAfterSeconds, 'Too many nonces requested from this address', {});
       res.set(noStore).json({ c_nonce: await issueNonce(deps.store.cache) });
     })

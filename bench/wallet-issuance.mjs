@@ -1,0 +1,101 @@
+// SD-JWT VCs issued per second through the whole OpenID4VCI pre-authorized code flow (offer,
+// token, nonce, credential: four requests, each wallet with its own key and proof), beside the
+// one ES256 signature each costs on one thread and the Express hello-world, all in this run.
+//   npm run --silent -w @svc/bench wallet-issuance [-- --seconds 8 --connections 8]
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { createApiKey, createOrg, createUser, ensureSigningKeys } from '@svc/admin';
+import { createPrismaClient } from '@svc/db';
+import autocannon from 'autocannon';
+import { exportJWK, generateKeyPair, SignJWT } from 'jose';
+import { benchDatabase, helloWorlds, startTarget } from './lib.mjs';
+
+const { values } = parseArgs({ options: { seconds: { type: 'string', default: '8' }, connections: { type: 'string', default: '8' } } });
+const seconds = Number(values.seconds);
+const connections = Number(values.connections);
+const here = (p) => fileURLToPath(new URL(p, import.meta.url));
+const GRANT = 'urn:ietf:params:oauth:grant-type:pre-authorized_code';
+
+const database = await benchDatabase();
+const db = createPrismaClient(database.url);
+const ctx = { db, now: () => new Date() };
+const owner = await createUser(ctx, { email: `bench-${randomBytes(4).toString('hex')}@bench.example`, password: 'bench password' });
+const org = await createOrg(ctx, { name: 'Bench', ownerEmail: owner.email });
+const token = (await createApiKey(ctx, { org: org.id, permissions: 'credentials:issue', hourlyLimit: 10_000_000, burstLimit: 100_000 })).key;
+await ensureSigningKeys(ctx);
+await db.$disconnect();
+
+const hello = await helloWorlds(async (name, url) => {
+  const r = await autocannon({ url, connections, duration: seconds });
+  return { name, perSecond: r.requests.total / seconds };
+});
+const raw = Number(execFileSync(process.execPath, [here('./targets/raw-es256.mjs'), String(seconds)]).toString());
+
+/** One wallet's whole flow; the milliseconds it took. */
+async function oneCredential(base, holder) {
+  const started = performance.now();
+  const call = async (path, init) => {
+    const res = await fetch(`${base}${path}`, init);
+    if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+    return res.json();
+  };
+  const offer = await call('/credential-offers', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-token': token },
+    body: JSON.stringify({ credential_configuration_id: 'age_over_sd_jwt', claims: { age_over_18: true, age_over_21: true } }),
+  });
+  const code = offer.credential_offer.grants[GRANT]['pre-authorized_code'];
+  const { access_token } = await call('/token', { method: 'POST', body: new URLSearchParams({ grant_type: GRANT, 'pre-authorized_code': code }) });
+  const { c_nonce } = await call('/nonce', { method: 'POST' });
+  const proof = await new SignJWT({ aud: base, nonce: c_nonce, iat: Math.floor(Date.now() / 1000) })
+    .setProtectedHeader({ alg: 'ES256', typ: 'openid4vci-proof+jwt', jwk: holder.jwk })
+    .sign(holder.privateKey);
+  await call('/credential', {
+    method: 'POST',
+    headers: { authorization: `Bearer ${access_token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ credential_configuration_id: 'age_over_sd_jwt', proofs: { jwt: [proof] } }),
+  });
+  return performance.now() - started;
+}
+
+// Every wallet here calls from one address: its nonce allowance (NONCES_PER_MINUTE) must not cap the run.
+const target = await startTarget(here('../apps/credential-issuer/dist/server.js'), {
+  DATABASE_URL: database.url,
+  LOG_LEVEL: 'warn',
+  PUBLIC_URL: '',
+  NONCES_PER_MINUTE: '1000000',
+});
+const base = target.url;
+const durations = [];
+try {
+  // PUBLIC_URL must be where the bench calls it: the proof's audience is the issuer's identifier.
+  const issuerId = (await (await fetch(`${base}/.well-known/openid-credential-issuer`)).json()).credential_issuer;
+  const holders = await Promise.all(
+    Array.from({ length: connections }, async () => {
+      const { publicKey, privateKey } = await generateKeyPair('ES256');
+      return { jwk: await exportJWK(publicKey), privateKey };
+    }),
+  );
+  await oneCredential(issuerId, holders[0]);
+  const end = Date.now() + seconds * 1000;
+  await Promise.all(
+    holders.map(async (holder) => {
+      while (Date.now() < end) durations.push(await oneCredential(issuerId, holder));
+    }),
+  );
+} finally {
+  await target.stop();
+  await database.close();
+}
+durations.sort((a, b) => a - b);
+const perSecond = durations.length / seconds;
+const p = (q) => durations[Math.min(durations.length - 1, Math.floor(q * durations.length))].toFixed(1);
+console.log(`\nwallet issuance (OpenID4VCI, SD-JWT VC), ${connections} wallets at once, ${seconds} s each (${new Date().toISOString()})`);
+for (const h of hello) console.log(`${h.name.padEnd(52)}${h.perSecond.toFixed(0).padStart(10)} req/s`);
+console.log(`${'jose ES256 signing alone, 1 thread'.padEnd(52)}${raw.toFixed(0).padStart(10)} /s`);
+console.log(
+  `${'credentials through the whole flow (4 requests each)'.padEnd(52)}${perSecond.toFixed(1).padStart(10)} /s   p50 ${p(0.5)} ms, p99 ${p(0.99)} ms`,
+);
+console.log(`× signing alone: ${(perSecond / raw).toFixed(3)}; requests × hello-world: ${((perSecond * 4) / hello[0].perSecond).toFixed(3)}`);
