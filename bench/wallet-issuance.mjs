@@ -44,7 +44,7 @@ async function oneCredential(base, holder) {
   const offer = await call('/credential-offers', {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-api-token': token },
-    body: JSON.stringify({ credential_configuration_id: 'age_over_sd_jwt', claims: { age_over_18: true, age_over_21: true } }),
+    body: JSON.stringify({ credential_configuration_id: 'age_over_sd_jwt', claims: { age_over_18: true, age_over_21: true }, tx_code: false }),
   });
   const code = offer.credential_offer.grants[GRANT]['pre-authorized_code'];
   const { access_token } = await call('/token', { method: 'POST', body: new URLSearchParams({ grant_type: GRANT, 'pre-authorized_code': code }) });
@@ -60,12 +60,13 @@ async function oneCredential(base, holder) {
   return performance.now() - started;
 }
 
-// Every wallet here calls from one address: its nonce allowance (NONCES_PER_MINUTE) must not cap the run.
+// Every wallet here calls from one address: its allowances (NONCES_PER_MINUTE, WALLET_REQUESTS_PER_MINUTE) must not cap the run.
 const target = await startTarget(here('../apps/credential-issuer/dist/server.js'), {
   DATABASE_URL: database.url,
   LOG_LEVEL: 'warn',
   PUBLIC_URL: '',
   NONCES_PER_MINUTE: '1000000',
+  WALLET_REQUESTS_PER_MINUTE: '1000000',
 });
 const base = target.url;
 const durations = [];

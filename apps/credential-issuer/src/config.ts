@@ -12,6 +12,8 @@ const ZConfig = z.object({
   PUBLIC_URL: env.optionalUrl(['http:', 'https:']),
   /** Nonces (OpenID4VCI) one address may take per minute: a wallet takes one per credential. */
   NONCES_PER_MINUTE: env.int(300, 1),
+  /** Requests one address may make per minute to each of the wallet's other public calls (offer, token, credential). */
+  WALLET_REQUESTS_PER_MINUTE: env.int(600, 1),
   /** The issuer's name as wallets show it (OpenID4VCI metadata `display`). */
   ISSUER_DISPLAY_NAME: z.preprocess(blank, z.string().trim().min(1).max(60).default('Credential issuer')),
   /** How long verifiers and caches may keep a status list (Cache-Control max-age, and the list's `ttl`). */

@@ -6,6 +6,7 @@ import type { Config } from './config.js';
 import { IssuerKeys } from './services/issuer-keys.js';
 import { StatusListPublisher } from './services/status-list-publisher.js';
 import { SigningPool } from './signing-pool.js';
+import { startOfferPurge } from './wallets/offer-purge.js';
 
 export interface AppDeps extends CoreDeps {
   config: Config;
@@ -46,6 +47,7 @@ export function buildDeps(config: Config): AppDeps {
     clock: core.clock,
     events: new LimitEvents(core.db, core.logger),
   });
+  const stopOfferPurge = startOfferPurge(core.db, () => core.clock.now(), core.logger);
   return {
     ...core,
     config,
@@ -62,6 +64,7 @@ export function buildDeps(config: Config): AppDeps {
     },
     checks: [...coreChecks(core), dependencyCheck('issuer_key', () => issuerKeys.current(), { workers: pool.size })],
     close: async () => {
+      stopOfferPurge();
       await pool.close();
       await limiter.close();
       await authenticator.close();

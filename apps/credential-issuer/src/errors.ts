@@ -50,6 +50,9 @@ export const unsupportedGrantType = () =>
 export const oauthInvalidRequest = (description: string) => new HttpError(400, 'invalid_request', description);
 export const invalidAccessToken = () =>
   new HttpError(401, 'invalid_token', 'The access token is unknown or expired', { 'WWW-Authenticate': 'Bearer error="invalid_token"' });
+/** No credentials at all: RFC 6750 §3.1 names no error then, only the scheme. */
+export const accessTokenMissing = () =>
+  new HttpError(401, 'invalid_token', 'An access token is required (Authorization: Bearer, from POST /token)', { 'WWW-Authenticate': 'Bearer' });
 export const invalidCredentialRequest = (description: string) => new HttpError(400, 'invalid_credential_request', description);
 export const unknownConfiguration = (id: string) =>
   new HttpError(400, 'unknown_credential_configuration', `The access token is for another credential than ${JSON.stringify(id).slice(0, 120)}`);

@@ -16,3 +16,4 @@ export { openApiDocument, type ApiSpec, type OperationSpec, type ResponseSpec, t
 export { curlCommand, exampleBlock, examplePath, examplesMarkdown, responseExamples, withExamples, type OperationExample } from './examples.js';
 export { PLATFORM_OPERATIONS } from './platform-operations.js';
 export { errorResponses } from './platform-operations.js';
+export { ipv6Groups, limitSource, mappedIpv4 } from './source-address.js';

@@ -38,7 +38,8 @@ export class MemoryStore implements Store {
       set: async (key, value, ttlSeconds) => {
         this.entries.set(key, { value, expiresAt: this.clock() + ttlSeconds * 1000 });
       },
-      delete: async (...keys) => keys.reduce((n, k) => n + (this.entries.delete(k) ? 1 : 0), 0),
+      // Like Redis's DEL: counts only what was still there (an entry past its expiry is gone, swept or not).
+      delete: async (...keys) => keys.reduce((n, k) => n + (this.live(k) !== undefined && this.entries.delete(k) ? 1 : 0), 0),
       increment: async (key, ttlSeconds) => {
         const current = this.live(key);
         const value = String(Number(current?.value ?? 0) + 1);

@@ -15,8 +15,11 @@ export const ZCreateCredentialOfferRequest = z.strictObject({
   claims: z.record(z.string(), z.unknown()),
   /** Whose it is, for `GET /credentials?subject_address=` (never signed into the credential). */
   subject_address: ZEvmAddress.optional(),
-  /** Ask the wallet for a 6-digit code, given to the person on another channel than the offer. */
-  tx_code: z.boolean().optional(),
+  /**
+   * Ask the wallet for a 6-digit code, given to the person on another channel than the offer: on
+   * unless `false`, so an offer link seen over someone's shoulder is not enough to take it.
+   */
+  tx_code: z.boolean().default(true),
 });
 
 export const ZCredentialOffer = z.object({

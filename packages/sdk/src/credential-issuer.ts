@@ -145,8 +145,9 @@ export class CredentialIssuerClient {
 
   /**
    * An offer of an SD-JWT VC for a person's wallet (OpenID4VCI 1.0, pre-authorized code): show
-   * `offer_link` as a QR code; with `txCode`, give the person `tx_code` on another channel. One
-   * use, 300 s. The credential it becomes is listed and revoked like any other.
+   * `offer_link` as a QR code, and give the person `tx_code` on another channel (`txCode: false`
+   * makes an offer without one: whoever sees the link takes it). One use, 300 s. The credential it
+   * becomes is listed and revoked like any other.
    */
   async offer(input: {
     configurationId: 'verified_human_sd_jwt' | 'age_over_sd_jwt' | 'kyc_sd_jwt';
@@ -158,7 +159,7 @@ export class CredentialIssuerClient {
       credential_configuration_id: input.configurationId,
       claims: input.claims,
       ...(input.subjectAddress ? { subject_address: input.subjectAddress } : {}),
-      ...(input.txCode ? { tx_code: true } : {}),
+      ...(input.txCode === undefined ? {} : { tx_code: input.txCode }),
     };
     return (await call<CredentialOfferResponse>(this.options.baseUrl, '/credential-offers', { json, headers: this.headers }, this.options)).body;
   }

@@ -35,7 +35,7 @@ export class TrustedIssuers {
   private async ownDids(fresh: boolean): Promise<Set<string>> {
     const now = this.clock.now().getTime();
     if (!fresh && this.own && now - this.own.at < this.refreshMs) return this.own.dids;
-    const rows = await this.db.signingKey.findMany({ where: { service: 'credential-issuer' }, select: { publicKey: true } });
+    const rows = await this.db.signingKey.findMany({ where: { service: 'credential-issuer', algorithm: 'Bls12381G2' }, select: { publicKey: true } });
     const dids = new Set(rows.map((r) => `did:key:${(r.publicKey as { publicKeyMultibase: string }).publicKeyMultibase}`));
     dids.add((await this.keys.current()).controller);
     this.own = { dids, at: now };

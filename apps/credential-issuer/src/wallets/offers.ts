@@ -56,7 +56,7 @@ export async function createOffer(deps: OfferDeps, caller: Caller, body: z.outpu
   }
   const handle = randomBytes(32).toString('base64url');
   const code = codeOf(handle);
-  const txCode = body.tx_code ? String(randomInt(10 ** TX_CODE_LENGTH)).padStart(TX_CODE_LENGTH, '0') : undefined;
+  const txCode = body.tx_code !== false ? String(randomInt(10 ** TX_CODE_LENGTH)).padStart(TX_CODE_LENGTH, '0') : undefined;
   const expiresAt = new Date(deps.now().getTime() + OFFER_TTL_SECONDS * 1000);
   const id = randomUUID();
   await deps.db.credentialOffer.create({
@@ -87,7 +87,7 @@ export async function createOffer(deps: OfferDeps, caller: Caller, body: z.outpu
 /** The offer its URI serves, while it can still be taken. */
 export async function offerByHandle(deps: OfferDeps, handle: string) {
   const row = await deps.db.credentialOffer.findUnique({ where: { handleHash: sha256Base64Url(handle) } });
-  if (!row || row.redeemedAt || row.expiresAt <= deps.now()) throw offerNotFound();
+  if (!row || row.redeemedAt || row.expiresAt <= deps.now() || row.txCodeAttempts >= TX_CODE_ATTEMPTS) throw offerNotFound();
   return offerJson(deps.publicUrl, row.configurationId, codeOf(handle), row.txCodeHash !== null);
 }
 
@@ -104,12 +104,17 @@ export async function exchangePreAuthorizedCode(deps: OfferDeps, code: string | 
   if (!row || row.redeemedAt || row.expiresAt <= now) throw spent();
   if (row.txCodeHash) {
     if (txCode === undefined) throw oauthInvalidRequest('tx_code is required: this offer asks for a transaction code');
-    const attempt = await deps.db.credentialOffer.updateMany({
-      where: { id: row.id, redeemedAt: null, txCodeAttempts: { lt: TX_CODE_ATTEMPTS } },
-      data: { txCodeAttempts: { increment: 1 } },
-    });
-    if (attempt.count === 0) throw invalidGrant('Too many wrong transaction codes: this offer is spent; ask for a new one');
-    if (!constantTimeEqual(txCodeHash(code, txCode), row.txCodeHash)) throw invalidGrant('The transaction code is wrong');
+    const [attempt] = await deps.db.$queryRaw<{ attempts: number }[]>`
+      UPDATE "CredentialOffer" SET "txCodeAttempts" = "txCodeAttempts" + 1
+       WHERE "id" = ${row.id}::uuid AND "redeemedAt" IS NULL AND "txCodeAttempts" < ${TX_CODE_ATTEMPTS}
+       RETURNING "txCodeAttempts" AS attempts`;
+    if (!attempt) throw invalidGrant('Too many wrong transaction codes: this offer is spent; ask for a new one');
+    if (!constantTimeEqual(txCodeHash(code, txCode), row.txCodeHash)) {
+      if (attempt.attempts < TX_CODE_ATTEMPTS) throw invalidGrant('The transaction code is wrong');
+      // The last attempt: the offer ends now, its URI too, so no wallet asks the person for a code that cannot work.
+      await deps.db.credentialOffer.updateMany({ where: { id: row.id, redeemedAt: null }, data: { expiresAt: now } });
+      throw invalidGrant('The transaction code is wrong, for the last time: this offer is spent; ask for a new one');
+    }
   } else if (txCode !== undefined) {
     throw oauthInvalidRequest('tx_code was not asked for by this offer');
   }

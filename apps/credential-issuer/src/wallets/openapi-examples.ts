@@ -160,7 +160,7 @@ export PROOF=$(node apps/credential-issuer/scripts/wallet.mjs proof --audience $
     {
       summary: 'the public Token Status List an SD-JWT VC names (here one received by scripts/wallet.mjs, the whole flow)',
       setup: `export SD_JWT_VC=$(node apps/credential-issuer/scripts/wallet.mjs receive "$(curl -s -X POST ${ISSUER}/credential-offers -H "X-API-Token: $API_TOKEN" \\
-  -H 'content-type: application/json' -d '{"credential_configuration_id": "kyc_sd_jwt", "claims": {"kyc_passed": true}}' | jq -r .offer_link)")
+  -H 'content-type: application/json' -d '{"credential_configuration_id": "kyc_sd_jwt", "claims": {"kyc_passed": true}, "tx_code": false}' | jq -r .offer_link)")
 export TOKEN_STATUS_LIST_ID=$(echo "$SD_JWT_VC" | jq -r '.payload.status.status_list.uri | split("/") | last')`,
       params: { id: '$TOKEN_STATUS_LIST_ID' },
       status: 200,

@@ -13,7 +13,7 @@ import {
 } from '@svc/schemas';
 import { z } from 'zod';
 
-const oauthError = (description: string) => errorResponses({ 400: description });
+const tooMany = 'Over WALLET_REQUESTS_PER_MINUTE from this address (Retry-After)';
 const publicJson = (description: string, schema: z.ZodType) => ({
   200: { description, schema, headers: { 'Cache-Control': 'public, max-age=<seconds>', 'Access-Control-Allow-Origin': '*' } },
 });
@@ -26,7 +26,7 @@ export const WALLET_OPERATIONS: OperationSpec[] = [
     tag: 'Wallets (OpenID4VCI)',
     summary: 'Offer a credential to a person’s wallet (pre-authorized code)',
     description:
-      'An SD-JWT VC of one of the issuer’s credential configurations, with the claims this organization vouches for (checked against the configuration: each one it lists, nothing else). Answers the offer, the URI that serves it and the openid-credential-offer:// link a wallet scans (show it as a QR code). One use, 300 s; with tx_code: true the answer carries a 6-digit code to give the person apart from the link (five wrong tries spend the offer).',
+      'An SD-JWT VC of one of the issuer’s credential configurations, with the claims this organization vouches for (checked against the configuration: each one it lists, nothing else). Answers the offer, the URI that serves it and the openid-credential-offer:// link a wallet scans (show it as a QR code). One use, 300 s. The answer carries a 6-digit transaction code to give the person apart from the link (five wrong tries spend the offer), unless tx_code is false: then whoever sees the link can take the credential.',
     security: [['apiToken']],
     body: ZCreateCredentialOfferRequest,
     responses: {
@@ -97,9 +97,10 @@ export const WALLET_OPERATIONS: OperationSpec[] = [
     bodyTypes: ['application/x-www-form-urlencoded'],
     responses: {
       200: { description: 'An access token for the credential endpoint (300 s)', schema: ZWalletTokenResponse },
-      ...oauthError(
-        'invalid_grant (a code unknown, used or expired; a wrong transaction code), invalid_request (a transaction code missing or not asked for), unsupported_grant_type',
-      ),
+      ...errorResponses({
+        400: 'invalid_grant (a code unknown, used or expired; a wrong transaction code), invalid_request (a transaction code missing or not asked for), unsupported_grant_type',
+        429: tooMany,
+      }),
     },
   },
   {
@@ -108,7 +109,10 @@ export const WALLET_OPERATIONS: OperationSpec[] = [
     tag: 'Wallets (OpenID4VCI)',
     summary: 'A fresh c_nonce for the holder’s key proof',
     description: 'No body. Each nonce lives 300 s and is taken by one proof.',
-    responses: { 200: { description: 'The nonce', schema: ZNonceResponse }, ...errorResponses({ 429: 'Too many nonces from this address (Retry-After)' }) },
+    responses: {
+      200: { description: 'The nonce', schema: ZNonceResponse },
+      ...errorResponses({ 429: 'Over NONCES_PER_MINUTE from this address (Retry-After)' }),
+    },
   },
   {
     method: 'post',
@@ -124,6 +128,7 @@ export const WALLET_OPERATIONS: OperationSpec[] = [
       ...errorResponses({
         400: 'invalid_proof, invalid_nonce (get a new one), unknown_credential_configuration (not the offer’s), invalid_credential_request (already issued on this offer; the body’s shape)',
         401: 'invalid_token: the access token is missing, unknown or expired (WWW-Authenticate: Bearer)',
+        429: tooMany,
       }),
     },
   },
@@ -140,8 +145,9 @@ export const WALLET_OPERATIONS: OperationSpec[] = [
         description: 'The signed list',
         schema: z.string(),
         contentType: 'application/statuslist+jwt',
-        headers: { 'Cache-Control': 'public, max-age=<seconds>' },
+        headers: { ETag: 'The list’s version', 'Cache-Control': 'public, max-age=<seconds>' },
       },
+      304: { description: 'Not modified since the ETag given in If-None-Match' },
       ...errorResponses({ 400: 'Not a UUID', 404: 'No such Token Status List' }),
     },
   },

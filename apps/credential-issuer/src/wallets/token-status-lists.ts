@@ -21,23 +21,32 @@ export function encodeTokenStatusList(length: number, revoked: Iterable<number>)
   return deflateSync(bytes, { level: 9 }).toString('base64url');
 }
 
-/** The list as signed now, or undefined for an unknown id or a Bitstring list. */
+/**
+ * The list as served: signed once per version and kept in the list's row (any replica serves that
+ * copy), signed again when a revocation moved the version or the copy is older than its `ttl`
+ * (its `exp` must stay ahead of every verifier's cache). Undefined for an unknown id or a
+ * Bitstring list.
+ */
 export async function signedTokenStatusList(
-  deps: { db: Db; publicUrl: string; signer: JwtSigningKey; now: Date; ttlSeconds: number },
+  deps: { db: Db; publicUrl: string; signer: () => Promise<JwtSigningKey>; now: Date; ttlSeconds: number },
   listId: string,
 ): Promise<{ jwt: string; version: number } | undefined> {
   const list = await deps.db.statusList.findUnique({ where: { id: listId } });
   if (list?.format !== 'token') return undefined;
+  const kept = list.signed as { jwt?: string; iat?: number } | null;
+  const iat = Math.floor(deps.now.getTime() / 1000);
+  const ttl = Math.max(deps.ttlSeconds, 60);
+  if (list.signedVersion === list.version && kept?.jwt && kept.iat !== undefined && iat - kept.iat < ttl) return { jwt: kept.jwt, version: list.version };
   // Read after the list's version, so the bits are at least as new as the version they are served under.
   const revoked = await deps.db.issuedCredential.findMany({ where: { statusListId: list.id, revokedAt: { not: null } }, select: { statusListIndex: true } });
   const uri = tokenStatusListUrl(deps.publicUrl, list.id);
-  const iat = Math.floor(deps.now.getTime() / 1000);
+  const signer = await deps.signer();
   const jwt = await new SignJWT({
     iss: deps.publicUrl,
     sub: uri,
     iat,
-    // A verifier holding this copy longer than it may cache it should fetch a new one.
-    exp: iat + Math.max(deps.ttlSeconds, 60) * 2,
+    // Twice what a verifier may cache it for: a copy kept the whole ttl is still valid.
+    exp: iat + ttl * 2,
     ttl: deps.ttlSeconds,
     status_list: {
       bits: 1,
@@ -47,7 +56,12 @@ export async function signedTokenStatusList(
       ),
     },
   })
-    .setProtectedHeader({ alg: 'ES256', typ: TOKEN_STATUS_LIST_TYP, kid: deps.signer.kid })
-    .sign(deps.signer.privateKey);
+    .setProtectedHeader({ alg: 'ES256', typ: TOKEN_STATUS_LIST_TYP, kid: signer.kid })
+    .sign(signer.privateKey);
+  // Kept unless a newer version was kept meanwhile.
+  await deps.db.statusList.updateMany({
+    where: { id: list.id, OR: [{ signedVersion: null }, { signedVersion: { lte: list.version } }] },
+    data: { signed: { jwt, iat }, signedVersion: list.version },
+  });
   return { jwt, version: list.version };
 }

@@ -8,9 +8,10 @@ import { randomUUID } from 'node:crypto';
 import { type Db, outboxInsert, type Sql } from '@svc/db';
 import type { CoreDeps } from '@svc/runtime';
 import type { ZCredentialRequest } from '@svc/schemas';
+import type { JWK } from 'jose';
 import type { z } from 'zod';
 import type { Config } from '../config.js';
-import { invalidAccessToken, invalidCredentialRequest, invalidProof, unknownConfiguration } from '../errors.js';
+import { accessTokenMissing, invalidAccessToken, invalidCredentialRequest, invalidProof, unknownConfiguration } from '../errors.js';
 import type { IssuerKeys } from '../services/issuer-keys.js';
 import { allocateStatusIndex } from '../services/status-lists.js';
 import { configurationById, vctOf } from './configurations.js';
@@ -33,7 +34,8 @@ export interface WalletIssueDeps {
 
 export async function issueToWallet(deps: WalletIssueDeps, accessToken: string | undefined, body: z.output<typeof ZCredentialRequest>) {
   const issuer = deps.config.publicUrl;
-  const offer = accessToken ? await offerOfAccessToken({ db: deps.db, publicUrl: issuer, now: deps.now }, accessToken) : undefined;
+  if (!accessToken) throw accessTokenMissing();
+  const offer = await offerOfAccessToken({ db: deps.db, publicUrl: issuer, now: deps.now }, accessToken);
   if (!offer) throw invalidAccessToken();
   if (body.credential_identifier !== undefined)
     throw invalidCredentialRequest('This issuer names credentials by credential_configuration_id (no credential_identifier is issued)');
@@ -45,10 +47,28 @@ export async function issueToWallet(deps: WalletIssueDeps, accessToken: string |
   if (offer.credentialId) throw invalidCredentialRequest('The credential of this offer was already issued');
 
   const holderKey = await holderKeyOf(body.proofs.jwt[0]!, { audience: issuer, cache: deps.cache, now: deps.now() });
-  const configuration = configurationById(offer.configurationId)!;
-  const now = deps.now();
   const recordId = randomUUID();
   const jti = `urn:uuid:${recordId}`;
+  // The offer is claimed before any work: of parallel requests one goes on, and the others take
+  // no status index and sign nothing. Given back if the work fails, so the wallet can try again.
+  const claimed = await deps.db.credentialOffer.updateMany({ where: { id: offer.id, credentialId: null }, data: { credentialId: jti } });
+  if (claimed.count === 0) throw invalidCredentialRequest('The credential of this offer was already issued');
+  try {
+    return await issueClaimed(deps, offer, holderKey, recordId);
+  } catch (err) {
+    await deps.db.credentialOffer.updateMany({ where: { id: offer.id, credentialId: jti }, data: { credentialId: null } });
+    throw err;
+  }
+}
+
+type Offer = NonNullable<Awaited<ReturnType<typeof offerOfAccessToken>>>;
+
+/** The offer's credential, once this request holds the offer: signed, recorded and told. */
+async function issueClaimed(deps: WalletIssueDeps, offer: Offer, holderKey: JWK, recordId: string) {
+  const issuer = deps.config.publicUrl;
+  const jti = `urn:uuid:${recordId}`;
+  const configuration = configurationById(offer.configurationId)!;
+  const now = deps.now();
   const validity = deps.config.CREDENTIAL_VALIDITY_SECONDS ?? DEFAULT_SD_JWT_VALIDITY_SECONDS;
   const expiresAt = new Date(now.getTime() + validity * 1000);
   const place = await allocateStatusIndex(deps.db, deps.sql, issuer, 'token');
@@ -68,9 +88,6 @@ export async function issueToWallet(deps: WalletIssueDeps, accessToken: string |
     signer,
   );
   await deps.db.$transaction(async (tx) => {
-    // One credential per offer, even for two requests at once with two nonces.
-    const claimed = await tx.credentialOffer.updateMany({ where: { id: offer.id, credentialId: null }, data: { credentialId: jti } });
-    if (claimed.count === 0) throw invalidCredentialRequest('The credential of this offer was already issued');
     await tx.issuedCredential.create({
       data: {
         id: recordId,

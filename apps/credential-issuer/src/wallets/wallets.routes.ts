@@ -1,5 +1,5 @@
-import { Router } from 'express';
-import { handle, methodNotAllowed } from '@svc/http';
+import { type RequestHandler, Router } from 'express';
+import { handle, limitSource, methodNotAllowed } from '@svc/http';
 import {
   PRE_AUTHORIZED_CODE_GRANT,
   ZCreateCredentialOfferRequest,
@@ -53,6 +53,17 @@ export function walletsRouter(deps: AppDeps): Router {
     }),
   );
 
+  /** Each source address (an IPv6 one by its /64) takes `limit` a minute of `what`: each costs a database query or a store entry. */
+  const perAddress =
+    (what: string, limit: () => number): RequestHandler =>
+    async (req, _res, next) => {
+      const decision = await deps.store.limiter.consume(`wallet:${what}:${limitSource(req.ip ?? 'unknown')}`, { limit: limit(), windowSeconds: 60 });
+      if (!decision.allowed)
+        throw overLimit(decision.retryAfterSeconds, `Too many ${what} requests from this address`, { 'Retry-After': String(decision.retryAfterSeconds) });
+      next();
+    };
+  const walletCalls = (what: string) => perAddress(what, () => deps.config.WALLET_REQUESTS_PER_MINUTE);
+
   router
     .route('/credential-offers')
     .post(
@@ -68,6 +79,7 @@ export function walletsRouter(deps: AppDeps): Router {
   router
     .route('/credential-offers/:handle')
     .get(
+      walletCalls('offer'),
       handle({ params: ZOfferHandleParams }, async ({ params }, _req, res) => {
         res.set(noStore).json(await offerByHandle(offers, params.handle));
       }),
@@ -77,6 +89,7 @@ export function walletsRouter(deps: AppDeps): Router {
   router
     .route('/token')
     .post(
+      walletCalls('token'),
       // Wallets send more than the grant needs (`resource`, the drafts' `user_pin`): ignored, as OAuth says.
       handle({ body: ZPreAuthorizedTokenRequest }, async ({ body }, _req, res) => {
         if (body.grant_type !== PRE_AUTHORIZED_CODE_GRANT) throw unsupportedGrantType();
@@ -86,16 +99,18 @@ export function walletsRouter(deps: AppDeps): Router {
     .all(methodNotAllowed);
   router
     .route('/nonce')
-    .post(async (req, res) => {
-      // A flood of nonces would fill the shared store: each address takes NONCES_PER_MINUTE.
-      const decision = await deps.store.limiter.consume(`c_nonce:${req.ip ?? 'unknown'}`, { limit: deps.config.NONCES_PER_MINUTE, windowSeconds: 60 });
-      if (!decision.allowed) throw overLimit(decision.retryAfterSeconds, 'Too many nonces requested from this address', {});
-      res.set(noStore).json({ c_nonce: await issueNonce(deps.store.cache) });
-    })
+    // A flood of nonces would fill the shared store: each address takes NONCES_PER_MINUTE.
+    .post(
+      perAddress('nonce', () => deps.config.NONCES_PER_MINUTE),
+      async (_req, res) => {
+        res.set(noStore).json({ c_nonce: await issueNonce(deps.store.cache) });
+      },
+    )
     .all(methodNotAllowed);
   router
     .route('/credential')
     .post(
+      walletCalls('credential'),
       handle({ body: ZCredentialRequest }, async ({ body }, req, res) => {
         const [scheme, token] = (req.headers.authorization ?? '').split(' ');
         const accessToken = scheme?.toLowerCase() === 'bearer' && token ? token : undefined;
@@ -113,19 +128,23 @@ export function walletsRouter(deps: AppDeps): Router {
   router
     .route('/token-status-lists/:id')
     .get(
-      handle({ params: ZStatusListParams }, async ({ params }, _req, res) => {
+      handle({ params: ZStatusListParams }, async ({ params }, req, res) => {
+        const id = params.id.toLowerCase();
         const list = await signedTokenStatusList(
           {
             db: deps.db,
             publicUrl: issuer,
-            signer: await deps.issuerKeys.jwtSigner(),
+            signer: () => deps.issuerKeys.jwtSigner(),
             now: deps.clock.now(),
             ttlSeconds: deps.config.STATUS_LIST_MAX_AGE_SECONDS,
           },
-          params.id.toLowerCase(),
+          id,
         );
         if (!list) throw statusListNotFound();
-        res.set(publicCache(deps.config.STATUS_LIST_MAX_AGE_SECONDS)).type(`application/${TOKEN_STATUS_LIST_TYP}`).send(list.jwt);
+        // The entity tag moves with every revocation in the list: a verifier's If-None-Match costs no signing.
+        res.set({ ...publicCache(deps.config.STATUS_LIST_MAX_AGE_SECONDS), ETag: `"${id}.${list.version}"` });
+        if (req.fresh) return void res.status(304).end();
+        res.type(`application/${TOKEN_STATUS_LIST_TYP}`).send(list.jwt);
       }),
     )
     .all(methodNotAllowed);

@@ -8,6 +8,7 @@ import type { Db } from '@svc/db';
 import { freePort, testDb } from '@svc/testkit';
 import { decodeJwt, decodeProtectedHeader, SignJWT } from 'jose';
 import request from 'supertest';
+import { purgeOffers } from '../../src/wallets/offer-purge.js';
 import { arrangeOrg, buildIssuer, SUBJECT } from '../helpers.js';
 import { type Holder, newHolder, present, receive, verify } from './wallet.js';
 
@@ -61,9 +62,9 @@ const credentialRequest = (accessToken: string, body: object) =>
     .send({ credential_configuration_id: 'age_over_sd_jwt', ...body });
 
 describe('a wallet receives an SD-JWT VC through the pre-authorized code flow', () => {
-  it('with a transaction code: the holder shows one claim with key binding, the verifier checks it, and a revocation shows', async () => {
+  it('with a transaction code (the default): the holder shows one claim with key binding, the verifier checks it, and a revocation shows', async () => {
     const holder = await newHolder('ES256');
-    const o = await offered({ ...AGE, tx_code: true });
+    const o = await offered(AGE);
     expect(o.tx_code).toMatch(/^\d{6}$/);
     expect(o.offer_link).toBe(`openid-credential-offer://?credential_offer_uri=${encodeURIComponent(o.credential_offer_uri)}`);
     const { credential, issuerMetadata } = await receive(holder, o.offer_link, o.tx_code);
@@ -99,7 +100,7 @@ describe('a wallet receives an SD-JWT VC through the pre-authorized code flow', 
 
   it('with an EdDSA holder key and no transaction code', async () => {
     const holder = await newHolder('EdDSA');
-    const o = await offered({ credential_configuration_id: 'verified_human_sd_jwt', claims: { unique_human: true, palm_verified: true } });
+    const o = await offered({ credential_configuration_id: 'verified_human_sd_jwt', claims: { unique_human: true, palm_verified: true }, tx_code: false });
     expect(o.tx_code).toBeUndefined();
     const { credential } = await receive(holder, o.offer_link);
     expect((decodeJwt(credential.split('~')[0]!) as { cnf: unknown }).cnf).toEqual({ jwk: { kty: 'OKP', crv: 'Ed25519', x: holder.publicJwk.x } });
@@ -149,7 +150,7 @@ describe('what the flow refuses', () => {
     expect((await tokenFor(late)).body.error).toBe('invalid_grant');
   });
 
-  it('a wrong transaction code; five wrong ones spend the offer, even for the right code after', async () => {
+  it('a wrong transaction code; five wrong ones (of any number sent at once) spend the offer, even for the right code after', async () => {
     const o = await offered({ ...AGE, tx_code: true });
     const missing = await request(issuer.app).post('/token').type('form').send({
       grant_type: 'urn:ietf:params:oauth:grant-type:pre-authorized_code',
@@ -163,6 +164,8 @@ describe('what the flow refuses', () => {
     const right = await tokenFor(o, o.tx_code);
     expect(right.status).toBe(400);
     expect(right.body.error).toBe('invalid_grant');
+    // Spent for wallets too: the offer's URI no longer serves it.
+    expect((await request(issuer.app).get(new URL(o.credential_offer_uri).pathname)).status).toBe(404);
   });
 
   it('a proof with a used or unknown nonce, for another audience, too old, or with a private key in it', async () => {
@@ -207,10 +210,87 @@ describe('what the flow refuses', () => {
 
     const none = await request(issuer.app).post('/credential').send({ credential_configuration_id: 'age_over_sd_jwt' });
     expect(none.status).toBe(401);
-    expect(none.headers['www-authenticate']).toBe('Bearer error="invalid_token"');
-    expect((await credentialRequest('not-a-token', {})).status).toBe(401);
+    expect(none.headers['www-authenticate']).toBe('Bearer');
+    const unknown = await credentialRequest('not-a-token', {});
+    expect(unknown.status).toBe(401);
+    expect(unknown.headers['www-authenticate']).toBe('Bearer error="invalid_token"');
     expect((await request(issuer.app).post('/token').type('form').send({ grant_type: 'authorization_code', code: 'x' })).body.error).toBe(
       'unsupported_grant_type',
     );
+  });
+});
+
+describe('under load and at the edges', () => {
+  it('one credential of one offer, whatever the number of parallel requests with their own nonces; no status index spent on the others', async () => {
+    const holder = await newHolder();
+    const o = await offered();
+    const accessToken = (await tokenFor(o)).body.access_token as string;
+    const proofs = await Promise.all(Array.from({ length: 6 }, async () => proof(holder, { aud: url, iat: now(), nonce: await nonce() })));
+    const lists = await db.statusList.aggregate({ where: { format: 'token' }, _sum: { allocated: true } });
+    const answers = await Promise.all(proofs.map((p) => credentialRequest(accessToken, { proofs: { jwt: [p] } })));
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 400, 400, 400, 400, 400]);
+    const after = await db.statusList.aggregate({ where: { format: 'token' }, _sum: { allocated: true } });
+    expect((after._sum.allocated ?? 0) - (lists._sum.allocated ?? 0)).toBe(1);
+  });
+
+  it('binds an Ed25519 key by its public members alone, whatever else the proof’s jwk carried', async () => {
+    const holder = await newHolder('EdDSA');
+    const o = await offered({ ...AGE, tx_code: false });
+    const accessToken = (await tokenFor(o)).body.access_token as string;
+    const stray = await proof(holder, { aud: url, iat: now(), nonce: await nonce() }, { jwk: { ...holder.publicJwk, y: 'c3RyYXk', use: 'sig' } });
+    const res = await credentialRequest(accessToken, { proofs: { jwt: [stray] } });
+    expect(res.status).toBe(200);
+    expect((decodeJwt(res.body.credentials[0].credential.split('~')[0]) as { cnf: unknown }).cnf).toEqual({
+      jwk: { kty: 'OKP', crv: 'Ed25519', x: holder.publicJwk.x },
+    });
+  });
+
+  it('never lets a cache keep a code, a token or a nonce; a status list is cacheable, with an entity tag, and only at its own kind’s URL', async () => {
+    const o = await offered();
+    expect((await request(issuer.app).get(new URL(o.credential_offer_uri).pathname)).headers['cache-control']).toBe('no-store');
+    const token = await tokenFor(o);
+    expect(token.headers).toMatchObject({ 'cache-control': 'no-store', pragma: 'no-cache' });
+    expect((await request(issuer.app).post('/nonce')).headers['cache-control']).toBe('no-store');
+
+    const holder = await newHolder();
+    const issued = await credentialRequest(token.body.access_token, { proofs: { jwt: [await proof(holder, { aud: url, iat: now(), nonce: await nonce() })] } });
+    const uri = (decodeJwt(issued.body.credentials[0].credential.split('~')[0]) as { status: { status_list: { uri: string } } }).status.status_list.uri;
+    const path = new URL(uri).pathname;
+    const first = await request(issuer.app).get(path);
+    expect(first.headers['content-type']).toBe('application/statuslist+jwt; charset=utf-8');
+    expect(first.headers['cache-control']).toBe('public, max-age=300');
+    expect(decodeProtectedHeader(first.text)).toMatchObject({ alg: 'ES256', typ: 'statuslist+jwt' });
+    // Kept per version: the same bytes again, and 304 for the entity tag.
+    expect((await request(issuer.app).get(path)).text).toBe(first.text);
+    expect((await request(issuer.app).get(path).set('If-None-Match', first.headers.etag!)).status).toBe(304);
+    // A Token Status List is not a Bitstring one, and the other way round.
+    expect((await request(issuer.app).get(path.replace('/token-status-lists/', '/status-lists/'))).status).toBe(404);
+    const bitstring = await db.statusList.findFirst({ where: { format: 'bitstring' } });
+    if (bitstring) expect((await request(issuer.app).get(`/token-status-lists/${bitstring.id}`)).status).toBe(404);
+  });
+
+  it('limits each address’s calls to the public wallet endpoints', async () => {
+    const tight = buildIssuer({ PUBLIC_URL: url, WALLET_REQUESTS_PER_MINUTE: '3', NONCES_PER_MINUTE: '2' });
+    try {
+      const token = () =>
+        request(tight.app).post('/token').type('form').send({ grant_type: 'urn:ietf:params:oauth:grant-type:pre-authorized_code', 'pre-authorized_code': 'x' });
+      expect([(await token()).status, (await token()).status, (await token()).status]).toEqual([400, 400, 400]);
+      const refused = await token();
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+      expect([(await request(tight.app).post('/nonce')).status, (await request(tight.app).post('/nonce')).status]).toEqual([200, 200]);
+      expect((await request(tight.app).post('/nonce')).status).toBe(429);
+    } finally {
+      await tight.deps.close();
+    }
+  });
+
+  it('deletes offers an hour after they can no longer be used, and keeps the rest', async () => {
+    const spent = await offered();
+    const fresh = await offered();
+    await db.credentialOffer.update({ where: { id: spent.id }, data: { expiresAt: new Date(Date.now() - 2 * 3_600_000) } });
+    expect(await purgeOffers(db, new Date())).toBeGreaterThanOrEqual(1);
+    expect(await db.credentialOffer.findUnique({ where: { id: spent.id } })).toBeNull();
+    expect(await db.credentialOffer.findUnique({ where: { id: fresh.id } })).not.toBeNull();
   });
 });

@@ -2,7 +2,7 @@ import { lookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { BlockList, isIP } from 'node:net';
-import { ipv6Groups, mappedIpv4 } from '../limits/source-address.js';
+import { ipv6Groups, mappedIpv4 } from '@svc/http';
 
 // Addresses a client's jwks_uri must never reach: this host, private networks, link-local (where
 // cloud metadata services answer, 169.254.169.254 and fd00:ec2::254), shared and reserved space.

@@ -1,9 +1,8 @@
-import { HttpError, type Logger } from '@svc/http';
+import { HttpError, limitSource, type Logger } from '@svc/http';
 import { backoffDelay, type RateLimitDecision, type RateLimiter, StoreUnavailableError } from '@svc/kv';
 import type { Clock } from '@svc/runtime';
 import { sha256Hex } from '@svc/secrets';
 import { rateLimited } from '../errors.js';
-import { limitSource } from './source-address.js';
 import { SourceWaits } from './source-waits.js';
 
 const UNIT_SECONDS = { second: 1, minute: 60, hour: 3600 } as const;

@@ -1,5 +1,5 @@
 import type { BackoffPolicy, RateLimiter } from '@svc/kv';
-import { limitSource } from '../limits/source-address.js';
+import { limitSource } from '@svc/http';
 import { sha256Hex } from '@svc/secrets';
 import { signInSlowedDown } from '../errors.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { limitSource } from './source-address.js';
+import { limitSource } from '../src/source-address.js';
 
 describe('limitSource (the source address a per-address limit counts)', () => {
   it('counts an IPv6 address by its /64', () => {
