@@ -17,6 +17,7 @@ import { notDerivable, VerificationFailedError } from '../errors.js';
 import { SigningJobError } from '../signing-pool.js';
 import { claimProblems } from '../services/claim-rules.js';
 import { structureProblems } from '../services/credential-structure.js';
+import { ownResources } from '../services/related-resources.js';
 import { credentialIdOf, credentialStatus, listCredentials, revokeCredential } from '../services/credential-records.js';
 import { issueForSubject, issueGiven, type IssueContext } from '../services/issue-credential.js';
 import { TrustedIssuers } from '../services/trusted-issuers.js';
@@ -55,7 +56,7 @@ export function credentialsRouter(deps: AppDeps): Router {
                 { names: false },
               ),
             ),
-            ...structureProblems(credential, 'body.credential'),
+            ...structureProblems(credential, 'body.credential', ownResources(deps.config.publicUrl)),
           ];
           if (problems.length) throw new ValidationError(problems);
           const verifiableCredential = await issueGiven(ctx, caller, credential, options);

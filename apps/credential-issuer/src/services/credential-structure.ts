@@ -1,4 +1,5 @@
 import type { ClaimProblem } from './claim-rules.js';
+import { relatedResourceProblems } from './related-resources.js';
 
 // VC Data Model 2.0: each object of these members MUST carry a `type` (§4.10 credentialStatus,
 // §4.11 credentialSchema, §5.4 refreshService, §5.5 termsOfUse, §5.6 evidence), and a
@@ -15,9 +16,14 @@ const REQUIRED: Record<string, readonly ('id' | 'type')[]> = {
 const isType = (v: unknown) => (typeof v === 'string' && v !== '') || (Array.isArray(v) && v.length > 0 && v.every((t) => typeof t === 'string' && t !== ''));
 const isUrl = (v: unknown) => typeof v === 'string' && URL.canParse(v);
 
-/** Where `credential` breaks those rules, one problem per member; `prefix` names the credential's place in the request. */
-export function structureProblems(credential: Record<string, unknown>, prefix: string): ClaimProblem[] {
+/**
+ * Where `credential` breaks those rules (and §5.3's for `relatedResource`), one problem per
+ * member; `prefix` names the credential's place in the request; `own` gives the bytes of the
+ * resources this issuer serves, whose digests are checked.
+ */
+export function structureProblems(credential: Record<string, unknown>, prefix: string, own?: (url: string) => string | undefined): ClaimProblem[] {
   const problems: ClaimProblem[] = [];
+  if (Object.hasOwn(credential, 'relatedResource')) problems.push(...relatedResourceProblems(credential.relatedResource, `${prefix}.relatedResource`, own));
   for (const [member, required] of Object.entries(REQUIRED)) {
     if (!Object.hasOwn(credential, member)) continue;
     const value = credential[member];

@@ -3,6 +3,7 @@ import { SigningJobError, type SigningPool } from '../signing-pool.js';
 import type { SignedFacts } from '../vc/signed-facts.js';
 import { revocationOf } from './credential-records.js';
 import { structureProblems } from './credential-structure.js';
+import { ownResources } from './related-resources.js';
 import { STATUS_LIST_CREDENTIAL } from './status-lists.js';
 import type { Trust, TrustedIssuers } from './trusted-issuers.js';
 
@@ -148,7 +149,9 @@ export async function verifyCredential(deps: VerifyDeps, credential: Record<stri
         errors.push(problem('CRYPTOGRAPHIC_SECURITY_ERROR', `proof.${member} is not ${JSON.stringify(expected)}`));
     }
   }
-  errors.push(...structureProblems(credential, 'credential').map((p) => problem('MALFORMED_VALUE_ERROR', `${p.field} ${p.message}`)));
+  errors.push(
+    ...structureProblems(credential, 'credential', ownResources(deps.publicUrl)).map((p) => problem('MALFORMED_VALUE_ERROR', `${p.field} ${p.message}`)),
+  );
   let issuer: IssuerVerdict | undefined;
   // Whatever checks were asked for, nothing unsigned is trusted: without a verified proof nobody
   // is known to have issued the credential (a forgery naming this issuer must not pass on
