@@ -7,7 +7,8 @@
 //     prints a key proof (typ openid4vci-proof+jwt) for the credential endpoint
 //   node apps/credential-issuer/scripts/wallet.mjs receive "$OFFER_LINK" [--tx-code 123456]
 //     runs the pre-authorized code flow (offer, metadata, token, nonce, credential) and prints
-//     {"credential": "<SD-JWT VC>", "payload": {…the issuer-signed claims…}, "disclosed": {…}}
+//     {"credential": "<SD-JWT VC>", "payload": {…the issuer-signed claims…}, "disclosed": {…}}, or
+//     {"credential": {…}} for a W3C credential (ldp_vc: bound to the throwaway key's did:jwk)
 import { parseArgs } from 'node:util';
 import { decodeJwt, exportJWK, generateKeyPair, SignJWT } from 'jose';
 
@@ -55,6 +56,11 @@ if (command === 'proof') {
     body: JSON.stringify({ credential_configuration_id: offer.credential_configuration_ids[0], proofs: { jwt: [await proof(issuer, c_nonce)] } }),
   });
   const credential = credentials[0].credential;
+  // A W3C credential (ldp_vc) is its own JSON; an SD-JWT VC is opened to show what it holds.
+  if (typeof credential !== 'string') {
+    process.stdout.write(`${JSON.stringify({ credential })}\n`);
+    process.exit(0);
+  }
   const [jwt, ...disclosures] = credential.split('~').filter(Boolean);
   const disclosed = Object.fromEntries(disclosures.map((d) => JSON.parse(Buffer.from(d, 'base64url').toString('utf8')).slice(1)));
   process.stdout.write(`${JSON.stringify({ credential, payload: decodeJwt(jwt), disclosed })}\n`);

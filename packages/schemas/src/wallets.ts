@@ -5,7 +5,14 @@ import { ZEvmAddress } from './common.js';
  * OpenID for Verifiable Credential Issuance 1.0 at the credential issuer (docs/credential-issuer.md,
  * "Wallets"): the credentials it offers, the offers integrators make, and what wallets send.
  */
-export const CREDENTIAL_CONFIGURATION_IDS = ['verified_human_sd_jwt', 'age_over_sd_jwt', 'kyc_sd_jwt'] as const;
+export const CREDENTIAL_CONFIGURATION_IDS = [
+  'verified_human_sd_jwt',
+  'verified_human_ldp_vc',
+  'age_over_sd_jwt',
+  'age_over_ldp_vc',
+  'kyc_sd_jwt',
+  'kyc_ldp_vc',
+] as const;
 export type CredentialConfigurationId = (typeof CREDENTIAL_CONFIGURATION_IDS)[number];
 export const PRE_AUTHORIZED_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:pre-authorized_code';
 
@@ -64,6 +71,7 @@ export const ZCredentialRequest = z.object({
   proof: z.unknown().optional(),
 });
 
-export const ZCredentialResponse = z.object({ credentials: z.array(z.object({ credential: z.string() })) });
+/** An SD-JWT VC (a string) or a W3C credential with its bbs-2023 proof (an object). */
+export const ZCredentialResponse = z.object({ credentials: z.array(z.object({ credential: z.union([z.string(), z.record(z.string(), z.unknown())]) })) });
 
 export type CredentialOfferResponse = z.infer<typeof ZCreateCredentialOfferResponse>;

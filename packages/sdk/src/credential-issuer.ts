@@ -144,13 +144,14 @@ export class CredentialIssuerClient {
   }
 
   /**
-   * An offer of an SD-JWT VC for a person's wallet (OpenID4VCI 1.0, pre-authorized code): show
+   * An offer of a credential for a person's wallet (OpenID4VCI 1.0, pre-authorized code; `…_sd_jwt`
+   * an SD-JWT VC, `…_ldp_vc` a W3C credential with a bbs-2023 proof): show
    * `offer_link` as a QR code, and give the person `tx_code` on another channel (`txCode: false`
    * makes an offer without one: whoever sees the link takes it). One use, 300 s. The credential it
    * becomes is listed and revoked like any other.
    */
   async offer(input: {
-    configurationId: 'verified_human_sd_jwt' | 'age_over_sd_jwt' | 'kyc_sd_jwt';
+    configurationId: `${'verified_human' | 'age_over' | 'kyc'}_${'sd_jwt' | 'ldp_vc'}`;
     claims: Record<string, unknown>;
     subjectAddress?: string;
     txCode?: boolean;

@@ -30,7 +30,7 @@ export interface Caller {
 }
 
 // Seconds precision, as Data Integrity proofs and most verifiers print dateTimes.
-const iso = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, 'Z');
+export const iso = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 // The W3C's namespace for issuer-dependent terms: what the undefined-terms context maps to.
 const ISSUER_DEPENDENT = 'https://www.w3.org/ns/credentials/issuer-dependent#';
@@ -85,7 +85,12 @@ export async function issueGiven(
   ctx: IssueContext,
   caller: Caller,
   given: Record<string, unknown>,
-  options: { mandatoryPointers?: string[] | undefined; credentialStatus?: { type: string } | { type: string }[] | undefined } = {},
+  options: {
+    mandatoryPointers?: string[] | undefined;
+    credentialStatus?: { type: string } | { type: string }[] | undefined;
+    /** Whom `GET /credentials?subject_address=` lists it under, when the subject is not a did:ethr (a wallet's did:jwk). */
+    subjectAddress?: string;
+  } = {},
 ) {
   const statusTypes = statusTypesOf(ctx.config, given, options.credentialStatus);
   const key = await ctx.keys.current();
@@ -116,7 +121,7 @@ export async function issueGiven(
   } as unknown as Credential;
   // The record is listed under the first subject (the one the simple shape would name).
   const subject = subjectsOf(credential)[0]?.id;
-  const subjectAddress = typeof subject === 'string' ? subject.replace(/^did:ethr:/, '') : '';
+  const subjectAddress = options.subjectAddress ?? (typeof subject === 'string' ? subject.replace(/^did:ethr:/, '') : '');
   return sign(ctx, caller, credential, subjectAddress, key, recordId, options.mandatoryPointers, place);
 }
 

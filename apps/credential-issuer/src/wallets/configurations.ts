@@ -1,8 +1,9 @@
 /**
- * The credentials a wallet can receive (OpenID4VCI 1.0 "credential configurations"): each an
- * SD-JWT VC type (`dc+sd-jwt`) with its `vct`, the claims it may carry and how a wallet shows it.
- * Every claim is selectively disclosable: a holder shows a verifier `age_over_18` without the
- * rest. The claims are what the integrator that makes the offer vouches for, checked here.
+ * The credentials a wallet can receive (OpenID4VCI 1.0 "credential configurations"): each type
+ * as an SD-JWT VC (`dc+sd-jwt`, with its `vct`) and as a W3C credential with a bbs-2023 proof
+ * (`ldp_vc`), the claims it may carry and how a wallet shows it. Every claim is selectively
+ * disclosable in both: a holder shows a verifier `age_over_18` without the rest. The claims are
+ * what the integrator that makes the offer vouches for, checked here.
  */
 import { z } from 'zod';
 
@@ -14,6 +15,10 @@ interface ClaimDisplay {
 
 export interface CredentialConfiguration {
   id: string;
+  /** `dc+sd-jwt` (an SD-JWT VC, ES256) or `ldp_vc` (a W3C credential with a bbs-2023 proof). */
+  format: 'dc+sd-jwt' | 'ldp_vc';
+  /** The W3C credential's type beside VerifiableCredential (ldp_vc). */
+  vcType: string;
   /** The last segment of its `vct` URL (`<issuer>/credential-types/<type>`), where its type metadata is served. */
   type: string;
   names: Record<'en' | 'de' | 'fr', string>;
@@ -24,9 +29,9 @@ export interface CredentialConfiguration {
 
 const claim = (name: string, en: string, de: string, fr: string): ClaimDisplay => ({ name, labels: { en, de, fr } });
 
-export const CREDENTIAL_CONFIGURATIONS: readonly CredentialConfiguration[] = [
+const TYPES: readonly Omit<CredentialConfiguration, 'id' | 'format'>[] = [
   {
-    id: 'verified_human_sd_jwt',
+    vcType: 'VerifiedHumanCredential',
     type: 'verified-human',
     names: { en: 'Verified human', de: 'Verifizierter Mensch', fr: 'Humain vérifié' },
     description: 'A unique person, verified by palm.',
@@ -37,7 +42,7 @@ export const CREDENTIAL_CONFIGURATIONS: readonly CredentialConfiguration[] = [
     schema: z.strictObject({ unique_human: z.literal(true), palm_verified: z.boolean() }),
   },
   {
-    id: 'age_over_sd_jwt',
+    vcType: 'AgeCredential',
     type: 'age-over',
     names: { en: 'Age', de: 'Alter', fr: 'Âge' },
     description: 'Whether the person is over 18 and over 21, never the date of birth.',
@@ -47,7 +52,7 @@ export const CREDENTIAL_CONFIGURATIONS: readonly CredentialConfiguration[] = [
       .refine((c) => !(c.age_over_21 && !c.age_over_18), { message: 'age_over_21 true needs age_over_18 true', path: ['age_over_21'] }),
   },
   {
-    id: 'kyc_sd_jwt',
+    vcType: 'KycCredential',
     type: 'kyc',
     names: { en: 'Identity check (KYC)', de: 'Identitätsprüfung (KYC)', fr: 'Vérification d’identité (KYC)' },
     description: 'The person passed an identity check.',
@@ -67,7 +72,14 @@ export const CREDENTIAL_CONFIGURATIONS: readonly CredentialConfiguration[] = [
   },
 ];
 
-export const CONFIGURATION_IDS = CREDENTIAL_CONFIGURATIONS.map((c) => c.id) as [string, ...string[]];
+/** Each type in both formats: `<type>_sd_jwt` and `<type>_ldp_vc` (age-over: `age_over_sd_jwt`, `age_over_ldp_vc`). */
+export const CREDENTIAL_CONFIGURATIONS: readonly CredentialConfiguration[] = TYPES.flatMap((t) => {
+  const key = t.type.replaceAll('-', '_');
+  return [
+    { ...t, id: `${key}_sd_jwt`, format: 'dc+sd-jwt' as const },
+    { ...t, id: `${key}_ldp_vc`, format: 'ldp_vc' as const },
+  ];
+});
 
 export const configurationById = (id: string) => CREDENTIAL_CONFIGURATIONS.find((c) => c.id === id);
 

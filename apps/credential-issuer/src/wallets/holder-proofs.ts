@@ -25,8 +25,39 @@ export async function issueNonce(cache: CoreDeps['store']['cache']): Promise<str
   return nonce;
 }
 
-/** The holder's public key, once the proof's signature, type, audience, age and nonce hold. */
-export async function holderKeyOf(proof: string, expected: { audience: string; cache: CoreDeps['store']['cache']; now: Date }): Promise<JWK> {
+/** A key's public members for its type, and nothing else a header carried (an OKP key with a stray `y`, say). */
+export function publicMembers(jwk: JWK): JWK {
+  const { kty, crv, x, y } = jwk;
+  return kty === 'EC' ? { kty, crv, x, y } : { kty, crv, x };
+}
+
+/** The did:jwk a holder key stands for: its public members, JSON, base64url (did:jwk's one rule). */
+export const didJwkOf = (jwk: JWK) => `did:jwk:${Buffer.from(JSON.stringify(publicMembers(jwk))).toString('base64url')}`;
+
+/** The holder as its proof names it: its key, and the DID it used for it (a did:jwk kid), if any. */
+export interface Holder {
+  jwk: JWK;
+  did?: string;
+}
+
+/** The DID and key a did:jwk DID URL (`did:jwk:<key>` or `…#0`) names, or undefined: no other DID method is resolved (nothing is fetched). */
+function didJwkHolder(kid: unknown): { jwk: JWK; did: string } | undefined {
+  const match = typeof kid === 'string' ? /^(did:jwk:([A-Za-z0-9_-]{10,2000}))(?:#0)?$/.exec(kid) : null;
+  if (!match) return undefined;
+  try {
+    const jwk = JSON.parse(Buffer.from(match[2]!, 'base64url').toString('utf8')) as unknown;
+    return jwk && typeof jwk === 'object' && !Array.isArray(jwk) ? { jwk: jwk as JWK, did: match[1]! } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The holder's public key (its public members only, and the did:jwk it was named by), once the
+ * proof's signature, type, audience, age and nonce hold. The key is in the header as `jwk`, or named by a did:jwk `kid` (what wallets
+ * send for credentials bound to a DID).
+ */
+export async function holderKeyOf(proof: string, expected: { audience: string; cache: CoreDeps['store']['cache']; now: Date }): Promise<Holder> {
   let header: ReturnType<typeof decodeProtectedHeader>;
   try {
     header = decodeProtectedHeader(proof);
@@ -36,10 +67,12 @@ export async function holderKeyOf(proof: string, expected: { audience: string; c
   if (header.typ !== PROOF_TYP) throw invalidProof(`The proof's typ must be ${PROOF_TYP}`);
   if (!PROOF_ALGORITHMS.includes(header.alg as (typeof PROOF_ALGORITHMS)[number]))
     throw invalidProof(`The proof's alg must be one of ${PROOF_ALGORITHMS.join(', ')}`);
-  const jwk = header.jwk;
-  if (!jwk || typeof jwk !== 'object') throw invalidProof('The proof must carry the holder’s public key as jwk in its header');
-  if ('d' in jwk) throw invalidProof('The proof’s jwk must be a public key: it holds a private one');
-  if (header.kid !== undefined || header.x5c !== undefined) throw invalidProof('The proof names its key by jwk alone (no kid or x5c beside it)');
+  if (header.x5c !== undefined || (header.jwk !== undefined && header.kid !== undefined))
+    throw invalidProof('The proof names its key once: jwk, or a did:jwk kid (no x5c)');
+  const named = header.jwk === undefined ? didJwkHolder(header.kid) : undefined;
+  const jwk = header.jwk ?? named?.jwk;
+  if (!jwk || typeof jwk !== 'object') throw invalidProof('The proof must carry the holder’s public key: jwk in its header, or a did:jwk kid');
+  if ('d' in jwk) throw invalidProof('The proof’s key must be a public key: it holds a private one');
   const fits = header.alg === 'ES256' ? jwk.kty === 'EC' && jwk.crv === 'P-256' : jwk.kty === 'OKP' && jwk.crv === 'Ed25519';
   if (!fits) throw invalidProof(`The proof's jwk does not fit ${header.alg}: ES256 takes an EC P-256 key, EdDSA an OKP Ed25519 key`);
   let payload: Record<string, unknown>;
@@ -62,5 +95,6 @@ export async function holderKeyOf(proof: string, expected: { audience: string; c
   if (typeof payload.nonce !== 'string') throw invalidNonce();
   // Taken once: a replayed proof finds its nonce gone.
   if ((await expected.cache.delete(nonceKey(payload.nonce))) !== 1) throw invalidNonce();
-  return jwk;
+  // The DID exactly as the wallet wrote it: the credential's subject must be the holder's own identifier.
+  return { jwk: publicMembers(jwk), ...(named ? { did: named.did } : {}) };
 }

@@ -7,7 +7,7 @@
 import { PRE_AUTHORIZED_CODE_GRANT } from '@svc/schemas';
 import { CREDENTIAL_CONFIGURATIONS, type CredentialConfiguration, vctOf } from './configurations.js';
 import { PROOF_ALGORITHMS } from './holder-proofs.js';
-import { SD_JWT_VC_TYP } from './sd-jwt-vc.js';
+import { CREDENTIALS_V2, UNDEFINED_TERMS_V2 } from '../vc/document-loader.js';
 
 const LOCALES = ['en', 'de', 'fr'] as const;
 
@@ -17,23 +17,28 @@ export function credentialIssuerMetadata(publicUrl: string, displayName: string)
     credential_endpoint: `${publicUrl}/credential`,
     nonce_endpoint: `${publicUrl}/nonce`,
     display: LOCALES.map((locale) => ({ name: displayName, locale })),
-    credential_configurations_supported: Object.fromEntries(
-      CREDENTIAL_CONFIGURATIONS.map((c) => [
-        c.id,
-        {
-          format: SD_JWT_VC_TYP,
-          vct: vctOf(publicUrl, c),
-          scope: c.id,
-          cryptographic_binding_methods_supported: ['jwk'],
-          credential_signing_alg_values_supported: ['ES256'],
-          proof_types_supported: { jwt: { proof_signing_alg_values_supported: [...PROOF_ALGORITHMS] } },
-          credential_metadata: {
-            display: LOCALES.map((locale) => ({ name: c.names[locale], locale, description: c.description })),
-            claims: c.claims.map((claim) => ({ path: [claim.name], display: LOCALES.map((locale) => ({ name: claim.labels[locale], locale })) })),
-          },
-        },
-      ]),
-    ),
+    credential_configurations_supported: Object.fromEntries(CREDENTIAL_CONFIGURATIONS.map((c) => [c.id, configurationMetadata(publicUrl, c)])),
+  };
+}
+
+/** One configuration as OpenID4VCI 1.0 Appendix A describes its format (A.3 dc+sd-jwt, A.1.2 ldp_vc). */
+function configurationMetadata(publicUrl: string, c: CredentialConfiguration) {
+  const sdJwt = c.format === 'dc+sd-jwt';
+  // Where a claim sits: at the top of an SD-JWT VC, under credentialSubject in a W3C credential.
+  const path = (name: string) => (sdJwt ? [name] : ['credentialSubject', name]);
+  return {
+    format: c.format,
+    ...(sdJwt
+      ? { vct: vctOf(publicUrl, c) }
+      : { credential_definition: { '@context': [CREDENTIALS_V2, UNDEFINED_TERMS_V2], type: ['VerifiableCredential', c.vcType] } }),
+    scope: c.id,
+    cryptographic_binding_methods_supported: sdJwt ? ['jwk'] : ['did:jwk'],
+    credential_signing_alg_values_supported: sdJwt ? ['ES256'] : ['bbs-2023'],
+    proof_types_supported: { jwt: { proof_signing_alg_values_supported: [...PROOF_ALGORITHMS] } },
+    credential_metadata: {
+      display: LOCALES.map((locale) => ({ name: c.names[locale], locale, description: c.description })),
+      claims: c.claims.map((claim) => ({ path: path(claim.name), display: LOCALES.map((locale) => ({ name: claim.labels[locale], locale })) })),
+    },
   };
 }
 

@@ -120,7 +120,7 @@ export const WALLET_OPERATIONS: OperationSpec[] = [
     tag: 'Wallets (OpenID4VCI)',
     summary: 'Issue the offered credential, bound to the holder’s key',
     description:
-      'One proof of type jwt (typ openid4vci-proof+jwt, ES256 or EdDSA, the public key as jwk in its header, aud this issuer, iat within 300 s, a nonce from POST /nonce). Answers an SD-JWT VC (dc+sd-jwt): every claim a disclosure, with decoys; cnf the holder’s key; status a Token Status List entry. Listed by GET /credentials and revoked by POST /credentials/revoke like any credential of the organization.',
+      'One proof of type jwt (typ openid4vci-proof+jwt, ES256 or EdDSA, the public key as jwk in its header or named by a did:jwk kid, aud this issuer, iat within 300 s, a nonce from POST /nonce). For a dc+sd-jwt configuration, an SD-JWT VC: every claim a disclosure, with decoys; cnf the holder’s key; status a Token Status List entry. For an ldp_vc one, a W3C credential about the holder’s did:jwk with a bbs-2023 proof and a Bitstring Status List entry (the holder derives what to show). Listed by GET /credentials and revoked by POST /credentials/revoke like any credential of the organization.',
     security: [['walletAccessToken']],
     body: ZCredentialRequest,
     responses: {

@@ -42,16 +42,14 @@ function withDecoys(digests: string[]): string[] {
 /** The SD-JWT VC in its compact form: `<issuer-signed JWT>~<disclosure>~…~` (no key binding: the holder adds that). */
 export async function issueSdJwtVc(input: SdJwtVcInput, signer: JwtSigningKey): Promise<string> {
   const disclosures = Object.entries(input.claims).map(([name, value]) => disclose(name, value));
-  // The public members its type has, and nothing else the proof's header carried (an OKP key with a stray `y`, say).
-  const { kty, crv, x, y } = input.holderKey;
-  const holderKey = kty === 'EC' ? { kty, crv, x, y } : { kty, crv, x };
   const jwt = await new SignJWT({
     iss: input.issuer,
     vct: input.vct,
     jti: input.jti,
     iat: Math.floor(input.issuedAt.getTime() / 1000),
     ...(input.expiresAt ? { exp: Math.floor(input.expiresAt.getTime() / 1000) } : {}),
-    cnf: { jwk: holderKey },
+    // The holder's public key as holderKeyOf gave it: its type's public members only.
+    cnf: { jwk: input.holderKey },
     status: { status_list: input.status },
     _sd: withDecoys(disclosures.map((d) => d.digest)),
     _sd_alg: 'sha-256',

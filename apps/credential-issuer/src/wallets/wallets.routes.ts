@@ -115,7 +115,7 @@ export function walletsRouter(deps: AppDeps): Router {
         const [scheme, token] = (req.headers.authorization ?? '').split(' ');
         const accessToken = scheme?.toLowerCase() === 'bearer' && token ? token : undefined;
         const issued = await issueToWallet(
-          { db: deps.db, sql: deps.sql, config: deps.config, issuerKeys: deps.issuerKeys, cache: deps.store.cache, now: () => deps.clock.now() },
+          { db: deps.db, sql: deps.sql, config: deps.config, keys: deps.issuerKeys, pool: deps.pool, clock: deps.clock, cache: deps.store.cache },
           accessToken,
           body,
         );

@@ -10,7 +10,12 @@ import { decodeJwt, decodeProtectedHeader, SignJWT } from 'jose';
 import request from 'supertest';
 import { purgeOffers } from '../../src/wallets/offer-purge.js';
 import { arrangeOrg, buildIssuer, SUBJECT } from '../helpers.js';
-import { type Holder, newHolder, present, receive, verify } from './wallet.js';
+import { createVerifyCryptosuite } from '@digitalbazaar/bbs-2023-cryptosuite';
+import { DataIntegrityProof } from '@digitalbazaar/data-integrity';
+import * as vc from '@digitalbazaar/vc';
+import { deriveCredential } from '../../src/vc/bbs.js';
+import { documentLoader } from '../../src/vc/document-loader.js';
+import { didJwk, type Holder, newHolder, present, receive, receiveLdp, verify } from './wallet.js';
 
 let db: Db;
 let issuer: ReturnType<typeof buildIssuer>;
@@ -108,10 +113,47 @@ describe('a wallet receives an SD-JWT VC through the pre-authorized code flow', 
     expect((await verify(url, shown, 'k9', ['unique_human'])).payload).toMatchObject({ unique_human: true, vct: `${url}/credential-types/verified-human` });
   });
 
+  it('as a W3C credential with a bbs-2023 proof (ldp_vc) about the wallet’s did:jwk: the holder derives one claim, an outside verifier checks it', async () => {
+    const holder = await newHolder('ES256');
+    const o = await offered({ credential_configuration_id: 'age_over_ldp_vc', claims: { age_over_18: true, age_over_21: true }, subject_address: SUBJECT });
+    const { credential } = await receiveLdp(holder, o.offer_link, o.tx_code);
+    expect(credential).toMatchObject({
+      type: ['VerifiableCredential', 'AgeCredential'],
+      issuer: expect.stringMatching(/^did:key:zUC7/),
+      credentialSubject: { id: didJwk(holder), age_over_18: true, age_over_21: true },
+      credentialStatus: { type: 'BitstringStatusListEntry', statusPurpose: 'revocation' },
+      proof: { type: 'DataIntegrityProof', cryptosuite: 'bbs-2023' },
+    });
+    // The holder's part and the verifier's, with Digital Bazaar's libraries: the binding, the issuer and the status always shown.
+    const derived = await deriveCredential({ credential, selectivePointers: ['/credentialSubject/age_over_18'] });
+    expect(derived.credentialSubject).toEqual({ id: didJwk(holder), age_over_18: true });
+    const verified = await vc.verifyCredential({
+      credential: derived,
+      suite: new DataIntegrityProof({ cryptosuite: createVerifyCryptosuite() }),
+      documentLoader,
+      checkStatus: async () => ({ verified: true }),
+    });
+    expect(verified.verified).toBe(true);
+    // Listed under the offer's subject address, revocable like any credential.
+    const listed = await request(issuer.app).get('/credentials').query({ subject_address: SUBJECT }).set('X-API-Token', apiToken);
+    expect(listed.body.items.map((c: { id: string }) => c.id)).toContain(credential.id);
+    await request(issuer.app).post('/credentials/revoke').set('X-API-Token', apiToken).send({ credential_id: credential.id }).expect(200);
+    const status = await request(issuer.app)
+      .get(`/credentials/${encodeURIComponent(credential.id)}/status`)
+      .set('X-API-Token', apiToken);
+    expect(status.body.revoked).toBe(true);
+  });
+
   it('publishes what wallets and verifiers discover: issuer and authorization server metadata, the issuer’s keys, each type', async () => {
     const metadata = (await request(issuer.app).get('/.well-known/openid-credential-issuer')).body;
     expect(metadata).toMatchObject({ credential_issuer: url, credential_endpoint: `${url}/credential`, nonce_endpoint: `${url}/nonce` });
     expect(metadata.credential_configurations_supported.kyc_sd_jwt).toMatchObject({ format: 'dc+sd-jwt', vct: `${url}/credential-types/kyc` });
+    expect(metadata.credential_configurations_supported.kyc_ldp_vc).toMatchObject({
+      format: 'ldp_vc',
+      credential_definition: { type: ['VerifiableCredential', 'KycCredential'] },
+      cryptographic_binding_methods_supported: ['did:jwk'],
+      credential_signing_alg_values_supported: ['bbs-2023'],
+    });
     expect((await request(issuer.app).get('/.well-known/oauth-authorization-server')).body).toMatchObject({ issuer: url, token_endpoint: `${url}/token` });
     const keys = (await request(issuer.app).get('/.well-known/jwt-vc-issuer')).body;
     expect(keys.issuer).toBe(url);
@@ -185,6 +227,11 @@ describe('what the flow refuses', () => {
     expect((await send({ aud: url, iat: now(), nonce: await nonce() }, { typ: 'JWT' })).body.error).toBe('invalid_proof');
     const withPrivate = await send({ aud: url, iat: now(), nonce: await nonce() }, { jwk: { ...holder.publicJwk, d: 'AAAA' } });
     expect(withPrivate.body.error).toBe('invalid_proof');
+    // A key named by a DID this issuer would have to fetch (did:web), or by a kid beside the jwk: refused, nothing fetched.
+    expect((await send({ aud: url, iat: now(), nonce: await nonce() }, { jwk: undefined, kid: 'did:web:wallet.example#key-1' })).body.error).toBe(
+      'invalid_proof',
+    );
+    expect((await send({ aud: url, iat: now(), nonce: await nonce() }, { kid: 'did:jwk:eyJrdHkiOiJFQyJ9#0' })).body.error).toBe('invalid_proof');
 
     // The good proof works once; its nonce replayed in another proof is refused.
     const good = await send({ aud: url, iat: now(), nonce: used });

@@ -35,8 +35,14 @@ export function walletClient(holder: Holder) {
   });
 }
 
-/** The whole pre-authorized code flow, as a wallet runs it from the link it scanned. */
-export async function receive(holder: Holder, offerLink: string, txCode?: string) {
+/** The holder's did:jwk: a wallet binds W3C credentials (ldp_vc) to a DID. */
+export const didJwk = (holder: Holder) => `did:jwk:${Buffer.from(JSON.stringify(holder.publicJwk)).toString('base64url')}`;
+
+/**
+ * The whole pre-authorized code flow, as a wallet runs it from the link it scanned; the proof names
+ * the holder's key as a jwk, or (`bind: 'did'`) by its did:jwk.
+ */
+export async function receive(holder: Holder, offerLink: string, txCode?: string, bind: 'jwk' | 'did' = 'jwk') {
   const client = walletClient(holder);
   const credentialOffer = await client.resolveCredentialOffer(offerLink);
   const issuerMetadata = await client.resolveIssuerMetadata(credentialOffer.credential_issuer);
@@ -51,7 +57,10 @@ export async function receive(holder: Holder, offerLink: string, txCode?: string
     issuerMetadata,
     credentialConfigurationId,
     nonce: c_nonce,
-    signer: { method: 'jwk', alg: holder.alg, publicJwk: holder.publicJwk as never },
+    signer:
+      bind === 'jwk'
+        ? { method: 'jwk', alg: holder.alg, publicJwk: holder.publicJwk as never }
+        : { method: 'did', alg: holder.alg, didUrl: `${didJwk(holder)}#0` },
   });
   const { credentialResponse } = await client.retrieveCredentials({
     issuerMetadata,
@@ -60,6 +69,12 @@ export async function receive(holder: Holder, offerLink: string, txCode?: string
     proofs: { jwt: [jwt] },
   });
   return { credential: (credentialResponse.credentials![0] as { credential: string }).credential, issuerMetadata, credentialOffer };
+}
+
+/** The same flow for a W3C credential: its JSON object as received. */
+export async function receiveLdp(holder: Holder, offerLink: string, txCode?: string) {
+  const { credential, issuerMetadata } = await receive(holder, offerLink, txCode, 'did');
+  return { credential: credential as unknown as Record<string, any>, issuerMetadata };
 }
 
 /** The holder shows only `disclose`, bound to a verifier's nonce and audience. */
