@@ -2,14 +2,11 @@
 // clients) beside the library's raw single-thread bbs-2023 signing, both measured in this run.
 //   npm run --silent -w @svc/bench credential-issuer [-- --seconds 8 --connections 8]
 import { execFileSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { createApiKey, createOrg, createUser, ensureSigningKeys } from '@svc/admin';
-import { createPrismaClient } from '@svc/db';
 import autocannon from 'autocannon';
 import { claimsOf, SUBJECT } from './credential-claims.mjs';
-import { benchDatabase, startTarget } from './lib.mjs';
+import { issuerBench, startTarget } from './lib.mjs';
 
 const { values } = parseArgs({ options: { seconds: { type: 'string', default: '8' }, connections: { type: 'string', default: '8' } } });
 const seconds = Number(values.seconds);
@@ -21,15 +18,7 @@ function rawPerSecond(claimCount) {
   return Number(execFileSync(process.execPath, [here('./targets/raw-bbs.mjs'), String(claimCount), String(seconds)]).toString());
 }
 
-const database = await benchDatabase();
-const db = createPrismaClient(database.url);
-const ctx = { db, now: () => new Date() };
-const owner = await createUser(ctx, { email: `bench-${randomBytes(4).toString('hex')}@bench.example`, password: 'bench password' });
-const org = await createOrg(ctx, { name: 'Bench', ownerEmail: owner.email });
-// The per-key limits are measured elsewhere (tests); here they must not cap the signing throughput.
-const token = (await createApiKey(ctx, { org: org.id, permissions: 'credentials:issue', hourlyLimit: 10_000_000, burstLimit: 100_000 })).key;
-await ensureSigningKeys(ctx);
-await db.$disconnect();
+const { database, token } = await issuerBench();
 
 const rows = [];
 for (const claimCount of [5, 50]) {

@@ -2,7 +2,9 @@
 import { fork } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { dataDir, openLocalDatabase } from '@svc/admin';
+import { randomBytes } from 'node:crypto';
+import { createApiKey, createOrg, createUser, dataDir, ensureSigningKeys, openLocalDatabase } from '@svc/admin';
+import { createPrismaClient } from '@svc/db';
 import { freePort, isListening, waitFor } from '@svc/testkit/processes';
 import autocannon from 'autocannon';
 
@@ -13,6 +15,22 @@ import autocannon from 'autocannon';
 process.env.IDP_SIGNING_KEY_KEK ??= 'bench-idp-kek-0123456789abcdefghijklmnopqrstuv';
 process.env.ISSUER_SIGNING_KEY_KEK ??= 'bench-issuer-kek-0123456789abcdefghijklmnopqrs';
 process.env.PAIRWISE_SECRET ??= 'bench-pairwise-0123456789abcdefghijklmnopqrstu';
+
+/**
+ * The bench database, and an API token that may issue credentials whose limits never cap a run
+ * (the per-key limits are measured in tests), the issuer's signing keys made.
+ */
+export async function issuerBench() {
+  const database = await benchDatabase();
+  const db = createPrismaClient(database.url);
+  const ctx = { db, now: () => new Date() };
+  const owner = await createUser(ctx, { email: `bench-${randomBytes(4).toString('hex')}@bench.example`, password: 'bench password' });
+  const org = await createOrg(ctx, { name: 'Bench', ownerEmail: owner.email });
+  const token = (await createApiKey(ctx, { org: org.id, permissions: 'credentials:issue', hourlyLimit: 10_000_000, burstLimit: 100_000 })).key;
+  await ensureSigningKeys(ctx);
+  await db.$disconnect();
+  return { database, token };
+}
 
 /** DATABASE_URL when set, otherwise the embedded PostgreSQL under .data/bench (started and migrated). */
 export function benchDatabase() {

@@ -3,14 +3,11 @@
 // one ES256 signature each costs on one thread and the Express hello-world, all in this run.
 //   npm run --silent -w @svc/bench wallet-issuance [-- --seconds 8 --connections 8]
 import { execFileSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { createApiKey, createOrg, createUser, ensureSigningKeys } from '@svc/admin';
-import { createPrismaClient } from '@svc/db';
 import autocannon from 'autocannon';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
-import { benchDatabase, helloWorlds, startTarget } from './lib.mjs';
+import { helloWorlds, issuerBench, startTarget } from './lib.mjs';
 
 const { values } = parseArgs({ options: { seconds: { type: 'string', default: '8' }, connections: { type: 'string', default: '8' } } });
 const seconds = Number(values.seconds);
@@ -18,14 +15,7 @@ const connections = Number(values.connections);
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
 const GRANT = 'urn:ietf:params:oauth:grant-type:pre-authorized_code';
 
-const database = await benchDatabase();
-const db = createPrismaClient(database.url);
-const ctx = { db, now: () => new Date() };
-const owner = await createUser(ctx, { email: `bench-${randomBytes(4).toString('hex')}@bench.example`, password: 'bench password' });
-const org = await createOrg(ctx, { name: 'Bench', ownerEmail: owner.email });
-const token = (await createApiKey(ctx, { org: org.id, permissions: 'credentials:issue', hourlyLimit: 10_000_000, burstLimit: 100_000 })).key;
-await ensureSigningKeys(ctx);
-await db.$disconnect();
+const { database, token } = await issuerBench();
 
 const hello = await helloWorlds(async (name, url) => {
   const r = await autocannon({ url, connections, duration: seconds });
