@@ -400,6 +400,8 @@ function printBanner(demo) {
         '',
         'Try:',
         `  curl -H 'X-SVC-API-Key: ${demo.api_keys.wallet_verify.key}' '${wallet}/v1/human/verify?wallet_address=${user.wallets[0]}'`,
+        `  curl -H 'X-API-Token: ${demo.api_keys.credential_issuer.key}' -H 'content-type: application/json' ${issuer}/credential-offers -d '{"credential_configuration_id": "age_over_sd_jwt", "claims": {"age_over_18": true}}'`,
+        '  (an offer for a wallet: scan its offer_link as a QR code, type its tx_code; docs/credential-issuer.md, "Wallets")',
         `  open ${authorize}`,
         `  PKCE code_verifier for that URL: ${verifier}`,
         '  (after you approve, the demo app shows the code to exchange with that verifier: docs/identity-provider.md)',
