@@ -1,9 +1,12 @@
+import { fileURLToPath } from 'node:url';
+
 // The one jest setup of the repo: ESM everywhere. TypeScript is transformed by swc into ES
 // modules and jest runs with --experimental-vm-modules, so ESM-only dependencies (jose,
 // Digital Bazaar's VC libraries) load as they are. Workspace packages resolve to their
 // TypeScript source through the `source` export condition, so tests need no build of them.
 export default {
-  testEnvironment: 'node',
+  // Node's, waiting at each file's end until what the file opened has closed (environment.js).
+  testEnvironment: fileURLToPath(new URL('./environment.js', import.meta.url)),
   extensionsToTreatAsEsm: ['.ts'],
   transform: {
     '^.+\\.ts$': [

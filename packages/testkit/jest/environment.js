@@ -1,0 +1,41 @@
+import { TestEnvironment } from 'jest-environment-node';
+
+// What keeps a process alive (Node's own names): a socket still closing, a timer still running.
+const LINGERING = ['TCPSocketWrap', 'TCPWrap', 'TLSWrap', 'Timeout', 'ProcessWrap'];
+const DRAIN_MS = 3_000;
+
+function counts() {
+  const found = {};
+  for (const type of process.getActiveResourcesInfo()) if (LINGERING.includes(type)) found[type] = (found[type] ?? 0) + 1;
+  return found;
+}
+
+/**
+ * The node environment, which lets a test file end only once what it opened has closed. A
+ * worker is reused for file after file and asked to exit after the last one: anything still
+ * closing then (a socket whose `quit` has answered but not yet ended, a pool's last connection)
+ * makes jest force it out with "a worker process has failed to exit gracefully". Each file's
+ * teardown waits, up to 3 s, until the worker holds no more than it did before the file started,
+ * and names what is left when that does not happen: the file that leaks, not a warning at the end.
+ */
+export default class DrainingEnvironment extends TestEnvironment {
+  constructor(config, context) {
+    super(config, context);
+    this.testPath = context.testPath;
+  }
+
+  async setup() {
+    this.before = counts();
+    await super.setup();
+  }
+
+  async teardown() {
+    const deadline = Date.now() + DRAIN_MS;
+    const excess = () => Object.entries(counts()).filter(([type, n]) => n > (this.before[type] ?? 0));
+    while (excess().length > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    const left = excess();
+    if (left.length > 0)
+      process.stderr.write(`${this.testPath}: still open ${DRAIN_MS / 1000} s after its last test: ${left.map(([t, n]) => `${n - (this.before[t] ?? 0)} ${t}`).join(', ')}\n`);
+    await super.teardown();
+  }
+}
