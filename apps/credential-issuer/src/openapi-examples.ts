@@ -191,6 +191,7 @@ export const CREDENTIAL_ISSUER_EXAMPLES: Record<string, OperationExample[]> = {
             issuer: ISSUER_DID,
             claim_names: ['name', 'level'],
             status: 'active',
+            format: 'ldp_vc',
             issued_at: '2026-11-25T02:32:41.240Z',
             valid_from: '2026-11-25T02:32:41.000Z',
             valid_until: null,

@@ -182,6 +182,8 @@ export const ZCredentialList = z.object({
       issuer: z.string(),
       claim_names: z.array(z.string()),
       status: z.enum(['active', 'revoked']),
+      /** `ldp_vc` (bbs-2023, from /credentials/issue or a wallet), or `dc+sd-jwt` (an SD-JWT VC a wallet received). */
+      format: z.enum(['ldp_vc', 'dc+sd-jwt']),
       issued_at: z.string(),
       valid_from: z.string(),
       valid_until: z.string().nullable(),

@@ -45,6 +45,8 @@ export interface IssuedCredentialSummary {
   issuer: string;
   claim_names: string[];
   status: 'active' | 'revoked';
+  /** `ldp_vc` (bbs-2023) or `dc+sd-jwt` (an SD-JWT VC a wallet received). */
+  format: 'ldp_vc' | 'dc+sd-jwt';
   issued_at: string;
   valid_from: string;
   valid_until: string | null;

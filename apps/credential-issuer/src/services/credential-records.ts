@@ -149,6 +149,7 @@ export async function listCredentials(
       issuer: r.issuerDid,
       claim_names: r.claimNames,
       status: r.status,
+      format: r.format as 'ldp_vc' | 'dc+sd-jwt',
       issued_at: r.createdAt.toISOString(),
       valid_from: r.validFrom.toISOString(),
       valid_until: r.validUntil?.toISOString() ?? null,

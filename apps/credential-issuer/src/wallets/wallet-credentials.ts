@@ -21,7 +21,7 @@ import { issueSdJwtVc } from './sd-jwt-vc.js';
 import { tokenStatusListUrl } from './token-status-lists.js';
 
 /** A wallet credential's life when CREDENTIAL_VALIDITY_SECONDS is not set: a year, then the wallet asks again. */
-export const DEFAULT_SD_JWT_VALIDITY_SECONDS = 365 * 24 * 3600;
+export const WALLET_CREDENTIAL_VALIDITY_SECONDS = 365 * 24 * 3600;
 
 /** What issuing needs: the issuer's own (signing pool and keys included, for ldp_vc), and the nonce store. */
 export interface WalletIssueDeps extends IssueContext {
@@ -65,7 +65,7 @@ async function issueClaimed(deps: WalletIssueDeps, offer: Offer, holder: Holder,
   const jti = `urn:uuid:${recordId}`;
   const configuration = configurationById(offer.configurationId)!;
   const now = deps.clock.now();
-  const validity = deps.config.CREDENTIAL_VALIDITY_SECONDS ?? DEFAULT_SD_JWT_VALIDITY_SECONDS;
+  const validity = deps.config.CREDENTIAL_VALIDITY_SECONDS ?? WALLET_CREDENTIAL_VALIDITY_SECONDS;
   const expiresAt = new Date(now.getTime() + validity * 1000);
   const claims = offer.claims as Record<string, unknown>;
   if (configuration.format === 'ldp_vc') {

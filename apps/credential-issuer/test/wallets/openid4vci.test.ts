@@ -97,7 +97,7 @@ describe('a wallet receives an SD-JWT VC through the pre-authorized code flow', 
 
     // Listed and revoked like every credential of the organization; the verifier's next status fetch sees it.
     const listed = await request(issuer.app).get('/credentials').query({ subject_address: SUBJECT }).set('X-API-Token', apiToken);
-    expect(listed.body.items.map((c: { id: string }) => c.id)).toContain(payload.jti);
+    expect(listed.body.items.find((c: { id: string }) => c.id === payload.jti)).toMatchObject({ format: 'dc+sd-jwt', status: 'active' });
     const revoked = await request(issuer.app).post('/credentials/revoke').set('X-API-Token', apiToken).send({ credential_id: payload.jti });
     expect(revoked.status).toBe(200);
     await expect(verify(url, shown, 'n-0S6_WzA2Mj', ['age_over_18'])).rejects.toThrow(/Status is not valid/);
