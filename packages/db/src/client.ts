@@ -74,12 +74,17 @@ const UNREACHABLE_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024', 
 
 /** Whether `err` says the database is down or unreachable (a 503), rather than a bug (a 500). */
 export function isDatabaseUnavailable(err: unknown): boolean {
-  const e = err as { code?: unknown; message?: unknown; meta?: { driverAdapterError?: { cause?: { kind?: unknown; originalCode?: unknown } } } };
-  const cause = e?.meta?.driverAdapterError?.cause;
+  type Cause = { kind?: unknown; originalCode?: unknown };
+  const e = err as { name?: unknown; code?: unknown; message?: unknown; cause?: unknown; meta?: { driverAdapterError?: { cause?: Cause } } };
+  // Prisma's error names the driver's in `meta`; inside an interactive transaction the driver
+  // adapter's own error arrives as it is, its PostgreSQL code in `cause`.
+  const cause = e?.meta?.driverAdapterError?.cause ?? (e?.name === 'DriverAdapterError' && typeof e.cause === 'object' ? (e.cause as Cause) : undefined);
   if (typeof cause?.kind === 'string' && UNREACHABLE.has(cause.kind)) return true;
   if (typeof cause?.originalCode === 'string' && UNREACHABLE_CODES.has(cause.originalCode)) return true;
   if (typeof e?.code === 'string' && UNREACHABLE_CODES.has(e.code)) return true;
-  return typeof e?.message === 'string' && /timeout exceeded when trying to connect|Connection terminated/.test(e.message);
+  // node-postgres's own words for a connection that died under a query or a transaction (its
+  // client then refuses every further query with "… is not queryable").
+  return typeof e?.message === 'string' && /timeout exceeded when trying to connect|Connection terminated|is not queryable/.test(e.message);
 }
 
 /** A unique constraint refused the write (Prisma's P2002, or PostgreSQL's 23505 through the adapter). */
