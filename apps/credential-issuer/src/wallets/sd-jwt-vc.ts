@@ -31,8 +31,9 @@ function disclose(name: string, value: unknown): { encoded: string; digest: stri
 }
 
 /**
- * Digests padded with decoys to the next multiple of four, at least one decoy (§4.2.5), sorted:
- * neither the count nor the order says which claims a credential of this type holds.
+ * Digests with decoys (§4.2.5), sorted: at least one decoy, enough to round the count up to a
+ * multiple of four, and 0-3 more at random, so neither the count nor the order says which claims
+ * a credential of this type holds.
  */
 function withDecoys(digests: string[]): string[] {
   const decoys = 1 + randomInt(4) + ((4 - ((digests.length + 1) % 4)) % 4);
