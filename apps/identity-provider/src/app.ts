@@ -22,7 +22,7 @@ import { logoutRouter } from './logout/logout.routes.js';
 import { sessionRouter } from './sessions/session.routes.js';
 import { tokenRouter } from './tokens/token.routes.js';
 import { userinfoRouter } from './data-access/userinfo.routes.js';
-import { userTokenRouter } from './data-access/user-token.routes.js';
+import { userTokenRouter } from './user-tokens/user-token.routes.js';
 
 export function createApp(deps: AppDeps): Express {
   return createServiceApp(

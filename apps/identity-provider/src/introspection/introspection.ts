@@ -6,7 +6,7 @@ import { appScopedUserId } from '../keys/keyed.js';
 import { signJws } from '../keys/jws.js';
 import { signingAlgorithmOf } from '../clients/signing-algorithms.js';
 import { loadGrant, loadTokenClient, verifyAccessJwt, verifyClientJwt } from '../tokens/access-tokens.js';
-import { readRefreshToken } from '../tokens/refresh-tokens.js';
+import { readRefreshToken } from '../tokens/refresh/refresh-tokens.js';
 import type { TokenContext } from '../tokens/token-context.js';
 
 export type Introspection = z.infer<typeof ZIntrospectionResponse>;

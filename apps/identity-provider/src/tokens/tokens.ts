@@ -11,8 +11,8 @@ import { signJws } from '../keys/jws.js';
 import type { SigningAlgorithm } from '../keys/signing-keys.js';
 import { signingAlgorithmOf } from '../clients/signing-algorithms.js';
 import type { TokenContext } from './token-context.js';
-import { rotateRefreshToken, type PresentedRefreshToken, readRefreshToken } from './refresh-tokens.js';
-import { recallRotation, rememberRotation } from './refresh-retry.js';
+import { rotateRefreshToken, type PresentedRefreshToken, readRefreshToken } from './refresh/refresh-tokens.js';
+import { recallRotation, rememberRotation } from './refresh/refresh-retry.js';
 
 export const REFRESH_TTL_SECONDS = 30 * 86_400;
 const VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { uniqueNamespace } from '@svc/testkit';
 import request from 'supertest';
-import { REFRESH_RETRY_SECONDS } from '../../src/tokens/refresh-retry.js';
+import { REFRESH_RETRY_SECONDS } from '../../src/tokens/refresh/refresh-retry.js';
 import { arrange, basic, buildIdp, issueTokens, useIdp } from '../helpers.js';
 
 // Rotation, reuse detection and scope narrowing of refresh tokens (RFC 9700 §4.14), through HTTP.

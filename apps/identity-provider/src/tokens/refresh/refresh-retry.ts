@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { deriveKey, seal, unseal } from '@svc/secrets';
-import type { TokenContext } from './token-context.js';
+import type { TokenContext } from '../token-context.js';
 import { readRefreshToken } from './refresh-tokens.js';
 
 /**

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { handle, methodNotAllowed } from '@svc/http';
 import { ZUserTokenRequest } from '@svc/schemas';
-import type { DataAccessDeps } from './deps.js';
+import type { DataAccessDeps } from '../data-access/deps.js';
 import { invalidClient, invalidRequest } from '../errors.js';
 import { authenticateGuarded, credentialsFrom } from '../clients/client-auth.js';
 import { appScopedUserId } from '../keys/keyed.js';
