@@ -47,9 +47,18 @@ function multibaseDigest(value: string): { algorithm: string; digest: Buffer } |
   return { algorithm: hash.algorithm, digest: bytes.subarray(2) };
 }
 
-/** The bytes this issuer serves at `url`, for the resources whose bytes it fixes (type metadata, as `res.json` writes it). */
+const servedBy = new Map<string, Map<string, string>>();
+
+/**
+ * The bytes this issuer serves at `url`, for the resources whose bytes it fixes (type metadata,
+ * as `res.json` writes it): made once per issuer URL, not on every request that checks them.
+ */
 export function ownResources(publicUrl: string): (url: string) => string | undefined {
-  const served = new Map(CREDENTIAL_CONFIGURATIONS.map((c) => [vctOf(publicUrl, c), JSON.stringify(typeMetadata(publicUrl, c))]));
+  let served = servedBy.get(publicUrl);
+  if (!served) {
+    served = new Map(CREDENTIAL_CONFIGURATIONS.map((c) => [vctOf(publicUrl, c), JSON.stringify(typeMetadata(publicUrl, c))]));
+    servedBy.set(publicUrl, served);
+  }
   return (url) => served.get(url);
 }
 
