@@ -142,6 +142,7 @@ function demoAppEnv(port) {
 /** One of the three services, with only its own secrets (as deployed). */
 function serviceEnv(name, port) {
   return {
+    ...walletFlowEnv(name),
     ...env,
     PORT: String(port),
     DATABASE_URL: database.url,
@@ -157,6 +158,25 @@ function serviceEnv(name, port) {
     PUBLIC_URL: publicUrl({ name, port }),
     WEBHOOK_ALLOW_PRIVATE_TARGETS: webhookTargets,
     ...(name === 'identity-provider' ? productionIdpEnv() : {}),
+  };
+}
+
+/**
+ * OpenID4VCI's authorization code flow on demo data: the identity provider authorizes wallets for
+ * the credential issuer, which introspects their tokens with the demo's client for it. Demo data
+ * seeded before that client existed runs without the flow (offers still work).
+ */
+function walletFlowEnv(name) {
+  const client = demo?.clients.credential_issuer;
+  if (!client) return {};
+  const [idp, issuer] = [services[0], services[2]];
+  if (name === 'identity-provider') return { CREDENTIAL_ISSUER_URL: publicUrl(issuer), CREDENTIAL_ISSUER_CLIENT_ID: client.client_id };
+  if (name !== 'credential-issuer') return {};
+  return {
+    AUTHORIZATION_SERVER_URL: publicUrl(idp),
+    AUTHORIZATION_SERVER_CLIENT_ID: client.client_id,
+    AUTHORIZATION_SERVER_CLIENT_SECRET: client.client_secret,
+    WALLET_ORGANIZATION_ID: demo.organization.id,
   };
 }
 

@@ -16,6 +16,16 @@ const ZConfig = z.object({
   WALLET_REQUESTS_PER_MINUTE: env.int(600, 1),
   /** The issuer's name as wallets show it (OpenID4VCI metadata `display`). */
   ISSUER_DISPLAY_NAME: z.preprocess(blank, z.string().trim().min(1).max(60).default('Credential issuer')),
+  /**
+   * OpenID4VCI's authorization code flow (docs/credential-issuer.md, "Wallets"): the identity
+   * provider that authorizes wallets (its issuer URL), the confidential client this issuer
+   * introspects their access tokens with there, and the organization whose API keys list and revoke
+   * what they receive. All four or none; unset, wallets come with offers (pre-authorized codes) only.
+   */
+  AUTHORIZATION_SERVER_URL: env.optionalUrl(['http:', 'https:']),
+  AUTHORIZATION_SERVER_CLIENT_ID: z.preprocess(blank, z.string().max(100).optional()),
+  AUTHORIZATION_SERVER_CLIENT_SECRET: z.preprocess(blank, z.string().max(200).optional()),
+  WALLET_ORGANIZATION_ID: z.preprocess(blank, z.uuid({ message: 'must be a UUID (an organization id)' }).optional()),
   /** How long verifiers and caches may keep a status list (Cache-Control max-age, and the list's `ttl`). */
   STATUS_LIST_MAX_AGE_SECONDS: env.int(300, 0),
   /** Signing threads; BBS is CPU-bound, so one per core. */
@@ -96,7 +106,19 @@ const ZConfig = z.object({
   ),
 });
 
-export type Config = z.output<typeof ZConfig> & { publicUrl: string; kek: ReturnType<typeof keyEncryptionSettings> };
+/** The identity provider wallets are authorized at, when one is configured. */
+export interface AuthorizationServer {
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  organizationId: string;
+}
+
+export type Config = z.output<typeof ZConfig> & {
+  publicUrl: string;
+  kek: ReturnType<typeof keyEncryptionSettings>;
+  authorizationServer: AuthorizationServer | undefined;
+};
 
 /** Every variable this service reads, for checks of deployment manifests. */
 export const CONFIG_VARIABLES: readonly string[] = Object.keys(ZConfig.shape);
@@ -107,5 +129,23 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     throw new ConfigError('Invalid configuration: ISSUER_SECRET_KEY_MULTIBASE: must be set together with ISSUER_PUBLIC_KEY_MULTIBASE');
   }
   const kek = keyEncryptionSettings(config, 'ISSUER_SIGNING_KEY_KEK');
-  return { ...config, kek, publicUrl: (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, '') };
+  const server = [
+    config.AUTHORIZATION_SERVER_URL,
+    config.AUTHORIZATION_SERVER_CLIENT_ID,
+    config.AUTHORIZATION_SERVER_CLIENT_SECRET,
+    config.WALLET_ORGANIZATION_ID,
+  ];
+  if (server.some((v) => v !== undefined) && !server.every((v) => v !== undefined))
+    throw new ConfigError(
+      'Invalid configuration: AUTHORIZATION_SERVER_URL, AUTHORIZATION_SERVER_CLIENT_ID, AUTHORIZATION_SERVER_CLIENT_SECRET and WALLET_ORGANIZATION_ID: set all four, or none',
+    );
+  const authorizationServer = config.AUTHORIZATION_SERVER_URL
+    ? {
+        issuer: config.AUTHORIZATION_SERVER_URL.replace(/\/+$/, ''),
+        clientId: config.AUTHORIZATION_SERVER_CLIENT_ID!,
+        clientSecret: config.AUTHORIZATION_SERVER_CLIENT_SECRET!,
+        organizationId: config.WALLET_ORGANIZATION_ID!,
+      }
+    : undefined;
+  return { ...config, kek, publicUrl: (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, ''), authorizationServer };
 }

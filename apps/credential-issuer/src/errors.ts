@@ -58,3 +58,18 @@ export const unknownConfiguration = (id: string) =>
   new HttpError(400, 'unknown_credential_configuration', `The access token is for another credential than ${JSON.stringify(id).slice(0, 120)}`);
 export const invalidProof = (description: string) => new HttpError(400, 'invalid_proof', description);
 export const invalidNonce = () => new HttpError(400, 'invalid_nonce', 'The proof’s nonce is unknown, expired or used: get a new one from the nonce endpoint');
+/** OpenID4VCI 1.0 §8.3.1.2: the token grants no dataset of this identifier. */
+export const unknownCredentialIdentifier = (id: string) =>
+  new HttpError(
+    400,
+    'unknown_credential_identifier',
+    `The access token grants no credential ${JSON.stringify(id).slice(0, 120)}: send one of the token response's credential_identifiers`,
+  );
+/** OpenID4VCI 1.0 §8.3.1.2: the request is right, but this credential cannot be issued to this person. */
+export const credentialRequestDenied = (description: string) => new HttpError(400, 'credential_request_denied', description);
+export const authorizationServerUnavailable = () =>
+  new ServiceUnavailableError('The identity provider that authorized this wallet cannot be reached; try again shortly', 5, 'authorization_server_unavailable');
+export const boundTokenRefused = () =>
+  new HttpError(401, 'invalid_token', 'This issuer takes bearer access tokens only: request the token without DPoP or mutual TLS', {
+    'WWW-Authenticate': 'Bearer error="invalid_token"',
+  });

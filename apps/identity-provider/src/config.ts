@@ -64,6 +64,14 @@ const ZConfig = z.object({
   /** /oauth/authorize requests per client and source address per minute, then 429. */
   AUTHORIZE_RATE_LIMIT: env.int(30, 1),
   RATE_LIMIT_UNIT: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['second', 'minute', 'hour']).default('minute')),
+  /**
+   * OpenID4VCI's authorization code flow (docs/credential-issuer.md, "Wallets"): the credential
+   * issuer this server authorizes wallets for, and the client id it introspects their tokens with
+   * (a confidential client of this server). Both or neither; unset, `authorization_details` of type
+   * openid_credential are refused and not advertised.
+   */
+  CREDENTIAL_ISSUER_URL: env.optionalUrl(['http:', 'https:']),
+  CREDENTIAL_ISSUER_CLIENT_ID: z.preprocess(blank, z.string().max(100).optional()),
 });
 
 export type Config = z.output<typeof ZConfig> & {
@@ -74,6 +82,8 @@ export type Config = z.output<typeof ZConfig> & {
   resource: string;
   kek: ReturnType<typeof keyEncryptionSettings>;
   rateLimitPerGrant: number;
+  /** The credential issuer wallets are authorized for, when one is configured. */
+  credentialIssuer: { url: string; clientId: string } | undefined;
 };
 
 /** Every variable this service reads, for checks of deployment manifests. */
@@ -96,7 +106,13 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     throw new ConfigError(
       `Invalid configuration: RATE_LIMIT_PER_GRANT: must be at most RATE_LIMIT_DEFAULT, ${config.RATE_LIMIT_DEFAULT} (got ${rateLimitPerGrant})`,
     );
+  if ((config.CREDENTIAL_ISSUER_URL === undefined) !== (config.CREDENTIAL_ISSUER_CLIENT_ID === undefined))
+    throw new ConfigError('Invalid configuration: CREDENTIAL_ISSUER_URL and CREDENTIAL_ISSUER_CLIENT_ID: set both, or neither');
+  const credentialIssuer =
+    config.CREDENTIAL_ISSUER_URL && config.CREDENTIAL_ISSUER_CLIENT_ID
+      ? { url: trimmed(config.CREDENTIAL_ISSUER_URL)!, clientId: config.CREDENTIAL_ISSUER_CLIENT_ID }
+      : undefined;
   // The access tokens' audience: this service's data API (RFC 9068 §3, RFC 8707 resource).
   const signup = config.CONSOLE_SIGNUP ?? (sandbox ? 'open' : 'invite');
-  return { ...config, issuer, baseUrls, signup, resource: `${issuer}/v2`, kek, rateLimitPerGrant };
+  return { ...config, issuer, baseUrls, signup, resource: `${issuer}/v2`, kek, rateLimitPerGrant, credentialIssuer };
 }

@@ -65,6 +65,10 @@ async function seedDemoIn(ctx: AdminContext) {
     public: true,
     requiresPalmVerification: true,
   });
+  // OpenID4VCI's authorization code flow: a wallet (a public client) and the credential issuer's
+  // own client, with which it introspects the wallet's tokens (scripts/launcher.mjs wires both).
+  const wallet = await createClient(ctx, { org: org.id, name: 'Demo Wallet', redirectUris: [DEMO_REDIRECT_URI], scopes: 'openid', public: true });
+  const credentialIssuer = await createClient(ctx, { org: org.id, name: 'Credential issuer', redirectUris: [DEMO_REDIRECT_URI], scopes: 'openid' });
   const walletKey = await createApiKey(ctx, { org: org.id, permissions: 'wallet:verify', name: 'demo wallet-verify' });
   const issuerKey = await createApiKey(ctx, { org: org.id, permissions: 'credentials:issue', name: 'demo credential-issuer' });
   const signingKeys = await ensureSigningKeys(ctx);
@@ -78,6 +82,8 @@ async function seedDemoIn(ctx: AdminContext) {
     clients: {
       confidential: { ...confidential, redirect_uri: DEMO_REDIRECT_URI, scopes: allScopes },
       public: { ...publicClient, redirect_uri: DEMO_REDIRECT_URI, scopes: 'openid identity:read kyc:read' },
+      wallet: { ...wallet, redirect_uri: DEMO_REDIRECT_URI },
+      credential_issuer: credentialIssuer,
     },
     api_keys: { wallet_verify: walletKey, credential_issuer: issuerKey },
     signing_keys: signingKeys,

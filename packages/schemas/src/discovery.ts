@@ -43,6 +43,7 @@ export const ZOpenIdConfiguration = z.object({
   token_endpoint_auth_signing_alg_values_supported: strings.optional(),
   dpop_signing_alg_values_supported: strings.optional(),
   tls_client_certificate_bound_access_tokens: z.boolean().optional(),
+  authorization_details_types_supported: strings.optional(),
 });
 
 export const ZServiceConfiguration = z.object({

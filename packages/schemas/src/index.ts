@@ -40,3 +40,4 @@ export { redirectUriProblem, jwksProblem, parseClientMetadata, type ClientMetada
 export * from './sandbox.js';
 export * from './webhooks.js';
 export * from './wallets.js';
+export * from './wallet-credential-types.js';

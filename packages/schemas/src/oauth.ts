@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZCredentialAuthorizationDetail, ZGrantedCredentialDetail } from './wallet-credential-types.js';
 
 const text = (max: number) => z.string().max(max, `must be at most ${max} characters`);
 /** Text that is stored or echoed as it came (state, nonce, hints): no control characters (a NUL cannot be stored). */
@@ -29,6 +30,8 @@ const authorizationParameters = {
   login_hint: plainText(320).optional(),
   locale: plainText(35).optional(),
   nonce: plainText(500).optional(),
+  /** RFC 9396 (OpenID4VCI 1.0 §5.1.1): a JSON array naming the credentials a wallet asks for. */
+  authorization_details: plainText(4096).optional(),
 };
 
 export const ZAuthorizeQuery = z.object({
@@ -41,7 +44,12 @@ export const ZAuthorizeQuery = z.object({
 });
 
 /** RFC 9101 §4: the claims of a request object that this server reads (the JWT's own claims beside them). */
-export const ZRequestObjectClaims = z.object({ client_id: plainText(100).optional(), ...authorizationParameters });
+export const ZRequestObjectClaims = z.object({
+  client_id: plainText(100).optional(),
+  ...authorizationParameters,
+  // RFC 9396 §3: inside a request object the details are JSON itself, not a string of it.
+  authorization_details: z.union([plainText(4096), z.array(z.unknown()).max(20)]).optional(),
+});
 
 export const ZAuthorizeResponse = z.object({
   authorization_id: z.string(),
@@ -132,6 +140,8 @@ export const ZAuthorizationContext = z.object({
     revoked_at: z.string().optional(),
   }),
   scopes: z.array(ZScopeDetail),
+  /** The credentials a wallet asks for (RFC 9396, OpenID4VCI), granted with the approval. */
+  authorization_details: z.array(ZCredentialAuthorizationDetail).optional(),
   metadata: z.object({
     created_at: z.string().optional(),
     updated_at: z.string().optional(),
@@ -246,6 +256,8 @@ export const ZTokenResponse = z.object({
   refresh_token_expires_in: z.number().optional(),
   refresh_issued_at: z.string().optional(),
   id_token: z.string().optional(),
+  /** RFC 9396 §7 (OpenID4VCI 1.0 §6.2): the credentials granted, each with the identifiers the wallet fetches them by. */
+  authorization_details: z.array(ZGrantedCredentialDetail).optional(),
 });
 
 export const ZUserTokenRequest = z.object({
@@ -313,6 +325,13 @@ export const ZIntrospectionResponse = z.object({
   /** What the token is bound to: a DPoP key's thumbprint (RFC 9449 §6.2) or a client certificate's (RFC 8705 §3.2). */
   cnf: z.object({ jkt: z.string().optional(), 'x5t#S256': z.string().optional() }).optional(),
   authorization_id: z.string().optional(),
+  /** RFC 9396 §9.2: the credentials the token may fetch from the credential issuer. */
+  authorization_details: z.array(ZGrantedCredentialDetail).optional(),
+  /**
+   * To the credential issuer's own client only: each granted credential's claims, read from the
+   * person's presets now (a claim whose preset is not valid is absent).
+   */
+  credential_claims: z.record(z.string(), z.record(z.string(), z.unknown())).optional(),
 });
 
 export const ZUserInfo = z.object({

@@ -36,6 +36,7 @@ export const ZCredentialOffer = z.object({
     [PRE_AUTHORIZED_CODE_GRANT]: z.object({
       'pre-authorized_code': z.string(),
       tx_code: z.object({ input_mode: z.literal('numeric'), length: z.number(), description: z.string() }).optional(),
+      authorization_server: z.string().optional(),
     }),
   }),
 });

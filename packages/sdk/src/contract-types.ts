@@ -16,6 +16,7 @@ export type CredentialOfferResponse = {
       'urn:ietf:params:oauth:grant-type:pre-authorized_code': {
         'pre-authorized_code': string;
         tx_code?: { input_mode: 'numeric'; length: number; description: string } | undefined;
+        authorization_server?: string | undefined;
       };
     };
   };
@@ -62,6 +63,7 @@ export type OpenIdConfiguration = {
   token_endpoint_auth_signing_alg_values_supported?: string[] | undefined;
   dpop_signing_alg_values_supported?: string[] | undefined;
   tls_client_certificate_bound_access_tokens?: boolean | undefined;
+  authorization_details_types_supported?: string[] | undefined;
 };
 
 export type PresetError = {
@@ -189,6 +191,9 @@ export type TokenResponse = {
   refresh_token_expires_in?: number | undefined;
   refresh_issued_at?: string | undefined;
   id_token?: string | undefined;
+  authorization_details?:
+    | { type: 'openid_credential'; credential_configuration_id: string; credential_identifiers: string[]; locations?: string[] | undefined }[]
+    | undefined;
 };
 
 export type UserInfo = {

@@ -5,7 +5,8 @@ import type { Caller } from '../services/issue-credential.js';
 
 declare module 'express-serve-static-core' {
   interface Locals {
-    caller?: Caller;
+    // An API key's caller: it always has the key's id.
+    caller?: Caller & { apiKeyId: string };
   }
 }
 

@@ -25,7 +25,8 @@ export interface IssueContext {
 }
 
 export interface Caller {
-  apiKeyId: string;
+  /** The API key that asks; null when a person's approval at the identity provider does (a wallet's authorization code flow). */
+  apiKeyId: string | null;
   organizationId: string;
 }
 
@@ -183,7 +184,8 @@ async function sign(
     signed = await ctx.pool.run<Credential>(
       'sign',
       { credential, key, created: new Date(Date.parse(String(credential[from])) || ctx.clock.now().getTime()), mandatoryPointers },
-      caller.apiKeyId,
+      // Signing is shared fairly between callers; wallets on approvals at the identity provider are one.
+      caller.apiKeyId ?? 'authorization-server',
     );
   } catch (err) {
     // A member the issuer judges, written under another name (../vc/signed-facts.js).

@@ -11,9 +11,12 @@ import { CREDENTIALS_V2, UNDEFINED_TERMS_V2 } from '../vc/document-loader.js';
 
 const LOCALES = ['en', 'de', 'fr'] as const;
 
-export function credentialIssuerMetadata(publicUrl: string, displayName: string) {
+export function credentialIssuerMetadata(publicUrl: string, displayName: string, authorizationServer?: string) {
   return {
     credential_issuer: publicUrl,
+    // This issuer takes pre-authorized codes itself; the identity provider, when configured, runs
+    // the authorization code flow (OpenID4VCI 1.0 §12.2.4: listed, each offer's grant names its own).
+    ...(authorizationServer ? { authorization_servers: [publicUrl, authorizationServer] } : {}),
     credential_endpoint: `${publicUrl}/credential`,
     nonce_endpoint: `${publicUrl}/nonce`,
     display: LOCALES.map((locale) => ({ name: displayName, locale })),

@@ -28,15 +28,19 @@ export interface OfferDeps {
   db: Db;
   publicUrl: string;
   now: () => Date;
+  /** The identity provider's issuer URL, when it authorizes wallets too. */
+  authorizationServer?: string | undefined;
 }
 
-function offerJson(publicUrl: string, configurationId: string, code: string, withTxCode: boolean) {
+function offerJson(deps: OfferDeps, configurationId: string, code: string, withTxCode: boolean) {
   return {
-    credential_issuer: publicUrl,
+    credential_issuer: deps.publicUrl,
     credential_configuration_ids: [configurationId],
     grants: {
       [PRE_AUTHORIZED_CODE_GRANT]: {
         'pre-authorized_code': code,
+        // With two authorization servers in the metadata, the grant names its own: this issuer.
+        ...(deps.authorizationServer ? { authorization_server: deps.publicUrl } : {}),
         ...(withTxCode
           ? { tx_code: { input_mode: 'numeric' as const, length: TX_CODE_LENGTH, description: 'The code the service that offered this credential gave you' } }
           : {}),
@@ -47,7 +51,7 @@ function offerJson(publicUrl: string, configurationId: string, code: string, wit
 
 export const offerUri = (publicUrl: string, handle: string) => `${publicUrl}/credential-offers/${handle}`;
 
-export async function createOffer(deps: OfferDeps, caller: Caller, body: z.output<typeof ZCreateCredentialOfferRequest>) {
+export async function createOffer(deps: OfferDeps, caller: Caller & { apiKeyId: string }, body: z.output<typeof ZCreateCredentialOfferRequest>) {
   const configuration = configurationById(body.credential_configuration_id)!;
   const claims = configuration.schema.safeParse(body.claims);
   if (!claims.success) {
@@ -76,7 +80,7 @@ export async function createOffer(deps: OfferDeps, caller: Caller, body: z.outpu
   const uri = offerUri(deps.publicUrl, handle);
   return {
     id,
-    credential_offer: offerJson(deps.publicUrl, configuration.id, code, txCode !== undefined),
+    credential_offer: offerJson(deps, configuration.id, code, txCode !== undefined),
     credential_offer_uri: uri,
     offer_link: `openid-credential-offer://?credential_offer_uri=${encodeURIComponent(uri)}`,
     ...(txCode ? { tx_code: txCode } : {}),
@@ -88,7 +92,7 @@ export async function createOffer(deps: OfferDeps, caller: Caller, body: z.outpu
 export async function offerByHandle(deps: OfferDeps, handle: string) {
   const row = await deps.db.credentialOffer.findUnique({ where: { handleHash: sha256Base64Url(handle) } });
   if (!row || row.redeemedAt || row.expiresAt <= deps.now() || row.txCodeAttempts >= TX_CODE_ATTEMPTS) throw offerNotFound();
-  return offerJson(deps.publicUrl, row.configurationId, codeOf(handle), row.txCodeHash !== null);
+  return offerJson(deps, row.configurationId, codeOf(handle), row.txCodeHash !== null);
 }
 
 /**

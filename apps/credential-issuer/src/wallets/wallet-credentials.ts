@@ -10,7 +10,17 @@ import { outboxInsert } from '@svc/db';
 import type { CoreDeps } from '@svc/runtime';
 import type { ZCredentialRequest } from '@svc/schemas';
 import type { z } from 'zod';
-import { accessTokenMissing, invalidAccessToken, invalidCredentialRequest, invalidProof, unknownConfiguration } from '../errors.js';
+import {
+  accessTokenMissing,
+  boundTokenRefused,
+  credentialRequestDenied,
+  invalidAccessToken,
+  invalidCredentialRequest,
+  invalidProof,
+  unknownConfiguration,
+  unknownCredentialIdentifier,
+} from '../errors.js';
+import type { ApprovedGrant, AuthorizationServerClient } from './authorization-server.js';
 import { type IssueContext, issueGiven, iso } from '../services/issue-credential.js';
 import { allocateStatusIndex, BITSTRING_ENTRY } from '../services/status-lists.js';
 import { CREDENTIALS_V2, UNDEFINED_TERMS_V2 } from '../vc/document-loader.js';
@@ -28,21 +38,41 @@ export interface WalletIssueDeps extends IssueContext {
   cache: CoreDeps['store']['cache'];
 }
 
-export async function issueToWallet(deps: WalletIssueDeps, accessToken: string | undefined, body: z.output<typeof ZCredentialRequest>) {
-  const issuer = deps.config.publicUrl;
-  if (!accessToken) throw accessTokenMissing();
-  const offer = await offerOfAccessToken({ db: deps.db, publicUrl: issuer, now: () => deps.clock.now() }, accessToken);
-  if (!offer) throw invalidAccessToken();
-  if (body.credential_identifier !== undefined)
-    throw invalidCredentialRequest('This issuer names credentials by credential_configuration_id (no credential_identifier is issued)');
-  if (body.credential_configuration_id === undefined) throw invalidCredentialRequest('credential_configuration_id is required');
-  if (body.credential_configuration_id !== offer.configurationId) throw unknownConfiguration(body.credential_configuration_id);
+/** The one key proof a request must carry, checked (nonce, audience, freshness): the key the credential is bound to. */
+async function holderOfRequest(deps: WalletIssueDeps, body: z.output<typeof ZCredentialRequest>): Promise<Holder> {
   if (body.proof !== undefined) throw invalidCredentialRequest('Send the key proof as proofs: {"jwt": [<proof>]} (OpenID4VCI 1.0)');
   if (!body.proofs) throw invalidProof('A key proof is required: proofs: {"jwt": [<proof>]}');
-  if (body.proofs.jwt.length !== 1) throw invalidCredentialRequest('One proof per request: this issuer issues one credential per offer');
-  if (offer.credentialId) throw invalidCredentialRequest('The credential of this offer was already issued');
+  if (body.proofs.jwt.length !== 1) throw invalidCredentialRequest('One proof per request: this issuer issues one credential per request');
+  return holderKeyOf(body.proofs.jwt[0]!, { audience: deps.config.publicUrl, cache: deps.cache, now: deps.clock.now() });
+}
 
-  const holder = await holderKeyOf(body.proofs.jwt[0]!, { audience: issuer, cache: deps.cache, now: deps.clock.now() });
+/**
+ * A wallet's credential request: on an offer's access token (pre-authorized code), or on one the
+ * identity provider issued when the person approved it (authorization code; `authorizationServer`
+ * introspects it there).
+ */
+export async function issueToWallet(
+  deps: WalletIssueDeps,
+  accessToken: string | undefined,
+  body: z.output<typeof ZCredentialRequest>,
+  authorizationServer?: AuthorizationServerClient,
+) {
+  if (!accessToken) throw accessTokenMissing();
+  const offer = await offerOfAccessToken({ db: deps.db, publicUrl: deps.config.publicUrl, now: () => deps.clock.now() }, accessToken);
+  if (offer) return issueOnOffer(deps, offer, body);
+  // The identity provider's tokens are JWTs; this issuer's own are not, and are never sent there.
+  const approved = authorizationServer && accessToken.split('.').length === 3 ? await authorizationServer.approvedGrant(accessToken) : undefined;
+  if (!approved) throw invalidAccessToken();
+  return issueOnApproval(deps, approved, body);
+}
+
+async function issueOnOffer(deps: WalletIssueDeps, offer: Offer, body: z.output<typeof ZCredentialRequest>) {
+  if (body.credential_identifier !== undefined)
+    throw invalidCredentialRequest('An offer’s credential is named by credential_configuration_id (no credential_identifier is issued with it)');
+  if (body.credential_configuration_id === undefined) throw invalidCredentialRequest('credential_configuration_id is required');
+  if (body.credential_configuration_id !== offer.configurationId) throw unknownConfiguration(body.credential_configuration_id);
+  const holder = await holderOfRequest(deps, body);
+  if (offer.credentialId) throw invalidCredentialRequest('The credential of this offer was already issued');
   const recordId = randomUUID();
   const jti = `urn:uuid:${recordId}`;
   // The offer is claimed before any work: of parallel requests one goes on, and the others take
@@ -50,24 +80,64 @@ export async function issueToWallet(deps: WalletIssueDeps, accessToken: string |
   const claimed = await deps.db.credentialOffer.updateMany({ where: { id: offer.id, credentialId: null }, data: { credentialId: jti } });
   if (claimed.count === 0) throw invalidCredentialRequest('The credential of this offer was already issued');
   try {
-    return await issueClaimed(deps, offer, holder, recordId);
+    return await issueFor(deps, offer, holder, recordId);
   } catch (err) {
     await deps.db.credentialOffer.updateMany({ where: { id: offer.id, credentialId: jti }, data: { credentialId: null } });
     throw err;
   }
 }
 
+/**
+ * A credential the person approved at the identity provider, named by one of the token response's
+ * `credential_identifiers` (OpenID4VCI 1.0 §8.2), with the claims their verified data holds today.
+ * The token may fetch it again while it lives (a wallet that lost the answer, or wants a second
+ * key bound), each time with a fresh nonce proof.
+ */
+async function issueOnApproval(deps: WalletIssueDeps, approved: ApprovedGrant, body: z.output<typeof ZCredentialRequest>) {
+  // A sender-constrained token proves nothing here unless its proof is checked, which this issuer does not do yet.
+  if (approved.bound) throw boundTokenRefused();
+  // §8.2 asks for the identifier; wallets that send the configuration id instead (several libraries
+  // do) name the same thing here, since each configuration is one dataset. One of the two, not both.
+  const { credential_identifier: identifier, credential_configuration_id: configurationId } = body;
+  if ((identifier === undefined) === (configurationId === undefined))
+    throw invalidCredentialRequest('Name the credential by credential_identifier, from the token response’s authorization_details (OpenID4VCI 1.0 §8.2)');
+  const detail = approved.details.find((d) =>
+    identifier !== undefined ? d.credential_identifiers.includes(identifier) : d.credential_configuration_id === configurationId,
+  );
+  const configuration = detail && configurationById(detail.credential_configuration_id);
+  if (!configuration) throw identifier !== undefined ? unknownCredentialIdentifier(identifier) : unknownConfiguration(configurationId!);
+  const claims = configuration.schema.safeParse(approved.claims[configuration.id] ?? {});
+  if (!claims.success) {
+    const issue = claims.error.issues[0]!;
+    throw credentialRequestDenied(
+      `Your verified data does not hold what a ${configuration.names.en} credential says (${issue.path.join('.') || 'claims'}: ${issue.message})`,
+    );
+  }
+  const holder = await holderOfRequest(deps, body);
+  const organizationId = deps.config.authorizationServer!.organizationId;
+  return issueFor(deps, { configurationId: configuration.id, claims: claims.data, apiKeyId: null, organizationId, subjectAddress: null }, holder, randomUUID());
+}
+
 type Offer = NonNullable<Awaited<ReturnType<typeof offerOfAccessToken>>>;
 
-/** The offer's credential, once this request holds the offer: signed, recorded and told. */
-async function issueClaimed(deps: WalletIssueDeps, offer: Offer, holder: Holder, recordId: string) {
+/** What a credential is issued on: an offer, or a person's approval at the identity provider. */
+interface IssueSource {
+  configurationId: string;
+  claims: unknown;
+  apiKeyId: string | null;
+  organizationId: string;
+  subjectAddress: string | null;
+}
+
+/** The credential, signed, recorded and told. */
+async function issueFor(deps: WalletIssueDeps, source: IssueSource, holder: Holder, recordId: string) {
   const issuer = deps.config.publicUrl;
   const jti = `urn:uuid:${recordId}`;
-  const configuration = configurationById(offer.configurationId)!;
+  const configuration = configurationById(source.configurationId)!;
   const now = deps.clock.now();
   const validity = deps.config.CREDENTIAL_VALIDITY_SECONDS ?? WALLET_CREDENTIAL_VALIDITY_SECONDS;
   const expiresAt = new Date(now.getTime() + validity * 1000);
-  const claims = offer.claims as Record<string, unknown>;
+  const claims = source.claims as Record<string, unknown>;
   if (configuration.format === 'ldp_vc') {
     // A W3C credential about the holder's did:jwk, signed bbs-2023 as every credential of this
     // issuer (the same path as the VC API, which records it and tells the webhooks): the holder
@@ -75,7 +145,7 @@ async function issueClaimed(deps: WalletIssueDeps, offer: Offer, holder: Holder,
     const key = await deps.keys.current();
     const credential = await issueGiven(
       deps,
-      { apiKeyId: offer.apiKeyId, organizationId: offer.organizationId },
+      { apiKeyId: source.apiKeyId, organizationId: source.organizationId },
       {
         '@context': [CREDENTIALS_V2, UNDEFINED_TERMS_V2],
         id: jti,
@@ -85,7 +155,7 @@ async function issueClaimed(deps: WalletIssueDeps, offer: Offer, holder: Holder,
         validUntil: iso(expiresAt),
         credentialSubject: { id: holder.did ?? didJwkOf(holder.jwk), ...claims },
       },
-      { credentialStatus: { type: BITSTRING_ENTRY }, mandatoryPointers: ['/credentialSubject/id'], subjectAddress: offer.subjectAddress ?? '' },
+      { credentialStatus: { type: BITSTRING_ENTRY }, mandatoryPointers: ['/credentialSubject/id'], subjectAddress: source.subjectAddress ?? '' },
     );
     return { credentials: [{ credential }] };
   }
@@ -109,9 +179,9 @@ async function issueClaimed(deps: WalletIssueDeps, offer: Offer, holder: Holder,
       data: {
         id: recordId,
         credentialId: jti,
-        apiKeyId: offer.apiKeyId,
-        organizationId: offer.organizationId,
-        subjectAddress: offer.subjectAddress ?? '',
+        apiKeyId: source.apiKeyId,
+        organizationId: source.organizationId,
+        subjectAddress: source.subjectAddress ?? '',
         issuerDid: issuer,
         verificationMethod: signer.kid,
         claimNames: Object.keys(claims),
@@ -122,7 +192,7 @@ async function issueClaimed(deps: WalletIssueDeps, offer: Offer, holder: Holder,
         format: 'dc+sd-jwt',
       },
     });
-    await outboxInsert(tx, { organizationId: offer.organizationId, type: 'credential.issued', data: { credential_id: jti }, subject: jti });
+    await outboxInsert(tx, { organizationId: source.organizationId, type: 'credential.issued', data: { credential_id: jti }, subject: jti });
   });
   return { credentials: [{ credential }] };
 }

@@ -18,6 +18,7 @@ import { authorizationServerMetadata, credentialIssuerMetadata, jwtVcIssuerMetad
 import { createOffer, exchangePreAuthorizedCode, offerByHandle } from './offers.js';
 import { signedTokenStatusList, TOKEN_STATUS_LIST_TYP } from './token-status-lists.js';
 import { issueToWallet } from './wallet-credentials.js';
+import { authorizationServerClient } from './authorization-server.js';
 
 const publicCache = (seconds: number) => ({ 'Cache-Control': `public, max-age=${seconds}`, 'Access-Control-Allow-Origin': '*' });
 const noStore = { 'Cache-Control': 'no-store' };
@@ -30,10 +31,12 @@ const noStore = { 'Cache-Control': 'no-store' };
 export function walletsRouter(deps: AppDeps): Router {
   const router = Router();
   const issuer = deps.config.publicUrl;
-  const offers = { db: deps.db, publicUrl: issuer, now: () => deps.clock.now() };
+  const authorizationServer = deps.config.authorizationServer;
+  const offers = { db: deps.db, publicUrl: issuer, now: () => deps.clock.now(), authorizationServer: authorizationServer?.issuer };
+  const approvals = authorizationServer && authorizationServerClient(authorizationServer, issuer);
 
   router.get('/.well-known/openid-credential-issuer', (_req, res) => {
-    res.set(publicCache(300)).json(credentialIssuerMetadata(issuer, deps.config.ISSUER_DISPLAY_NAME));
+    res.set(publicCache(300)).json(credentialIssuerMetadata(issuer, deps.config.ISSUER_DISPLAY_NAME, authorizationServer?.issuer));
   });
   router.get('/.well-known/oauth-authorization-server', (_req, res) => {
     res.set(publicCache(300)).json(authorizationServerMetadata(issuer));
@@ -118,6 +121,7 @@ export function walletsRouter(deps: AppDeps): Router {
           { db: deps.db, sql: deps.sql, config: deps.config, keys: deps.issuerKeys, pool: deps.pool, clock: deps.clock, cache: deps.store.cache },
           accessToken,
           body,
+          approvals,
         );
         deps.counters.issued.inc({ request: 'openid4vci' });
         res.set(noStore).json(issued);

@@ -1,13 +1,14 @@
 import type { Db } from '@svc/db';
 import { authorizationApproved, recordWebhookEvent, WEBHOOK_LOG_DAYS } from '../webhooks/events.js';
 import type { Cache } from '@svc/kv';
-import { isUuid, SCOPES, type Scope, scopeDetail, withImplied } from '@svc/schemas';
+import { type CredentialAuthorizationDetail, isUuid, SCOPES, type Scope, scopeDetail, withImplied } from '@svc/schemas';
 import { deriveKey, randomBase62, seal, sha256Hex, unseal } from '@svc/secrets';
 import type { EnvironmentGuard } from '../environment/environment.js';
 import { authorizationConflict, authorizationNotFound, decisionScope, palmVerificationRequired, RedirectableError } from '../errors.js';
 import type { Application } from '../clients/application.js';
 import { FAPI_CODE_TTL_SECONDS, isFapi } from '../clients/fapi.js';
 import { appScopedUserId } from '../keys/keyed.js';
+import { storedDetails } from './authorization-details.js';
 
 export const PENDING_TTL_SECONDS = 600;
 export const CODE_TTL_SECONDS = 300;
@@ -23,6 +24,8 @@ export interface AuthorizeRequest {
   nonce?: string | undefined;
   loginHint?: string | undefined;
   locale?: string | undefined;
+  /** RFC 9396, as sent (checked by credentialDetails): with it, `scope` may be empty. */
+  authorizationDetails?: string | unknown[] | undefined;
 }
 
 const CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
@@ -34,7 +37,7 @@ export function checkAuthorizeRequest(app: Application, req: AuthorizeRequest): 
   if (req.codeChallengeMethod !== 'S256') throw new RedirectableError('invalid_request', 'code_challenge_method must be S256');
   if (!CHALLENGE.test(req.codeChallenge)) throw new RedirectableError('invalid_request', 'code_challenge must be 43 base64url characters (S256)');
   const scopes = [...new Set(req.scope.split(' ').filter(Boolean))];
-  if (scopes.length === 0) throw new RedirectableError('invalid_scope', 'scope is required');
+  if (scopes.length === 0 && req.authorizationDetails === undefined) throw new RedirectableError('invalid_scope', 'scope is required');
   const unknown = scopes.filter((s) => !(SCOPES as readonly string[]).includes(s));
   if (unknown.length) throw new RedirectableError('invalid_scope', `Unknown scopes: ${unknown.join(' ')}`);
   const notAllowed = scopes.filter((s) => !app.allowedScopes.includes(s));
@@ -48,12 +51,14 @@ export interface NewAuthorization {
   redirectUri: string;
   request: AuthorizeRequest;
   scopes: string[];
+  /** The credentials asked for a wallet (credentialDetails), if any. */
+  details?: CredentialAuthorizationDetail[] | undefined;
   /** The signed-in user, when there is one: the authorization is bound to them at once. */
   userId: string | undefined;
   now: Date;
 }
 
-export async function createAuthorization(db: Db, { app, redirectUri, request: req, scopes, userId, now }: NewAuthorization) {
+export async function createAuthorization(db: Db, { app, redirectUri, request: req, scopes, details, userId, now }: NewAuthorization) {
   return db.authorization.create({
     data: {
       applicationId: app.id,
@@ -66,6 +71,7 @@ export async function createAuthorization(db: Db, { app, redirectUri, request: r
       nonce: req.nonce ?? null,
       loginHint: req.loginHint ?? null,
       locale: req.locale ?? null,
+      ...(details?.length ? { authorizationDetails: details } : {}),
       expiresAt: new Date(now.getTime() + PENDING_TTL_SECONDS * 1000),
     },
   });
@@ -133,6 +139,7 @@ export function contextOf(a: AuthorizationWithApp, secret: string) {
       ...(app.revokedAt ? { revoked_at: app.revokedAt.toISOString() } : {}),
     },
     scopes: scopeDetails(offeredScopes(a)),
+    ...(storedDetails(a.authorizationDetails).length ? { authorization_details: storedDetails(a.authorizationDetails) } : {}),
     metadata: {
       created_at: a.createdAt.toISOString(),
       updated_at: a.updatedAt.toISOString(),
@@ -187,7 +194,8 @@ export async function approve(
   const selected = chosen ?? offered;
   const notOffered = selected.filter((s) => !(offered as string[]).includes(s));
   if (notOffered.length) throw decisionScope(`Not requested: ${notOffered.join(' ')}`);
-  if (selected.length === 0) throw decisionScope('Grant at least one scope, or deny');
+  // The credentials asked for a wallet are granted with the approval, as shown; scopes beside them may all be declined.
+  if (selected.length === 0 && storedDetails(a.authorizationDetails).length === 0) throw decisionScope('Grant at least one scope, or deny');
   const granted = SCOPES.filter((s) => selected.includes(s));
   const code = environment.mark(`svccode_${randomBase62(43)}`);
   const codeTtl = isFapi(a.application) ? FAPI_CODE_TTL_SECONDS : CODE_TTL_SECONDS;

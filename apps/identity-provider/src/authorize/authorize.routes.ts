@@ -5,6 +5,7 @@ import type { AuthorizeDeps } from './deps.js';
 import { invalidRequest, OAuthError, RedirectableError } from '../errors.js';
 import { type AuthorizeRequest, authorizationResult, checkAuthorizeRequest, createAuthorization, redirectWith } from './authorizations.js';
 import { type PushedRequest, pushRequest, takePushedRequest } from './pushed-requests.js';
+import { credentialDetails } from './authorization-details.js';
 import { type RequestParameters, requestObjectParameters } from './request-objects.js';
 import type { Application } from '../clients/application.js';
 import { isFapi } from '../clients/fapi.js';
@@ -39,6 +40,7 @@ const authorizeRequestOf = (p: RequestParameters): AuthorizeRequest => ({
   nonce: p.nonce,
   loginHint: p.login_hint,
   locale: p.locale,
+  authorizationDetails: p.authorization_details,
 });
 
 /** The client's side of an authorization: starting it (directly or pushed first), and polling for its outcome. */
@@ -54,6 +56,7 @@ export function authorizeRouter(deps: AuthorizeDeps): Router {
       redirectUri: checked.redirectUri,
       request: checked.request,
       scopes: checked.scopes,
+      details: checked.details,
       userId: user?.userId,
       now: deps.clock.now(),
     });
@@ -105,13 +108,15 @@ export function authorizeRouter(deps: AuthorizeDeps): Router {
         await deps.limits.authorize(app.clientId, req.ip ?? 'unknown');
         const request = authorizeRequestOf(sent);
         let scopes: string[];
+        let details: PushedRequest['details'];
         try {
           scopes = checkAuthorizeRequest(app, request);
+          details = credentialDetails(request.authorizationDetails, deps.config.credentialIssuer);
         } catch (err) {
           if (!(err instanceof RedirectableError)) throw err;
           return res.redirect(303, redirectWith(sent.redirect_uri, issuer, { error: err.code, error_description: err.description, state: sent.state }));
         }
-        return start(req, res, app, { redirectUri: sent.redirect_uri, request, scopes });
+        return start(req, res, app, { redirectUri: sent.redirect_uri, request, scopes, details });
       }),
     )
     .all(methodNotAllowed);
@@ -135,12 +140,14 @@ export function authorizeRouter(deps: AuthorizeDeps): Router {
         await deps.limits.authorize(app.clientId, req.ip ?? 'unknown');
         const request = authorizeRequestOf(sent);
         let scopes: string[];
+        let details: PushedRequest['details'];
         try {
           scopes = checkAuthorizeRequest(app, request);
+          details = credentialDetails(request.authorizationDetails, deps.config.credentialIssuer);
         } catch (err) {
           throw err instanceof RedirectableError ? new OAuthError(err.code, err.description) : err;
         }
-        res.status(201).json(await pushRequest(deps.store.cache, { clientId: app.clientId, redirectUri: sent.redirect_uri, request, scopes }));
+        res.status(201).json(await pushRequest(deps.store.cache, { clientId: app.clientId, redirectUri: sent.redirect_uri, request, scopes, details }));
       }),
     )
     .all(methodNotAllowed);

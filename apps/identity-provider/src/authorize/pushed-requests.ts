@@ -1,4 +1,5 @@
 import type { Cache } from '@svc/kv';
+import type { CredentialAuthorizationDetail } from '@svc/schemas';
 import { randomBase62, sha256Hex } from '@svc/secrets';
 import type { AuthorizeRequest } from './authorizations.js';
 
@@ -17,6 +18,8 @@ export interface PushedRequest {
   redirectUri: string;
   request: AuthorizeRequest;
   scopes: string[];
+  /** The credentials asked for a wallet (RFC 9396), checked. */
+  details?: CredentialAuthorizationDetail[] | undefined;
 }
 
 // The store holds the reference's hash only: a copy of it names no usable request_uri.

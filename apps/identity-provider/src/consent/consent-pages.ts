@@ -1,4 +1,4 @@
-import { type Scope, scopeDetail } from '@svc/schemas';
+import { type Scope, scopeDetail, walletConfiguration } from '@svc/schemas';
 import { type Locale, messages } from '../views/locales/index.js';
 import { escapeHtml as e, layout } from '../views/pages.js';
 
@@ -48,9 +48,26 @@ export interface ConsentView {
   scopes: Scope[];
   /** The scopes the client asked for by name; the others are shown as asked for together with them. */
   requested: string[];
+  /** Credentials a wallet asks for (OpenID4VCI), granted with the approval, and the host of their issuer. */
+  credentials: { configurationId: string; issuerHost: string }[];
   csrf: string;
   email: string;
   lang: Locale;
+}
+
+/** What each credential is and which facts it holds, in the page's language: shown, not chosen (the holder chooses later, per verifier). */
+function credentialList(t: ReturnType<typeof messages>, lang: Locale, credentials: ConsentView['credentials']): string {
+  if (credentials.length === 0) return '';
+  const items = credentials.map(({ configurationId }) => {
+    const type = walletConfiguration(configurationId)!.type;
+    const facts = type.claims.filter((c) => c.preset).map((c) => c.labels[lang]);
+    return `<li><strong>${e(type.names[lang])}</strong>: ${e(facts.join(', '))}</li>`;
+  });
+  return `<fieldset class="wallet">
+<legend>${e(t.walletLegend)}</legend>
+<ul>${items.join('')}</ul>
+<small>${e(t.walletNote(credentials[0]!.issuerHost))}</small>
+</fieldset>`;
 }
 
 export function renderConsent(v: ConsentView): string {
@@ -72,10 +89,15 @@ export function renderConsent(v: ConsentView): string {
 <form method="post" action="/oauth/authorize/approve">
 <input type="hidden" name="authorization_id" value="${e(v.authorizationId)}">
 <input type="hidden" name="csrf_token" value="${e(v.csrf)}">
-<fieldset>
+${credentialList(t, v.lang, v.credentials)}
+${
+  boxes
+    ? `<fieldset>
 <legend>${e(t.chooseLegend)}</legend>
 ${boxes}
-</fieldset>
+</fieldset>`
+    : ''
+}
 <button type="submit" class="primary">${e(t.approve)}</button>
 <button type="submit" formaction="/oauth/authorize/deny" formnovalidate>${e(t.deny)}</button>
 </form>

@@ -4,6 +4,7 @@ import { constantTimeEqual, randomBase62 } from '@svc/secrets';
 import { ZAuthorizationIdQuery, ZConsentSignInForm, ZConsentSignOutForm } from '@svc/schemas';
 import type { ConsentDeps } from './deps.js';
 import { authorizationFor, offeredScopes, pendingAuthorization } from '../authorize/authorizations.js';
+import { storedDetails } from '../authorize/authorization-details.js';
 import { signIn } from '../sessions/sessions.js';
 import { endSession } from '../logout/end-session.js';
 import { renderConsent, renderSignIn } from './consent-pages.js';
@@ -61,6 +62,10 @@ export function consentRouter(deps: ConsentDeps): Router {
             organizationName: a.application.organization.name,
             scopes: offeredScopes(bound),
             requested: bound.requestedScopes,
+            credentials: storedDetails(bound.authorizationDetails).map((d) => ({
+              configurationId: d.credential_configuration_id,
+              issuerHost: new URL(d.locations![0]!).host,
+            })),
             csrf: csrfTokenFor(deps, session),
             email: session.email,
             lang,

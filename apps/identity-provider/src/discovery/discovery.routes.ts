@@ -13,7 +13,7 @@ export function discoveryRouter(deps: DiscoveryDeps): Router {
   const router = Router();
   const { issuer } = deps.config;
   const mtls = deps.config.MTLS_CLIENT_CERT_HEADER !== undefined;
-  const openid = openidConfiguration(issuer, deps.config.SVC_ENVIRONMENT, { mtls });
+  const openid = openidConfiguration(issuer, deps.config.SVC_ENVIRONMENT, { mtls, credentialIssuer: deps.config.credentialIssuer !== undefined });
   const resource = protectedResourceMetadata(issuer, deps.config.resource);
   const svc = svcConfiguration(
     issuer,

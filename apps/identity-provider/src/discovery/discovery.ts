@@ -1,7 +1,7 @@
 import { PRESETS } from '@svc/presets';
 import type { Environment } from '@svc/secrets';
 import type { BaseUrls } from '../environment/environment.js';
-import { CLIENT_SCOPES, SCOPE_CATALOG, SCOPES } from '@svc/schemas';
+import { CLIENT_SCOPES, OPENID_CREDENTIAL, SCOPE_CATALOG, SCOPES } from '@svc/schemas';
 import { ASSERTION_ALGORITHMS } from '../clients/client-assertions.js';
 import { DPOP_ALGORITHMS } from '../http/dpop-proofs.js';
 
@@ -11,7 +11,7 @@ const CLAIMS = ['sub', 'iss', 'aud', 'exp', 'iat', 'auth_time', 'nonce', 'sid', 
  * The standard OpenID Provider metadata (RFC 8414 / OpenID Connect Discovery), plus which
  * environment this is (production or sandbox), so a client can check it talks to the one it means.
  */
-export function openidConfiguration(issuer: string, environment: Environment, options: { mtls?: boolean } = {}) {
+export function openidConfiguration(issuer: string, environment: Environment, options: { mtls?: boolean; credentialIssuer?: boolean } = {}) {
   // RFC 8705, when a TLS-terminating proxy passes client certificates (MTLS_CLIENT_CERT_HEADER).
   const mtls = options.mtls ? (['self_signed_tls_client_auth'] as const) : [];
   const authenticated = ['client_secret_basic', 'client_secret_post', 'private_key_jwt', ...mtls];
@@ -59,6 +59,8 @@ export function openidConfiguration(issuer: string, environment: Environment, op
     authorization_response_iss_parameter_supported: true,
     dpop_signing_alg_values_supported: DPOP_ALGORITHMS,
     ...(options.mtls ? { tls_client_certificate_bound_access_tokens: true } : {}),
+    // RFC 9396: credentials for wallets (OpenID4VCI), when a credential issuer is configured.
+    ...(options.credentialIssuer ? { authorization_details_types_supported: [OPENID_CREDENTIAL] } : {}),
   };
 }
 

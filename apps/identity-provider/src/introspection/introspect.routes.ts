@@ -23,7 +23,7 @@ export function introspectRouter(deps: IntrospectionDeps): Router {
         // who it is (a public client proves nothing) and is charged against a budget as large as its token budget.
         if (app.isPublic) throw invalidClient('Introspection needs client authentication: a public client cannot introspect', presented.method === 'basic');
         await deps.limits.introspection(app.clientId);
-        const answer = await introspect(deps.tokens, app, body.token, body.token_type_hint);
+        const answer = await introspect(deps.tokens, app, body.token, body.token_type_hint, deps.config.credentialIssuer);
         res.set('Cache-Control', 'no-store');
         if (req.accepts(['application/json', INTROSPECTION_JWT]) === INTROSPECTION_JWT) {
           res.type(INTROSPECTION_JWT).send(await signedIntrospection(deps.tokens, app, answer));

@@ -8,6 +8,8 @@ import { signingAlgorithmOf } from '../clients/signing-algorithms.js';
 import { loadGrant, loadTokenClient, verifyAccessJwt, verifyClientJwt } from '../tokens/access-tokens.js';
 import { readRefreshToken } from '../tokens/refresh/refresh-tokens.js';
 import type { TokenContext } from '../tokens/token-context.js';
+import { grantedDetails } from '../authorize/authorization-details.js';
+import { credentialClaims, credentialDetailsOf } from './credential-claims.js';
 
 export type Introspection = z.infer<typeof ZIntrospectionResponse>;
 
@@ -20,12 +22,21 @@ const seconds = (d: Date) => Math.floor(d.getTime() / 1000);
  * An access token of `app`'s, verified as a bearer request would verify it (signature, issuer,
  * audience, expiry) and live: neither it, its authorization nor its client revoked.
  */
-async function accessToken(ctx: TokenContext, app: Application, token: string): Promise<Introspection | undefined> {
+async function accessToken(ctx: TokenContext, app: Application, token: string, asIssuer: boolean): Promise<Introspection | undefined> {
   const verified = await verifyAccessJwt(ctx, token);
   if (!verified.ok) return undefined;
   const claims = verified.value;
-  if (claims.client_id !== app.clientId) return undefined;
-  if (!(await loadGrant(ctx, claims)).ok) return undefined;
+  if (claims.client_id !== app.clientId && !asIssuer) return undefined;
+  const grant = await loadGrant(ctx, claims);
+  if (!grant.ok) return undefined;
+  // The credential issuer learns of a wallet's token only what it needs to issue what was granted,
+  // and of no token that grants it nothing.
+  let wallet = {};
+  if (asIssuer) {
+    const details = await credentialDetailsOf(ctx, claims.authorization_id);
+    if (details.length === 0) return undefined;
+    wallet = { authorization_details: grantedDetails(details), credential_claims: await credentialClaims(ctx, grant.value.userId, details) };
+  }
   const jkt = claims.cnf?.jkt;
   const x5t = claims.cnf?.['x5t#S256'];
   return {
@@ -41,6 +52,7 @@ async function accessToken(ctx: TokenContext, app: Application, token: string): 
     jti: claims.jti,
     ...(jkt ? { cnf: { jkt } } : x5t ? { cnf: { 'x5t#S256': x5t } } : {}),
     authorization_id: claims.authorization_id,
+    ...wallet,
   };
 }
 
@@ -91,12 +103,22 @@ async function refreshToken(ctx: TokenContext, app: Application, token: string):
 
 /**
  * What `app` may learn of a token: active with its claims when it is a live token issued to `app`,
- * else inactive (another client's token is inactive too: its existence is not revealed). The hint
+ * else inactive (another client's token is inactive too: its existence is not revealed). The
+ * credential issuer's client is the one exception: it learns of wallets' tokens that grant credentials. The hint
  * orders the search (RFC 7662 §2.1); the token's form decides which kinds it can be at all.
  */
-export async function introspect(ctx: TokenContext, app: Application, token: string, hint: string | undefined): Promise<Introspection> {
+export async function introspect(
+  ctx: TokenContext,
+  app: Application,
+  token: string,
+  hint: string | undefined,
+  credentialIssuer?: { clientId: string },
+): Promise<Introspection> {
+  // The configured credential issuer's client asks about wallets' access tokens (OpenID4VCI's
+  // authorization code flow), never about their refresh tokens.
+  if (credentialIssuer?.clientId === app.clientId) return (token.split('.').length === 3 && (await accessToken(ctx, app, token, true))) || INACTIVE;
   const kinds = [
-    ...(token.split('.').length === 3 ? [accessToken, clientToken] : []),
+    ...(token.split('.').length === 3 ? [(c: TokenContext, a: Application, t: string) => accessToken(c, a, t, false), clientToken] : []),
     ...(/^(sbx_)?svcrt_[A-Za-z0-9]{1,100}$/.test(token) ? [refreshToken] : []),
   ];
   if (hint === 'refresh_token') kinds.reverse();

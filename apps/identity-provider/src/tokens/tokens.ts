@@ -5,6 +5,7 @@ import { constantTimeEqual, randomBase62, sha256Hex } from '@svc/secrets';
 import { invalidGrant, invalidRequest, invalidScope } from '../errors.js';
 import { forgetCode } from '../authorize/authorizations.js';
 import type { Application } from '../clients/application.js';
+import { grantedDetails, storedDetails } from '../authorize/authorization-details.js';
 import { appScopedUserId, clientSessionId } from '../keys/keyed.js';
 import { forgetPresetData } from '../data-access/preset-cache.js';
 import { signJws } from '../keys/jws.js';
@@ -231,7 +232,9 @@ export async function exchangeCode(
       now,
     }),
   ]);
-  return response;
+  // RFC 9396 §7: the credentials granted for a wallet, each with the identifier it is fetched by.
+  const details = storedDetails(a.authorizationDetails);
+  return details.length ? { ...response, authorization_details: grantedDetails(details) } : response;
 }
 
 /** Why a presented refresh token cannot be rotated, checked in the order a client can act on. */

@@ -14,7 +14,7 @@ h1{font-size:1.4rem} label{display:block;margin:.75rem 0 .25rem} input[type=emai
 button{font:inherit;padding:.5rem 1.25rem;margin:1rem .5rem 0 0;cursor:pointer;border-radius:4px;border:1px solid #1a5fb4;background:#fff;color:#1a5fb4}
 button.primary{background:#1a5fb4;color:#fff;font-weight:600} button.link{border:0;padding:0;margin:0;background:none;text-decoration:underline}
 .provider{color:#555;margin:0 0 -.5rem;font-size:.95rem} .provider span{white-space:nowrap} .error{color:#a40000;font-weight:600} .account{margin-top:1.5rem;color:#555} details{margin-top:1.5rem;color:#555} code{font-size:.9em}
-fieldset{border:1px solid #ccc;padding:.5rem 1rem;margin:0} legend{float:left;width:100%;padding:.5rem 0 0;font-weight:600} legend+*{clear:both} .scope{margin:.5rem 0} .scope label{display:inline} .scope small{display:block;color:#555;margin-left:1.6rem}
+fieldset{border:1px solid #ccc;padding:.5rem 1rem;margin:0} legend{float:left;width:100%;padding:.5rem 0 0;font-weight:600} legend+*{clear:both} .scope{margin:.5rem 0} .scope label{display:inline} .scope small{display:block;color:#555;margin-left:1.6rem} fieldset+fieldset{margin-top:.75rem} .wallet ul{margin:.5rem 0;padding-left:1.2rem} .wallet small{display:block;color:#555;margin-bottom:.5rem}
 :focus-visible{outline:3px solid #1a5fb4;outline-offset:2px}`;
 
 /** The page's one inline style (the shared one, and a page's own `extra`), allowed by hash: no script, no third-party content, no framing. */

@@ -11,6 +11,8 @@ export const de: Messages = {
   consentHeading: (app) => `${app} möchte auf Ihre verifizierten Daten zugreifen`,
   consentIntro: (app, organization, email) => ({ before: `${app} ist eine Anwendung von `, organization, after: `. Sie sind angemeldet als ${email}.` }),
   chooseLegend: 'Wählen Sie, was Sie teilen (Häkchen entfernen, um weniger zu teilen)',
+  walletLegend: 'Nachweise für die Wallet dieser App',
+  walletNote: (issuerHost) => `Ausgestellt von ${issuerHost} aus Ihren geprüften Daten; jede Angabe zeigen Sie nur, wenn Sie es wählen.`,
   includedWith: (names) => `Zusammen mit ${names} angefragt.`,
   approve: 'Erlauben',
   deny: 'Ablehnen',

@@ -12,6 +12,8 @@ export const en: Messages = {
   consentHeading: (app) => `${app} would like to access your verified data`,
   consentIntro: (app, organization, email) => ({ before: `${app} is an application of `, organization, after: `. You are signed in as ${email}.` }),
   chooseLegend: 'Choose what to share (untick to share less)',
+  walletLegend: 'Credentials for this app’s wallet',
+  walletNote: (issuerHost) => `Issued by ${issuerHost} from your verified data, each fact shown only when you choose to.`,
   includedWith: (names) => `Asked for together with ${names}.`,
   approve: 'Approve',
   deny: 'Deny',

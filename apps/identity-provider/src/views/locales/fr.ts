@@ -11,6 +11,8 @@ export const fr: Messages = {
   consentHeading: (app) => `${app} souhaite accéder à vos données vérifiées`,
   consentIntro: (app, organization, email) => ({ before: `${app} est une application de `, organization, after: `. Vous êtes connecté en tant que ${email}.` }),
   chooseLegend: 'Choisissez ce que vous partagez (décochez pour partager moins)',
+  walletLegend: 'Attestations pour le portefeuille de cette application',
+  walletNote: (issuerHost) => `Émises par ${issuerHost} à partir de vos données vérifiées ; chaque information n’est montrée que si vous le choisissez.`,
   includedWith: (names) => `Demandé avec ${names}.`,
   approve: 'Autoriser',
   deny: 'Refuser',

@@ -13,6 +13,9 @@ export interface Messages {
   consentHeading: (app: string) => string;
   consentIntro: (app: string, organization: string, email: string) => { before: string; organization: string; after: string };
   chooseLegend: string;
+  /** Above the credentials a wallet asks for (OpenID4VCI), and the line that says who issues them from what. */
+  walletLegend: string;
+  walletNote: (issuerHost: string) => string;
   /** Shown under a scope granted because another requested one implies it. */
   includedWith: (names: string) => string;
   approve: string;

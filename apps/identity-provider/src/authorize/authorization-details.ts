@@ -1,0 +1,65 @@
+import {
+  type CredentialAuthorizationDetail,
+  type GrantedCredentialDetail,
+  OPENID_CREDENTIAL,
+  walletConfiguration,
+  ZCredentialAuthorizationDetail,
+} from '@svc/schemas';
+import { RedirectableError } from '../errors.js';
+
+/** At most this many credentials in one authorization: a wallet asks for what it will fetch now. */
+const MAX_DETAILS = 6;
+
+const invalid = (why: string) => new RedirectableError('invalid_authorization_details', why);
+
+/**
+ * RFC 9396 `authorization_details` as OpenID4VCI 1.0 §5.1.1 uses them: credentials of the
+ * configured credential issuer a wallet asks to receive, each named by its configuration id
+ * (`locations`, when given, must name that issuer). A form or query sends a JSON string, a
+ * request object an array (RFC 9396 §3). Anything else, and any other type, is refused with
+ * `invalid_authorization_details` (§5); the same configuration asked twice counts once.
+ */
+export function credentialDetails(
+  raw: string | unknown[] | undefined,
+  credentialIssuer: { url: string } | undefined,
+): CredentialAuthorizationDetail[] | undefined {
+  if (raw === undefined) return undefined;
+  let parsed: unknown = raw;
+  if (typeof raw === 'string') {
+    try {
+      parsed = JSON.parse(raw);
+    } catch {
+      throw invalid('authorization_details must be a JSON array of objects');
+    }
+  }
+  if (!Array.isArray(parsed) || parsed.length === 0) throw invalid('authorization_details must be a non-empty JSON array of objects');
+  if (parsed.length > MAX_DETAILS) throw invalid(`authorization_details may name at most ${MAX_DETAILS} credentials`);
+  const details = new Map<string, CredentialAuthorizationDetail>();
+  for (const [i, item] of parsed.entries()) {
+    const type = (item as { type?: unknown } | null)?.type;
+    if (type !== OPENID_CREDENTIAL) throw invalid(`authorization_details[${i}].type must be ${OPENID_CREDENTIAL} (the only type this server grants)`);
+    if (!credentialIssuer) throw invalid('This server authorizes no credential issuer: openid_credential is not available here');
+    const detail = ZCredentialAuthorizationDetail.safeParse(item);
+    if (!detail.success) {
+      const issue = detail.error.issues[0]!;
+      throw invalid(`authorization_details[${i}]${issue.path.map((p) => `.${String(p)}`).join('')}: ${issue.message}`);
+    }
+    const { credential_configuration_id: id, locations } = detail.data;
+    if (!walletConfiguration(id)) throw invalid(`authorization_details[${i}].credential_configuration_id: ${id} is not a credential the issuer offers`);
+    if (locations && !locations.every((l) => l === credentialIssuer.url))
+      throw invalid(`authorization_details[${i}].locations: this server authorizes credentials of ${credentialIssuer.url} only`);
+    details.set(id, { type: OPENID_CREDENTIAL, credential_configuration_id: id, locations: [credentialIssuer.url] });
+  }
+  return [...details.values()];
+}
+
+/**
+ * The details as granted, for the token response and introspection (OpenID4VCI 1.0 §6.2): each
+ * configuration is one dataset, named by its configuration id, which the wallet then sends as
+ * `credential_identifier`.
+ */
+export const grantedDetails = (details: CredentialAuthorizationDetail[]): GrantedCredentialDetail[] =>
+  details.map((d) => ({ ...d, credential_identifiers: [d.credential_configuration_id] }));
+
+/** The details an authorization row holds (JSON written by this server), or none. */
+export const storedDetails = (value: unknown): CredentialAuthorizationDetail[] => (Array.isArray(value) ? (value as CredentialAuthorizationDetail[]) : []);

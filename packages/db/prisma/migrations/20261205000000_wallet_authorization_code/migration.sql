@@ -1,0 +1,5 @@
+-- OpenID4VCI's authorization code flow (issue #30): the credentials a person approved for their
+-- wallet at the identity provider (RFC 9396 authorization details), and credentials the issuer
+-- signs on such an approval, which no API key asked for.
+ALTER TABLE "Authorization" ADD COLUMN "authorizationDetails" JSONB;
+ALTER TABLE "IssuedCredential" ALTER COLUMN "apiKeyId" DROP NOT NULL;

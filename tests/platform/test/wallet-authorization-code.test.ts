@@ -1,0 +1,262 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { clientAuthenticationNone, Oauth2Client } from '@openid4vc/oauth2';
+import { Openid4vciClient, setGlobalConfig } from '@openid4vc/openid4vci';
+import { digest, ES256 } from '@sd-jwt/crypto-nodejs';
+import { SDJwtVcInstance } from '@sd-jwt/sd-jwt-vc';
+import { addCredential, createClient, createOrg, createUser } from '@svc/admin';
+import type { Db } from '@svc/db';
+import { freePort, startService, testDatabaseUrl, testDb, testRedisUrl, uniqueEmail, uniqueNamespace, type StartedService } from '@svc/testkit';
+import { type CryptoKey, exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
+
+// OpenID4VCI's authorization code flow across the two services as they are deployed: a wallet
+// (libraries this project did not write) finds the identity provider in the credential issuer's
+// metadata, pushes its authorization request with `authorization_details` there, the person
+// approves, and the issuer introspects the wallet's token with its own client to learn what was
+// approved and what the person's verified data says.
+jest.setTimeout(120_000);
+setGlobalConfig({ allowInsecureUrls: true });
+
+const REDIRECT_URI = 'http://localhost:4003/callback';
+let db: Db;
+let idp: StartedService;
+let issuer: StartedService;
+const person = { email: uniqueEmail('wallet-holder'), password: 'correct horse battery staple' };
+const minor = { email: uniqueEmail('wallet-minor'), password: 'correct horse battery staple' };
+let walletClientId: string;
+
+beforeAll(async () => {
+  db = testDb();
+  const ctx = { db, now: () => new Date() };
+  const owner = await createUser(ctx, { email: uniqueEmail('wallet-owner'), password: person.password });
+  await createUser(ctx, { ...person, palmVerified: true });
+  await createUser(ctx, { ...minor, palmVerified: true });
+  const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString();
+  await addCredential(ctx, {
+    email: person.email,
+    source: 'provider_a',
+    claims: JSON.stringify({ date_of_birth: '1990-04-12', kyc_passed: true }),
+    expiresAt: inDays(300),
+  });
+  await addCredential(ctx, {
+    email: minor.email,
+    source: 'provider_a',
+    claims: JSON.stringify({ date_of_birth: `${new Date().getFullYear() - 15}-01-01` }),
+    expiresAt: inDays(300),
+  });
+  const org = await createOrg(ctx, { name: 'Wallet provider', ownerEmail: owner.email });
+  walletClientId = (await createClient(ctx, { org: org.id, name: 'A wallet', redirectUris: [REDIRECT_URI], scopes: 'openid', public: true })).client_id;
+  const issuerClient = await createClient(ctx, { org: org.id, name: 'Credential issuer', redirectUris: [REDIRECT_URI], scopes: 'openid' });
+  const [idpPort, issuerPort] = [await freePort(), await freePort()];
+  const idpUrl = `http://127.0.0.1:${idpPort}`;
+  const issuerUrl = `http://127.0.0.1:${issuerPort}`;
+  const shared = {
+    DATABASE_URL: testDatabaseUrl(),
+    ...(testRedisUrl() ? { REDIS_URL: testRedisUrl() } : {}),
+    REDIS_KEY_PREFIX: uniqueNamespace('wallet-code'),
+  };
+  [idp, issuer] = await Promise.all([
+    startService('identity-provider', {
+      ...shared,
+      PORT: String(idpPort),
+      PUBLIC_URL: idpUrl,
+      IDP_SECRET: randomBytes(32).toString('base64url'),
+      CREDENTIAL_ISSUER_URL: issuerUrl,
+      CREDENTIAL_ISSUER_CLIENT_ID: issuerClient.client_id,
+    }),
+    startService('credential-issuer', {
+      ...shared,
+      PORT: String(issuerPort),
+      PUBLIC_URL: issuerUrl,
+      SIGNING_WORKERS: '1',
+      AUTHORIZATION_SERVER_URL: idpUrl,
+      AUTHORIZATION_SERVER_CLIENT_ID: issuerClient.client_id,
+      AUTHORIZATION_SERVER_CLIENT_SECRET: issuerClient.client_secret!,
+      WALLET_ORGANIZATION_ID: org.id,
+    }),
+  ]);
+}, 90_000);
+afterAll(async () => {
+  await Promise.all([idp, issuer].filter(Boolean).map((s) => s.stop()));
+  await db?.$disconnect();
+});
+
+interface Holder {
+  publicJwk: JWK;
+  privateKey: CryptoKey;
+}
+
+const callbacks = (holder: Holder) => ({
+  hash: (data: Uint8Array, alg: string) => createHash(alg.replace('-', '')).update(data).digest(),
+  generateRandom: (length: number) => randomBytes(length),
+  signJwt: async (signer: unknown, { header, payload }: { header: unknown; payload: unknown }) => ({
+    jwt: await new SignJWT(payload as Record<string, unknown>).setProtectedHeader(header as { alg: string }).sign(holder.privateKey),
+    signerJwk: (signer as { publicJwk: JWK }).publicJwk as never,
+  }),
+  // A public client: it names itself (RFC 6749 §2.3), as a wallet registered at the identity provider does.
+  clientAuthentication: clientAuthenticationNone({ clientId: walletClientId }),
+});
+
+/** The person signs in and approves what the pushed request asks, through the identity provider's API (as the consent page does). */
+async function approve(authorizationRequestUrl: string, who: { email: string; password: string }) {
+  const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+    fetch(`${idp.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  const session = (await (await post('/auth/session', who)).json()) as { session_token: string };
+  const started = (await (await fetch(authorizationRequestUrl, { headers: { accept: 'application/json' } })).json()) as { authorization_id: string };
+  const bearer = { authorization: `Bearer ${session.session_token}` };
+  const context = (await (
+    await fetch(`${idp.url}/oauth/authorize/context?authorization_id=${started.authorization_id}`, { headers: bearer })
+  ).json()) as Record<string, unknown>;
+  const approved = (await (await post('/oauth/authorize/approve', { authorization_id: started.authorization_id }, bearer)).json()) as { code: string };
+  return { code: approved.code, context };
+}
+
+/** The wallet's whole flow, from the issuer's URL to the credential: authorization code with PKCE through PAR, then nonce, proof, credential. */
+async function receive(who: { email: string; password: string }, configurationId = 'age_over_sd_jwt') {
+  const { publicKey, privateKey } = await generateKeyPair('ES256', { extractable: true });
+  const holder = { publicJwk: await exportJWK(publicKey), privateKey };
+  const wallet = new Openid4vciClient({ callbacks: callbacks(holder) });
+  const oauth = new Oauth2Client({ callbacks: callbacks(holder) });
+  const issuerMetadata = await wallet.resolveIssuerMetadata(issuer.url);
+  const authorizationServerMetadata = issuerMetadata.authorizationServers.find((as) => as.issuer === idp.url)!;
+  const { authorizationRequestUrl, pkce } = await oauth.createAuthorizationRequestUrl({
+    authorizationServerMetadata,
+    clientId: walletClientId,
+    redirectUri: REDIRECT_URI,
+    resource: issuer.url,
+    additionalRequestPayload: { authorization_details: [{ type: 'openid_credential', credential_configuration_id: configurationId }] },
+  });
+  const { code, context } = await approve(authorizationRequestUrl, who);
+  const { accessTokenResponse } = await oauth.retrieveAuthorizationCodeAccessToken({
+    authorizationServerMetadata,
+    authorizationCode: code,
+    pkceCodeVerifier: pkce!.codeVerifier,
+    redirectUri: REDIRECT_URI,
+    resource: issuer.url,
+  });
+  const { c_nonce } = await wallet.requestNonce({ issuerMetadata });
+  const { jwt } = await wallet.createCredentialRequestJwtProof({
+    issuerMetadata,
+    credentialConfigurationId: configurationId,
+    nonce: c_nonce,
+    signer: { method: 'jwk', alg: 'ES256', publicJwk: holder.publicJwk as never },
+  });
+  const credentialRequest = (body: Record<string, unknown>) =>
+    fetch(`${issuer.url}/credential`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${accessTokenResponse.access_token}` },
+      body: JSON.stringify(body),
+    });
+  return { wallet, issuerMetadata, accessTokenResponse, context, jwt, holder, credentialRequest };
+}
+
+describe('OpenID4VCI authorization code flow through the identity provider', () => {
+  it('advertises both authorization servers, and the identity provider the openid_credential type', async () => {
+    const metadata = (await (await fetch(`${issuer.url}/.well-known/openid-credential-issuer`)).json()) as { authorization_servers: string[] };
+    expect(metadata.authorization_servers).toEqual([issuer.url, idp.url]);
+    const discovery = (await (await fetch(`${idp.url}/.well-known/openid-configuration`)).json()) as Record<string, unknown>;
+    expect(discovery.authorization_details_types_supported).toEqual(['openid_credential']);
+  });
+
+  it('issues an SD-JWT VC with the claims the person’s verified data holds, bound to the wallet’s key, named as the token response says', async () => {
+    const { wallet, issuerMetadata, accessTokenResponse, context, jwt } = await receive(person);
+    // The consent context shows the credential asked for; the token response grants it with its identifier (§6.2).
+    expect(context.authorization_details).toEqual([{ type: 'openid_credential', credential_configuration_id: 'age_over_sd_jwt', locations: [issuer.url] }]);
+    expect(accessTokenResponse.authorization_details).toEqual([
+      { type: 'openid_credential', credential_configuration_id: 'age_over_sd_jwt', locations: [issuer.url], credential_identifiers: ['age_over_sd_jwt'] },
+    ]);
+    const { credentialResponse } = await wallet.retrieveCredentials({
+      issuerMetadata,
+      accessToken: accessTokenResponse.access_token,
+      credentialConfigurationId: 'age_over_sd_jwt',
+      proofs: { jwt: [jwt] },
+    });
+    const credential = (credentialResponse.credentials![0] as { credential: string }).credential;
+    const { jwks } = (await (await fetch(`${issuer.url}/.well-known/jwt-vc-issuer`)).json()) as { jwks: { keys: (JWK & { kid: string })[] } };
+    const sdjwt = new SDJwtVcInstance({
+      hasher: digest,
+      verifier: async (data: string, signature: string) => {
+        const kid = JSON.parse(Buffer.from(data.split('.')[0]!, 'base64url').toString('utf8')).kid as string;
+        return (await ES256.getVerifier(jwks.keys.find((k) => k.kid === kid) as never))(data, signature);
+      },
+      loadTypeMetadataFormat: false,
+    });
+    const verified = await sdjwt.verify(credential);
+    const claims = (await sdjwt.getClaims(credential)) as Record<string, unknown>;
+    expect(verified.payload.iss).toBe(issuer.url);
+    expect(verified.payload.vct).toBe(`${issuer.url}/credential-types/age-over`);
+    expect(claims.age_over_18).toBe(true);
+    expect(claims.age_over_21).toBe(true);
+    expect(claims).not.toHaveProperty('date_of_birth');
+  });
+
+  it('takes the credential_identifier of the token response, and refuses one the token does not grant', async () => {
+    const { credentialRequest, jwt } = await receive(person);
+    const other = await credentialRequest({ credential_identifier: 'kyc_sd_jwt', proofs: { jwt: [jwt] } });
+    expect(other.status).toBe(400);
+    expect(((await other.json()) as { error: string }).error).toBe('unknown_credential_identifier');
+    const res = await credentialRequest({ credential_identifier: 'age_over_sd_jwt', proofs: { jwt: [jwt] } });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { credentials: unknown[] }).credentials).toHaveLength(1);
+  });
+
+  it('refuses a credential the person’s data does not support (under 18: age_over_18 is false, and a KYC credential without a passed check)', async () => {
+    const underage = await receive(minor);
+    const res = await underage.credentialRequest({ credential_identifier: 'age_over_sd_jwt', proofs: { jwt: [underage.jwt] } });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { credentials: { credential: string }[] };
+    const disclosed = body.credentials[0]!.credential.split('~')
+      .slice(1, -1)
+      .map((d) => JSON.parse(Buffer.from(d, 'base64url').toString('utf8')) as unknown[]);
+    expect(disclosed).toContainEqual([expect.any(String), 'age_over_18', false]);
+    const kyc = await receive(minor, 'kyc_sd_jwt');
+    const denied = await kyc.credentialRequest({ credential_identifier: 'kyc_sd_jwt', proofs: { jwt: [kyc.jwt] } });
+    expect(denied.status).toBe(400);
+    expect(((await denied.json()) as { error: string }).error).toBe('credential_request_denied');
+  });
+
+  it('refuses a token once the person revokes the authorization, and a token the identity provider never issued', async () => {
+    const { credentialRequest, jwt, accessTokenResponse } = await receive(person);
+    const revoked = await fetch(`${idp.url}/oauth/revoke`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ token: accessTokenResponse.refresh_token!, client_id: walletClientId }),
+    });
+    expect(revoked.status).toBe(200);
+    const res = await credentialRequest({ credential_identifier: 'age_over_sd_jwt', proofs: { jwt: [jwt] } });
+    expect(res.status).toBe(401);
+    const forged = await fetch(`${issuer.url}/credential`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.' },
+      body: JSON.stringify({ credential_identifier: 'age_over_sd_jwt', proofs: { jwt: [jwt] } }),
+    });
+    expect(forged.status).toBe(401);
+  });
+
+  it('refuses authorization details of another type, an unknown configuration or another issuer, before anything is stored', async () => {
+    const par = (details: unknown) =>
+      fetch(`${idp.url}/oauth/par`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          client_id: walletClientId,
+          response_type: 'code',
+          redirect_uri: REDIRECT_URI,
+          code_challenge: createHash('sha256').update('v'.repeat(43)).digest('base64url'),
+          code_challenge_method: 'S256',
+          authorization_details: typeof details === 'string' ? details : JSON.stringify(details),
+        }),
+      });
+    for (const details of [
+      [{ type: 'payment_initiation' }],
+      [{ type: 'openid_credential', credential_configuration_id: 'passport_sd_jwt' }],
+      [{ type: 'openid_credential', credential_configuration_id: 'age_over_sd_jwt', locations: ['https://issuer.example'] }],
+      'not json',
+      [],
+    ]) {
+      const res = await par(details);
+      expect(res.status).toBe(400);
+      expect(((await res.json()) as { error: string }).error).toBe('invalid_authorization_details');
+    }
+  });
+});
