@@ -1,5 +1,6 @@
 // The credential issuer's failures, in one list: every error a route or service throws on purpose.
 import { ForbiddenError, HttpError, NotFoundError, RateLimitedError, ServiceUnavailableError, UnauthorizedError, ValidationError } from '@svc/http';
+import { DPOP_ALGORITHMS } from '@svc/runtime';
 
 export const tokenMissing = () => new UnauthorizedError('The X-API-Token header is required', 'unauthorized');
 export const tokenUnknown = () => new UnauthorizedError('The API token is not valid', 'invalid_token');
@@ -69,7 +70,17 @@ export const unknownCredentialIdentifier = (id: string) =>
 export const credentialRequestDenied = (description: string) => new HttpError(400, 'credential_request_denied', description);
 export const authorizationServerUnavailable = () =>
   new ServiceUnavailableError('The identity provider that authorized this wallet cannot be reached; try again shortly', 5, 'authorization_server_unavailable');
-export const boundTokenRefused = () =>
-  new HttpError(401, 'invalid_token', 'This issuer takes bearer access tokens only: request the token without DPoP or mutual TLS', {
-    'WWW-Authenticate': 'Bearer error="invalid_token"',
-  });
+export const certificateBoundTokenRefused = () =>
+  new HttpError(
+    401,
+    'invalid_token',
+    'This issuer takes bearer and DPoP-bound access tokens, not certificate-bound ones: request the token without mutual TLS',
+    {
+      'WWW-Authenticate': 'Bearer error="invalid_token"',
+    },
+  );
+/** RFC 9449 §5.8 at /token: the proof of possession is not valid. */
+export const invalidDpopProofAtToken = (description: string) => new HttpError(400, 'invalid_dpop_proof', description);
+/** RFC 9449 §7.1 at /credential: a DPoP-bound token needs the DPoP scheme and a valid proof of its key, and a bearer token no DPoP scheme. */
+export const invalidDpopProofAtResource = (description: string) =>
+  new HttpError(401, 'invalid_dpop_proof', description, { 'WWW-Authenticate': `DPoP error="invalid_dpop_proof", algs="${DPOP_ALGORITHMS.join(' ')}"` });

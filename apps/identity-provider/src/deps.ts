@@ -1,14 +1,14 @@
 import { TimestampBatch } from '@svc/db';
 import { dependencyCheck, readPackageVersion, type ReadinessCheck } from '@svc/http';
-import { type Clock, coreChecks, createCoreDeps, type CoreDeps } from '@svc/runtime';
+import { type Clock, coreChecks, createCoreDeps, type CoreDeps, DpopProofs } from '@svc/runtime';
 import { KeyEncryption, legacyKekWarning, WebhookSecrets } from '@svc/signing-keys';
+import { invalidDpopProof, useDpopNonce } from './errors.js';
 import type { Config } from './config.js';
 import { SIGNING_ALGORITHMS, SigningKeys } from './keys/signing-keys.js';
 import { purgeExpired as purgeExpiredRows } from './authorize/authorizations.js';
 import { ClientAssertions } from './clients/client-assertions.js';
 import { outboundFetch } from './clients/outbound-fetch.js';
 import { BackchannelLogout } from './logout/backchannel-logout.js';
-import { DpopProofs } from './http/dpop-proofs.js';
 import { RequestLimits } from './limits/request-limits.js';
 import { PresetCache } from './data-access/preset-cache.js';
 import { Clients } from './clients/clients.js';
@@ -114,7 +114,7 @@ export function buildDeps(config: Config, testClock?: Clock): AppDeps {
       clock,
     ),
     assertions: new ClientAssertions(config.issuer, core.store.cache, clock, config.JWKS_URI_ALLOW_PRIVATE),
-    dpop: new DpopProofs(config.IDP_SECRET, core.store.cache, clock),
+    dpop: new DpopProofs({ nonceSecret: config.IDP_SECRET, cache: core.store.cache, clock, refusals: { invalid: invalidDpopProof, useNonce: useDpopNonce } }),
     tokenStamps,
     config,
     environment,

@@ -5,6 +5,7 @@ export { handle, toFieldIssues, type RequestSchemas, type ValidatedHandler } fro
 export { createLogger, type Logger, type LoggerConfig } from './logger.js';
 export { createBaseApp, createServiceApp, finishApp, type BaseAppOptions, type ServiceAppOptions, type ServiceRoutes } from './base-app.js';
 export { methodNotAllowed } from './method-not-allowed.js';
+export { openCors } from './cors.js';
 export { healthRouter, type ReadinessCheck, type CheckResult, type CheckDetails, type HealthOptions } from './health.js';
 export { createHttpServer, serve, type ServeOptions, type RunningServer } from './serve.js';
 export { dependencyCheck } from './dependency-check.js';

@@ -72,3 +72,5 @@ export function coreChecks(core: Pick<CoreDeps, 'db' | 'store'>): ReadinessCheck
     dependencyCheck('redis', () => core.store.ping(), { mode: core.store.kind === 'redis' ? 'redis' : 'in-process' }),
   ];
 }
+
+export { DPOP_ALGORITHMS, type DpopCheck, DpopProofs, type DpopRefusals } from './dpop-proofs.js';

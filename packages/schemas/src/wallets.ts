@@ -61,7 +61,12 @@ export const ZPreAuthorizedTokenRequest = z.object({
   tx_code: z.string().max(50).optional(),
 });
 
-export const ZWalletTokenResponse = z.object({ access_token: z.string(), token_type: z.literal('Bearer'), expires_in: z.number() });
+export const ZWalletTokenResponse = z.object({
+  access_token: z.string(),
+  /** DPoP when the request carried a DPoP proof: the token is bound to its key (RFC 9449 §5). */
+  token_type: z.enum(['Bearer', 'DPoP']),
+  expires_in: z.number(),
+});
 
 export const ZNonceResponse = z.object({ c_nonce: z.string() });
 

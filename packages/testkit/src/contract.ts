@@ -61,7 +61,8 @@ export function contractChecked(app: Express): { app: Express; violations(): Pro
       return send(chunk);
     };
     res.on('finish', () => {
-      if (req.path === '/openapi.json') return;
+      // CORS preflights are the browser's, not operations of the API (OpenAPI documents none).
+      if (req.path === '/openapi.json' || (req.method === 'OPTIONS' && req.headers['access-control-request-method'])) return;
       loading ??= load();
       const check = loading.then(({ paths, ajv }) => {
         const where = `${req.method} ${req.path} → ${res.statusCode}`;

@@ -66,18 +66,33 @@ beforeAll(async () => {
   symlinkSync(join(repoRoot, 'apps'), join(scratch, 'apps'));
   const shared = { DATABASE_URL: testDatabaseUrl(), ...(testRedisUrl() ? { REDIS_URL: testRedisUrl() } : {}), REDIS_KEY_PREFIX: uniqueNamespace('examples') };
   const sandbox = { SVC_ENVIRONMENT: 'sandbox', DATABASE_URL: await testSandboxDatabaseUrl(), IDP_SECRET: randomBytes(32).toString('base64url') };
+  const ports = new Map<string, number>();
+  for (const { guide } of GUIDES) ports.set(guide, await freePort());
+  const at = (guide: string) => `http://127.0.0.1:${ports.get(guide)}`;
+  // As npm start wires them: the identity provider authorizes wallets for the credential issuer,
+  // which introspects their tokens with the demo's client for it (the authorization code flow).
+  const issuerClient = demo.clients.credential_issuer;
   await Promise.all(
     GUIDES.map(async ({ guide, service }) => {
-      const port = await freePort();
       const own =
         guide === 'sandbox'
           ? sandbox
           : service === 'identity-provider'
-            ? { IDP_SECRET: randomBytes(32).toString('base64url') }
+            ? {
+                IDP_SECRET: randomBytes(32).toString('base64url'),
+                CREDENTIAL_ISSUER_URL: at('credential-issuer'),
+                CREDENTIAL_ISSUER_CLIENT_ID: issuerClient.client_id,
+              }
             : service === 'credential-issuer'
-              ? { SIGNING_WORKERS: '1' }
+              ? {
+                  SIGNING_WORKERS: '1',
+                  AUTHORIZATION_SERVER_URL: at('identity-provider'),
+                  AUTHORIZATION_SERVER_CLIENT_ID: issuerClient.client_id,
+                  AUTHORIZATION_SERVER_CLIENT_SECRET: issuerClient.client_secret!,
+                  WALLET_ORGANIZATION_ID: demo.organization.id,
+                }
               : {};
-      services.set(guide, await startService(service, { ...shared, ...own, PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` }));
+      services.set(guide, await startService(service, { ...shared, ...own, PORT: String(ports.get(guide)), PUBLIC_URL: at(guide) }));
     }),
   );
 }, 90_000);

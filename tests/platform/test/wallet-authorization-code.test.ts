@@ -112,7 +112,7 @@ async function approve(authorizationRequestUrl: string, who: { email: string; pa
 }
 
 /** The wallet's whole flow, from the issuer's URL to the credential: authorization code with PKCE through PAR, then nonce, proof, credential. */
-async function receive(who: { email: string; password: string }, configurationId = 'age_over_sd_jwt') {
+async function receive(who: { email: string; password: string }, configurationId = 'age_over_sd_jwt', options: { dpop?: boolean } = {}) {
   const { publicKey, privateKey } = await generateKeyPair('ES256', { extractable: true });
   const holder = { publicJwk: await exportJWK(publicKey), privateKey };
   const wallet = new Openid4vciClient({ callbacks: callbacks(holder) });
@@ -127,19 +127,21 @@ async function receive(who: { email: string; password: string }, configurationId
     additionalRequestPayload: { authorization_details: [{ type: 'openid_credential', credential_configuration_id: configurationId }] },
   });
   const { code, context } = await approve(authorizationRequestUrl, who);
-  const { accessTokenResponse } = await oauth.retrieveAuthorizationCodeAccessToken({
+  const signer = { method: 'jwk' as const, alg: 'ES256', publicJwk: holder.publicJwk as never };
+  const { accessTokenResponse, dpop } = await oauth.retrieveAuthorizationCodeAccessToken({
     authorizationServerMetadata,
     authorizationCode: code,
     pkceCodeVerifier: pkce!.codeVerifier,
     redirectUri: REDIRECT_URI,
     resource: issuer.url,
+    ...(options.dpop ? { dpop: { signer } } : {}),
   });
   const { c_nonce } = await wallet.requestNonce({ issuerMetadata });
   const { jwt } = await wallet.createCredentialRequestJwtProof({
     issuerMetadata,
     credentialConfigurationId: configurationId,
     nonce: c_nonce,
-    signer: { method: 'jwk', alg: 'ES256', publicJwk: holder.publicJwk as never },
+    signer,
   });
   const credentialRequest = (body: Record<string, unknown>) =>
     fetch(`${issuer.url}/credential`, {
@@ -147,7 +149,7 @@ async function receive(who: { email: string; password: string }, configurationId
       headers: { 'content-type': 'application/json', authorization: `Bearer ${accessTokenResponse.access_token}` },
       body: JSON.stringify(body),
     });
-  return { wallet, issuerMetadata, accessTokenResponse, context, jwt, holder, credentialRequest };
+  return { wallet, issuerMetadata, accessTokenResponse, dpop, context, jwt, holder, credentialRequest };
 }
 
 describe('OpenID4VCI authorization code flow through the identity provider', () => {
@@ -188,6 +190,22 @@ describe('OpenID4VCI authorization code flow through the identity provider', () 
     expect(claims.age_over_18).toBe(true);
     expect(claims.age_over_21).toBe(true);
     expect(claims).not.toHaveProperty('date_of_birth');
+  });
+
+  it('with DPoP: the token the identity provider bound to the wallet’s key is proven at the issuer, and refused as a bearer token', async () => {
+    const { wallet, issuerMetadata, accessTokenResponse, dpop, jwt, credentialRequest } = await receive(person, 'age_over_sd_jwt', { dpop: true });
+    expect(accessTokenResponse.token_type).toBe('DPoP');
+    const asBearer = await credentialRequest({ credential_identifier: 'age_over_sd_jwt', proofs: { jwt: [jwt] } });
+    expect(asBearer.status).toBe(401);
+    expect(((await asBearer.json()) as { error: string }).error).toBe('invalid_dpop_proof');
+    const { credentialResponse } = await wallet.retrieveCredentials({
+      issuerMetadata,
+      accessToken: accessTokenResponse.access_token,
+      credentialConfigurationId: 'age_over_sd_jwt',
+      proofs: { jwt: [jwt] },
+      dpop: dpop!,
+    });
+    expect((credentialResponse.credentials![0] as { credential: string }).credential.split('~').length).toBeGreaterThan(2);
   });
 
   it('takes the credential_identifier of the token response, and refuses one the token does not grant', async () => {

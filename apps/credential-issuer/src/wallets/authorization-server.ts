@@ -12,8 +12,10 @@ import { authorizationServerUnavailable } from '../errors.js';
 export interface ApprovedGrant {
   details: GrantedCredentialDetail[];
   claims: Record<string, Record<string, unknown>>;
-  /** Set when the token is bound to a key (DPoP) or a certificate (mTLS). */
-  bound: boolean;
+  /** The thumbprint of the key the token is bound to (DPoP), if it is. */
+  jkt: string | undefined;
+  /** Bound to a client certificate (RFC 8705), which this issuer cannot check. */
+  certificateBound: boolean;
 }
 
 const TIMEOUT_MS = 5000;
@@ -57,7 +59,8 @@ export function authorizationServerClient(server: AuthorizationServer, credentia
       // Only what was granted for this issuer (a misconfigured identity provider may name another).
       const details = (parsed.data.authorization_details ?? []).filter((d) => d.locations?.includes(credentialIssuer));
       if (details.length === 0) return undefined;
-      return { details, claims: parsed.data.credential_claims ?? {}, bound: parsed.data.cnf !== undefined };
+      const { cnf } = parsed.data;
+      return { details, claims: parsed.data.credential_claims ?? {}, jkt: cnf?.jkt, certificateBound: cnf?.['x5t#S256'] !== undefined };
     },
   };
 }

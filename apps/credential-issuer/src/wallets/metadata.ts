@@ -4,6 +4,7 @@
  * codes (RFC 8414; this issuer itself), the JWT VC issuer metadata with the keys SD-JWT VCs are
  * signed with (SD-JWT VC §5), and each credential type's metadata at its `vct` URL (§6).
  */
+import { DPOP_ALGORITHMS } from '@svc/runtime';
 import { PRE_AUTHORIZED_CODE_GRANT } from '@svc/schemas';
 import { CREDENTIAL_CONFIGURATIONS, type CredentialConfiguration, vctOf } from './configurations.js';
 import { PROOF_ALGORITHMS } from './holder-proofs.js';
@@ -52,6 +53,8 @@ export function authorizationServerMetadata(publicUrl: string) {
     token_endpoint: `${publicUrl}/token`,
     grant_types_supported: [PRE_AUTHORIZED_CODE_GRANT],
     'pre-authorized_grant_anonymous_access_supported': true,
+    // RFC 9449: a DPoP proof at /token binds the token to the wallet's key.
+    dpop_signing_alg_values_supported: DPOP_ALGORITHMS,
     response_types_supported: [],
     token_endpoint_auth_methods_supported: ['none'],
   };

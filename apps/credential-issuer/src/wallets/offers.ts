@@ -98,9 +98,10 @@ export async function offerByHandle(deps: OfferDeps, handle: string) {
 /**
  * The token endpoint's pre-authorized code grant: one access token per offer, ever. A wrong
  * transaction code spends one of the offer's attempts before it is compared (parallel guesses
- * cannot share one check), and the last attempt spends the offer.
+ * cannot share one check), and the last attempt spends the offer. With `dpopJkt` (the key of a
+ * DPoP proof sent with the request) the token is bound to that key (RFC 9449 §5).
  */
-export async function exchangePreAuthorizedCode(deps: OfferDeps, code: string | undefined, txCode: string | undefined) {
+export async function exchangePreAuthorizedCode(deps: OfferDeps, code: string | undefined, txCode: string | undefined, dpopJkt?: string) {
   if (!code) throw oauthInvalidRequest('pre-authorized_code is required');
   const now = deps.now();
   const spent = () => invalidGrant('The pre-authorized code is unknown, expired or already used');
@@ -125,10 +126,15 @@ export async function exchangePreAuthorizedCode(deps: OfferDeps, code: string | 
   const accessToken = randomBytes(32).toString('base64url');
   const taken = await deps.db.credentialOffer.updateMany({
     where: { id: row.id, redeemedAt: null, expiresAt: { gt: now } },
-    data: { redeemedAt: now, accessTokenHash: sha256Base64Url(accessToken), accessTokenExpiresAt: new Date(now.getTime() + ACCESS_TOKEN_TTL_SECONDS * 1000) },
+    data: {
+      redeemedAt: now,
+      accessTokenHash: sha256Base64Url(accessToken),
+      accessTokenExpiresAt: new Date(now.getTime() + ACCESS_TOKEN_TTL_SECONDS * 1000),
+      dpopJkt: dpopJkt ?? null,
+    },
   });
   if (taken.count === 0) throw spent();
-  return { access_token: accessToken, token_type: 'Bearer' as const, expires_in: ACCESS_TOKEN_TTL_SECONDS };
+  return { access_token: accessToken, token_type: dpopJkt ? ('DPoP' as const) : ('Bearer' as const), expires_in: ACCESS_TOKEN_TTL_SECONDS };
 }
 
 /** The offer an access token was issued for, while the token is valid; undefined otherwise. */

@@ -3,6 +3,9 @@ import type { OperationExample } from '@svc/http';
 // The guide's wallet examples (docs/credential-issuer.md, "Every endpoint, by example"), in page
 // order after the others, each fresh where it must be: an offer's code is taken once, a nonce once.
 const ISSUER = 'http://localhost:4002';
+/** The identity provider, as the authorization server of the authorization code flow, and the demo wallet's redirect URI. */
+const IDP = 'http://localhost:4000';
+const WALLET_REDIRECT = 'http://localhost:4003/callback';
 const token = { 'X-API-Token': '$API_TOKEN' };
 const GRANT = 'urn:ietf:params:oauth:grant-type:pre-authorized_code';
 const NEW_OFFER = `curl -s -X POST ${ISSUER}/credential-offers -H "X-API-Token: $API_TOKEN" -H 'content-type: application/json' \\
@@ -152,6 +155,30 @@ export C_NONCE=$(curl -s -X POST ${ISSUER}/nonce | jq -r .c_nonce)
 export PROOF=$(node apps/credential-issuer/scripts/wallet.mjs proof --audience ${ISSUER} --nonce "$C_NONCE")`,
       headers: { Authorization: 'Bearer $ACCESS_TOKEN' },
       body: { credential_configuration_id: 'age_over_sd_jwt', proofs: { jwt: ['$PROOF'] } },
+      status: 200,
+      response: { credentials: [{ credential: SD_JWT }] },
+    },
+    {
+      summary:
+        'a credential the person approved at the identity provider (the authorization code flow): the demo wallet pushes its request with authorization_details, the demo person signs in and approves, the wallet trades the code for a token and names the credential by the credential_identifier the token response gave',
+      setup: `export WALLET_CLIENT=$(jq -r .clients.wallet.client_id .data/demo.json)
+export VERIFIER=$(openssl rand -hex 32)   # PKCE: the wallet's secret for this one request
+export REQUEST_URI=$(curl -s -X POST ${IDP}/oauth/par -d client_id=$WALLET_CLIENT -d response_type=code -d redirect_uri=${WALLET_REDIRECT} \\
+  -d code_challenge=$(printf %s "$VERIFIER" | openssl dgst -sha256 -binary | openssl base64 -A | tr '+/' '-_' | tr -d =) -d code_challenge_method=S256 \\
+  --data-urlencode 'authorization_details=[{"type": "openid_credential", "credential_configuration_id": "age_over_sd_jwt"}]' | jq -r .request_uri)
+# The person's part (the consent page does this in a browser): sign in, see what is asked, approve.
+export SESSION=$(curl -s -X POST ${IDP}/auth/session -H 'content-type: application/json' \\
+  -d "$(jq '.users.palm_verified | {email, password}' .data/demo.json)" | jq -r .session_token)
+export AUTHORIZATION_ID=$(curl -s -G ${IDP}/oauth/authorize -H 'accept: application/json' \\
+  --data-urlencode client_id=$WALLET_CLIENT --data-urlencode request_uri=$REQUEST_URI | jq -r .authorization_id)
+export CODE=$(curl -s -X POST ${IDP}/oauth/authorize/approve -H "authorization: Bearer $SESSION" -H 'content-type: application/json' \\
+  -d "$(jq -n --arg id "$AUTHORIZATION_ID" '{authorization_id: $id}')" | jq -r .code)
+export WALLET_TOKEN=$(curl -s -X POST ${IDP}/oauth/token -d grant_type=authorization_code -d code=$CODE -d client_id=$WALLET_CLIENT \\
+  -d redirect_uri=${WALLET_REDIRECT} -d code_verifier=$VERIFIER | jq -r .access_token)
+export C_NONCE=$(curl -s -X POST ${ISSUER}/nonce | jq -r .c_nonce)
+export PROOF=$(node apps/credential-issuer/scripts/wallet.mjs proof --audience ${ISSUER} --nonce "$C_NONCE")`,
+      headers: { Authorization: 'Bearer $WALLET_TOKEN' },
+      body: { credential_identifier: 'age_over_sd_jwt', proofs: { jwt: ['$PROOF'] } },
       status: 200,
       response: { credentials: [{ credential: SD_JWT }] },
     },

@@ -92,13 +92,14 @@ export const WALLET_OPERATIONS: OperationSpec[] = [
     path: '/token',
     tag: 'Wallets (OpenID4VCI)',
     summary: 'Trade a pre-authorized code (and transaction code) for an access token',
-    description: 'Form-encoded, anonymous (no client authentication). Once per offer; other parameters a wallet sends (resource, user_pin) are ignored.',
+    description:
+      'Form-encoded, anonymous (no client authentication). Once per offer; other parameters a wallet sends (resource, user_pin) are ignored. With a DPoP header (RFC 9449: typ dpop+jwt, htm POST, htu this URL, a fresh iat and a unique jti) the token is bound to the proof’s key (token_type DPoP) and is then accepted only as Authorization: DPoP with a proof of that key.',
     body: ZPreAuthorizedTokenRequest,
     bodyTypes: ['application/x-www-form-urlencoded'],
     responses: {
       200: { description: 'An access token for the credential endpoint (300 s)', schema: ZWalletTokenResponse },
       ...errorResponses({
-        400: 'invalid_grant (a code unknown, used or expired; a wrong transaction code), invalid_request (a transaction code missing or not asked for), unsupported_grant_type',
+        400: 'invalid_grant (a code unknown, used or expired; a wrong transaction code), invalid_request (a transaction code missing or not asked for), invalid_dpop_proof (the code is not spent), unsupported_grant_type',
         429: tooMany,
       }),
     },
@@ -118,17 +119,18 @@ export const WALLET_OPERATIONS: OperationSpec[] = [
     method: 'post',
     path: '/credential',
     tag: 'Wallets (OpenID4VCI)',
-    summary: 'Issue the offered credential, bound to the holder’s key',
+    summary: 'Issue the offered or approved credential, bound to the holder’s key',
     description:
-      'One proof of type jwt (typ openid4vci-proof+jwt, ES256 or EdDSA, the public key as jwk in its header or named by a did:jwk kid, aud this issuer, iat within 300 s, a nonce from POST /nonce). For a dc+sd-jwt configuration, an SD-JWT VC: every claim a disclosure, with decoys; cnf the holder’s key; status a Token Status List entry. For an ldp_vc one, a W3C credential about the holder’s did:jwk with a bbs-2023 proof and a Bitstring Status List entry (the holder derives what to show). Listed by GET /credentials and revoked by POST /credentials/revoke like any credential of the organization.',
+      'With an offer’s access token (from POST /token), the offer’s credential, named by credential_configuration_id. With an access token from the identity provider (the authorization code flow, when AUTHORIZATION_SERVER_URL is set), a credential the person approved there, named by a credential_identifier of the token response (or its credential_configuration_id), with the claims their verified data holds (introspected at the identity provider). One proof of type jwt (typ openid4vci-proof+jwt, ES256 or EdDSA, the public key as jwk in its header or named by a did:jwk kid, aud this issuer, iat within 300 s, a nonce from POST /nonce). For a dc+sd-jwt configuration, an SD-JWT VC: every claim a disclosure, with decoys; cnf the holder’s key; status a Token Status List entry. For an ldp_vc one, a W3C credential about the holder’s did:jwk with a bbs-2023 proof and a Bitstring Status List entry (the holder derives what to show). Listed by GET /credentials and revoked by POST /credentials/revoke like any credential of the organization.',
     security: [['walletAccessToken']],
     body: ZCredentialRequest,
     responses: {
       200: { description: 'The credential', schema: ZCredentialResponse },
       ...errorResponses({
-        400: 'invalid_proof, invalid_nonce (get a new one), unknown_credential_configuration (not the offer’s), invalid_credential_request (already issued on this offer; the body’s shape)',
-        401: 'invalid_token: the access token is missing, unknown or expired (WWW-Authenticate: Bearer)',
+        400: 'invalid_proof, invalid_nonce (get a new one), unknown_credential_configuration (not the offer’s), unknown_credential_identifier (not granted by the token), credential_request_denied (the person’s verified data does not hold what the credential says), invalid_credential_request (already issued on this offer; the body’s shape)',
+        401: 'invalid_token: the access token is missing, unknown, expired or revoked, or certificate-bound (WWW-Authenticate: Bearer); invalid_dpop_proof: a DPoP-bound token without the DPoP scheme and a valid proof of its key (htm POST, htu this URL, ath the token’s hash, a unique jti), or an unbound one under the DPoP scheme (WWW-Authenticate: DPoP)',
         429: tooMany,
+        503: 'authorization_server_unavailable: the identity provider cannot be reached to introspect its token (Retry-After)',
       }),
     },
   },

@@ -7,15 +7,16 @@
  */
 import { randomUUID } from 'node:crypto';
 import { outboxInsert } from '@svc/db';
-import type { CoreDeps } from '@svc/runtime';
+import type { CoreDeps, DpopProofs } from '@svc/runtime';
 import type { ZCredentialRequest } from '@svc/schemas';
 import type { z } from 'zod';
 import {
   accessTokenMissing,
-  boundTokenRefused,
+  certificateBoundTokenRefused,
   credentialRequestDenied,
   invalidAccessToken,
   invalidCredentialRequest,
+  invalidDpopProofAtResource,
   invalidProof,
   unknownConfiguration,
   unknownCredentialIdentifier,
@@ -33,9 +34,37 @@ import { tokenStatusListUrl } from './token-status-lists.js';
 /** A wallet credential's life when CREDENTIAL_VALIDITY_SECONDS is not set: a year, then the wallet asks again. */
 export const WALLET_CREDENTIAL_VALIDITY_SECONDS = 365 * 24 * 3600;
 
-/** What issuing needs: the issuer's own (signing pool and keys included, for ldp_vc), and the nonce store. */
+/** What issuing needs: the issuer's own (signing pool and keys included, for ldp_vc), the nonce store, and DPoP proofs at this endpoint. */
 export interface WalletIssueDeps extends IssueContext {
   cache: CoreDeps['store']['cache'];
+  dpop: DpopProofs;
+}
+
+/** The access token as the request presents it: its scheme, and the DPoP proof beside it (RFC 9449 §7). */
+export interface PresentedToken {
+  token: string;
+  scheme: 'bearer' | 'dpop';
+  proof: string | undefined;
+}
+
+/**
+ * RFC 9449 §7: a token bound to the key `jkt` is accepted only with the DPoP scheme and a proof of
+ * that key over this request and this token; an unbound token only with the Bearer scheme.
+ */
+async function checkBinding(deps: WalletIssueDeps, presented: PresentedToken, jkt: string | null | undefined): Promise<void> {
+  if (!jkt) {
+    if (presented.scheme === 'dpop') throw invalidDpopProofAtResource('This access token is not DPoP-bound: send it with the Bearer scheme');
+    return;
+  }
+  if (presented.scheme !== 'dpop' || presented.proof === undefined)
+    throw invalidDpopProofAtResource('This access token is DPoP-bound: send it as Authorization: DPoP <token>, with a DPoP proof of its key');
+  const proven = await deps.dpop.verify(presented.proof, {
+    method: 'POST',
+    url: `${deps.config.publicUrl}/credential`,
+    accessToken: presented.token,
+    requireNonce: false,
+  });
+  if (proven !== jkt) throw invalidDpopProofAtResource('The DPoP proof is signed by another key than the one the access token is bound to');
 }
 
 /** The one key proof a request must carry, checked (nonce, audience, freshness): the key the credential is bound to. */
@@ -53,16 +82,22 @@ async function holderOfRequest(deps: WalletIssueDeps, body: z.output<typeof ZCre
  */
 export async function issueToWallet(
   deps: WalletIssueDeps,
-  accessToken: string | undefined,
+  presented: PresentedToken | undefined,
   body: z.output<typeof ZCredentialRequest>,
   authorizationServer?: AuthorizationServerClient,
 ) {
-  if (!accessToken) throw accessTokenMissing();
-  const offer = await offerOfAccessToken({ db: deps.db, publicUrl: deps.config.publicUrl, now: () => deps.clock.now() }, accessToken);
-  if (offer) return issueOnOffer(deps, offer, body);
+  if (!presented) throw accessTokenMissing();
+  const { token } = presented;
+  const offer = await offerOfAccessToken({ db: deps.db, publicUrl: deps.config.publicUrl, now: () => deps.clock.now() }, token);
+  if (offer) {
+    await checkBinding(deps, presented, offer.dpopJkt);
+    return issueOnOffer(deps, offer, body);
+  }
   // The identity provider's tokens are JWTs; this issuer's own are not, and are never sent there.
-  const approved = authorizationServer && accessToken.split('.').length === 3 ? await authorizationServer.approvedGrant(accessToken) : undefined;
+  const approved = authorizationServer && token.split('.').length === 3 ? await authorizationServer.approvedGrant(token) : undefined;
   if (!approved) throw invalidAccessToken();
+  if (approved.certificateBound) throw certificateBoundTokenRefused();
+  await checkBinding(deps, presented, approved.jkt);
   return issueOnApproval(deps, approved, body);
 }
 
@@ -94,8 +129,6 @@ async function issueOnOffer(deps: WalletIssueDeps, offer: Offer, body: z.output<
  * key bound), each time with a fresh nonce proof.
  */
 async function issueOnApproval(deps: WalletIssueDeps, approved: ApprovedGrant, body: z.output<typeof ZCredentialRequest>) {
-  // A sender-constrained token proves nothing here unless its proof is checked, which this issuer does not do yet.
-  if (approved.bound) throw boundTokenRefused();
   // §8.2 asks for the identifier; wallets that send the configuration id instead (several libraries
   // do) name the same thing here, since each configuration is one dataset. One of the two, not both.
   const { credential_identifier: identifier, credential_configuration_id: configurationId } = body;

@@ -1,5 +1,5 @@
 import { type RequestHandler, Router } from 'express';
-import { handle, limitSource, methodNotAllowed } from '@svc/http';
+import { handle, limitSource, methodNotAllowed, openCors } from '@svc/http';
 import {
   PRE_AUTHORIZED_CODE_GRANT,
   ZCreateCredentialOfferRequest,
@@ -10,14 +10,15 @@ import {
 } from '@svc/schemas';
 import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
-import { overLimit, statusListNotFound, unsupportedGrantType } from '../errors.js';
+import { DpopProofs } from '@svc/runtime';
+import { invalidDpopProofAtResource, invalidDpopProofAtToken, overLimit, statusListNotFound, unsupportedGrantType } from '../errors.js';
 import { requireToken } from '../routes/require-token.js';
 import { CREDENTIAL_CONFIGURATIONS } from './configurations.js';
 import { issueNonce } from './holder-proofs.js';
 import { authorizationServerMetadata, credentialIssuerMetadata, jwtVcIssuerMetadata, typeMetadata } from './metadata.js';
 import { createOffer, exchangePreAuthorizedCode, offerByHandle } from './offers.js';
 import { signedTokenStatusList, TOKEN_STATUS_LIST_TYP } from './token-status-lists.js';
-import { issueToWallet } from './wallet-credentials.js';
+import { issueToWallet, type PresentedToken } from './wallet-credentials.js';
 import { authorizationServerClient } from './authorization-server.js';
 
 const publicCache = (seconds: number) => ({ 'Cache-Control': `public, max-age=${seconds}`, 'Access-Control-Allow-Origin': '*' });
@@ -34,6 +35,12 @@ export function walletsRouter(deps: AppDeps): Router {
   const authorizationServer = deps.config.authorizationServer;
   const offers = { db: deps.db, publicUrl: issuer, now: () => deps.clock.now(), authorizationServer: authorizationServer?.issuer };
   const approvals = authorizationServer && authorizationServerClient(authorizationServer, issuer);
+  // RFC 9449: proofs at /token bind the offer's token to a key; at /credential they prove it. No
+  // server nonces: each proof's jti is remembered in the shared store, so a replay is refused.
+  const dpop = (invalid: (description: string) => Error) =>
+    new DpopProofs({ cache: deps.store.cache, clock: deps.clock, refusals: { invalid, useNonce: () => invalid('No DPoP nonce is issued here') } });
+  const tokenDpop = dpop(invalidDpopProofAtToken);
+  const credentialDpop = dpop(invalidDpopProofAtResource);
 
   router.get('/.well-known/openid-credential-issuer', (_req, res) => {
     res.set(publicCache(300)).json(credentialIssuerMetadata(issuer, deps.config.ISSUER_DISPLAY_NAME, authorizationServer?.issuer));
@@ -79,9 +86,12 @@ export function walletsRouter(deps: AppDeps): Router {
       }),
     )
     .all(methodNotAllowed);
+  // A wallet in a browser calls these from its own origin (CORS, preflight included); no cookies are involved.
   router
     .route('/credential-offers/:handle')
+    .options(openCors)
     .get(
+      openCors,
       walletCalls('offer'),
       handle({ params: ZOfferHandleParams }, async ({ params }, _req, res) => {
         res.set(noStore).json(await offerByHandle(offers, params.handle));
@@ -91,19 +101,25 @@ export function walletsRouter(deps: AppDeps): Router {
 
   router
     .route('/token')
+    .options(openCors)
     .post(
+      openCors,
       walletCalls('token'),
       // Wallets send more than the grant needs (`resource`, the drafts' `user_pin`): ignored, as OAuth says.
-      handle({ body: ZPreAuthorizedTokenRequest }, async ({ body }, _req, res) => {
+      handle({ body: ZPreAuthorizedTokenRequest }, async ({ body }, req, res) => {
         if (body.grant_type !== PRE_AUTHORIZED_CODE_GRANT) throw unsupportedGrantType();
-        res.set({ ...noStore, Pragma: 'no-cache' }).json(await exchangePreAuthorizedCode(offers, body['pre-authorized_code'], body.tx_code));
+        const proof = req.get('dpop');
+        const jkt = proof === undefined ? undefined : await tokenDpop.verify(proof, { method: 'POST', url: `${issuer}/token`, requireNonce: false });
+        res.set({ ...noStore, Pragma: 'no-cache' }).json(await exchangePreAuthorizedCode(offers, body['pre-authorized_code'], body.tx_code, jkt));
       }),
     )
     .all(methodNotAllowed);
   router
     .route('/nonce')
+    .options(openCors)
     // A flood of nonces would fill the shared store: each address takes NONCES_PER_MINUTE.
     .post(
+      openCors,
       perAddress('nonce', () => deps.config.NONCES_PER_MINUTE),
       async (_req, res) => {
         res.set(noStore).json({ c_nonce: await issueNonce(deps.store.cache) });
@@ -112,14 +128,27 @@ export function walletsRouter(deps: AppDeps): Router {
     .all(methodNotAllowed);
   router
     .route('/credential')
+    .options(openCors)
     .post(
+      openCors,
       walletCalls('credential'),
       handle({ body: ZCredentialRequest }, async ({ body }, req, res) => {
         const [scheme, token] = (req.headers.authorization ?? '').split(' ');
-        const accessToken = scheme?.toLowerCase() === 'bearer' && token ? token : undefined;
+        const kind = scheme?.toLowerCase();
+        const presented: PresentedToken | undefined =
+          (kind === 'bearer' || kind === 'dpop') && token ? { token, scheme: kind, proof: req.get('dpop') } : undefined;
         const issued = await issueToWallet(
-          { db: deps.db, sql: deps.sql, config: deps.config, keys: deps.issuerKeys, pool: deps.pool, clock: deps.clock, cache: deps.store.cache },
-          accessToken,
+          {
+            db: deps.db,
+            sql: deps.sql,
+            config: deps.config,
+            keys: deps.issuerKeys,
+            pool: deps.pool,
+            clock: deps.clock,
+            cache: deps.store.cache,
+            dpop: credentialDpop,
+          },
+          presented,
           body,
           approvals,
         );

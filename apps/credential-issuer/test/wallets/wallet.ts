@@ -42,14 +42,17 @@ export const didJwk = (holder: Holder) => `did:jwk:${Buffer.from(JSON.stringify(
  * The whole pre-authorized code flow, as a wallet runs it from the link it scanned; the proof names
  * the holder's key as a jwk, or (`bind: 'did'`) by its did:jwk.
  */
-export async function receive(holder: Holder, offerLink: string, txCode?: string, bind: 'jwk' | 'did' = 'jwk') {
+export async function receive(holder: Holder, offerLink: string, txCode?: string, bind: 'jwk' | 'did' = 'jwk', options: { dpop?: boolean } = {}) {
   const client = walletClient(holder);
   const credentialOffer = await client.resolveCredentialOffer(offerLink);
   const issuerMetadata = await client.resolveIssuerMetadata(credentialOffer.credential_issuer);
-  const { accessTokenResponse } = await client.retrievePreAuthorizedCodeAccessTokenFromOffer({
+  // With DPoP (RFC 9449) the token is bound to the holder's key, and every use of it proves that key.
+  const signer = { method: 'jwk' as const, alg: holder.alg, publicJwk: holder.publicJwk as never };
+  const { accessTokenResponse, dpop } = await client.retrievePreAuthorizedCodeAccessTokenFromOffer({
     credentialOffer,
     issuerMetadata,
     ...(txCode ? { txCode } : {}),
+    ...(options.dpop ? { dpop: { signer } } : {}),
   });
   const { c_nonce } = await client.requestNonce({ issuerMetadata });
   const credentialConfigurationId = credentialOffer.credential_configuration_ids[0]!;
@@ -67,8 +70,14 @@ export async function receive(holder: Holder, offerLink: string, txCode?: string
     accessToken: accessTokenResponse.access_token,
     credentialConfigurationId,
     proofs: { jwt: [jwt] },
+    ...(dpop ? { dpop } : {}),
   });
-  return { credential: (credentialResponse.credentials![0] as { credential: string }).credential, issuerMetadata, credentialOffer };
+  return {
+    credential: (credentialResponse.credentials![0] as { credential: string }).credential,
+    issuerMetadata,
+    credentialOffer,
+    accessTokenResponse,
+  };
 }
 
 /** The same flow for a W3C credential: its JSON object as received. */

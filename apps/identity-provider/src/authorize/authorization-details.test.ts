@@ -3,7 +3,7 @@ import { renderConsent } from '../consent/consent-pages.js';
 import { credentialDetails, grantedDetails } from './authorization-details.js';
 
 const issuer = { url: 'https://issuer.example' };
-const age = { type: 'openid_credential', credential_configuration_id: 'age_over_sd_jwt' };
+const age = { type: 'openid_credential' as const, credential_configuration_id: 'age_over_sd_jwt' };
 
 describe('credentialDetails', () => {
   it('reads a JSON string (query, form) or an array (request object), names the issuer, and counts a repeat once', () => {

@@ -1,5 +1,5 @@
 import { Router, type Request, type Response } from 'express';
-import { handle, methodNotAllowed } from '@svc/http';
+import { handle, methodNotAllowed, openCors } from '@svc/http';
 import { ZAuthorizationIdQuery, ZAuthorizationResultRequest, ZAuthorizeQuery, ZPushedAuthorizationRequest } from '@svc/schemas';
 import type { AuthorizeDeps } from './deps.js';
 import { invalidRequest, OAuthError, RedirectableError } from '../errors.js';
@@ -9,7 +9,6 @@ import { credentialDetails } from './authorization-details.js';
 import { type RequestParameters, requestObjectParameters } from './request-objects.js';
 import type { Application } from '../clients/application.js';
 import { isFapi } from '../clients/fapi.js';
-import { openCors } from '../http/cors.js';
 import { authenticateGuarded, presentedCredentials } from '../clients/client-auth.js';
 import { redirectUriMatches } from '../clients/redirect-uris.js';
 import { messages, pickLocale } from '../views/locales/index.js';

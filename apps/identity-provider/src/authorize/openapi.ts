@@ -21,7 +21,7 @@ export const AUTHORIZE_OPERATIONS: ApiSpec['operations'] = [
     tag: 'OAuth',
     summary: 'Start an authorization (PKCE S256 only)',
     description:
-      'API callers get JSON; browsers (Accept prefers text/html) are sent to the hosted pages. An unknown client or a redirect_uri that does not match exactly is shown an error, never redirected; other errors are redirected to the client with error, error_description, state and iss. With `request_uri` (from `POST /oauth/par`, RFC 9126) the pushed request is used once and every other parameter but client_id is ignored; an unknown, expired, spent or other client’s request_uri is shown `invalid_request_uri`. A client registered with `require_pushed_authorization_requests` is refused any request that was not pushed. With `request` (RFC 9101) the request is a JWT the client signed with a key of its registered JWK Set, and every other parameter but client_id is ignored; one that does not verify is shown `invalid_request_object`.',
+      'API callers get JSON; browsers (Accept prefers text/html) are sent to the hosted pages. An unknown client or a redirect_uri that does not match exactly is shown an error, never redirected; other errors are redirected to the client with error, error_description, state and iss. With `request_uri` (from `POST /oauth/par`, RFC 9126) the pushed request is used once and every other parameter but client_id is ignored; an unknown, expired, spent or other client’s request_uri is shown `invalid_request_uri`. A client registered with `require_pushed_authorization_requests` is refused any request that was not pushed. With `request` (RFC 9101) the request is a JWT the client signed with a key of its registered JWK Set, and every other parameter but client_id is ignored; one that does not verify is shown `invalid_request_object`. With `authorization_details` (RFC 9396, a JSON array; OpenID4VCI 1.0 §5.1.1) a wallet asks for credentials of the configured credential issuer, `[{"type":"openid_credential","credential_configuration_id":"age_over_sd_jwt"}]`, and `scope` may be left out; another type, an unknown configuration, `locations` naming another issuer or no credential issuer configured: `invalid_authorization_details`.',
     query: ZAuthorizeQuery,
     responses: {
       200: { description: 'The pending authorization', schema: ZAuthorizeResponse },
@@ -48,7 +48,7 @@ export const AUTHORIZE_OPERATIONS: ApiSpec['operations'] = [
     responses: {
       201: { description: 'The reference to send the browser with', schema: ZPushedAuthorizationResponse },
       ...oauthErrors({
-        400: 'invalid_request (a redirect_uri not registered exactly, a request_uri pushed), invalid_scope, unsupported_response_type',
+        400: 'invalid_request (a redirect_uri not registered exactly, a request_uri pushed), invalid_scope, invalid_authorization_details, unsupported_response_type',
         401: 'invalid_client',
       }),
       ...rateLimited,

@@ -1,11 +1,10 @@
 import { Router } from 'express';
-import { handle, methodNotAllowed } from '@svc/http';
+import { handle, methodNotAllowed, openCors } from '@svc/http';
 import { PRESET_LISTING, resolvePreset, type PresetName } from '@svc/presets';
 import { ZPresetBatchRequest, ZPresetParams } from '@svc/schemas';
 import type { DataAccessDeps } from './deps.js';
 import { PresetError } from '../errors.js';
 import { checkPresetAccess, presetOutcome, readPresets } from './read-presets.js';
-import { openCors } from '../http/cors.js';
 import { requireDataAccess } from './data-access.js';
 
 export function presetsRouter(deps: DataAccessDeps): Router {

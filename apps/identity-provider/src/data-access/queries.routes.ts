@@ -1,9 +1,8 @@
 import { Router } from 'express';
-import { handle, methodNotAllowed } from '@svc/http';
+import { handle, methodNotAllowed, openCors } from '@svc/http';
 import { ZQueryEvaluateRequest } from '@svc/schemas';
 import type { DataAccessDeps } from './deps.js';
 import { evaluateQuery } from './evaluate-query.js';
-import { openCors } from '../http/cors.js';
 import { requireDataAccess } from './data-access.js';
 
 export function queriesRouter(deps: DataAccessDeps): Router {

@@ -1,9 +1,8 @@
 import { Router } from 'express';
-import { methodNotAllowed } from '@svc/http';
+import { methodNotAllowed, openCors } from '@svc/http';
 import type { DataAccessDeps } from './deps.js';
 import { assertDataWindow } from '../tokens/access-tokens.js';
 import { requireAccessToken } from '../http/bearer.js';
-import { openCors } from '../http/cors.js';
 
 /**
  * Who the token's user is, limited to what its scopes cover: the humanity id (service_id) needs

@@ -3,7 +3,7 @@ import type { Environment } from '@svc/secrets';
 import type { BaseUrls } from '../environment/environment.js';
 import { CLIENT_SCOPES, OPENID_CREDENTIAL, SCOPE_CATALOG, SCOPES } from '@svc/schemas';
 import { ASSERTION_ALGORITHMS } from '../clients/client-assertions.js';
-import { DPOP_ALGORITHMS } from '../http/dpop-proofs.js';
+import { DPOP_ALGORITHMS } from '@svc/runtime';
 
 const CLAIMS = ['sub', 'iss', 'aud', 'exp', 'iat', 'auth_time', 'nonce', 'sid', 'authorization_id', 'email', 'email_verified', 'wallet_address', 'service_id'];
 

@@ -5,7 +5,7 @@ import { clientCertificate } from './client-certificate.js';
 import type { Confirmation } from '../tokens/grant.js';
 import { type ClientClaims, loadGrant, loadTokenClient, verifyAccessJwt, verifyClientJwt } from '../tokens/access-tokens.js';
 import type { AccessClaims, Grant } from '../tokens/grant.js';
-import { DPOP_ALGORITHMS } from './dpop-proofs.js';
+import { DPOP_ALGORITHMS } from '@svc/runtime';
 import type { Clients } from '../clients/clients.js';
 import { clientAlgorithms } from '../clients/fapi.js';
 import type { RequestLimits } from '../limits/request-limits.js';

@@ -2,7 +2,7 @@ import type { Request, Response } from 'express';
 import type { Config } from '../config.js';
 import { invalidDpopProof } from '../errors.js';
 import type { Application } from '../clients/application.js';
-import { DPOP_ALGORITHMS, type DpopProofs } from './dpop-proofs.js';
+import { DPOP_ALGORITHMS, type DpopProofs } from '@svc/runtime';
 import { clientAlgorithms, isFapi } from '../clients/fapi.js';
 
 /** What checking a DPoP proof at an endpoint needs. */

@@ -1,9 +1,8 @@
 import { Router } from 'express';
-import { handle, methodNotAllowed } from '@svc/http';
+import { handle, methodNotAllowed, openCors } from '@svc/http';
 import { ZIntrospectionRequest } from '@svc/schemas';
 import { authenticateGuarded, presentedCredentials } from '../clients/client-auth.js';
 import { invalidClient } from '../errors.js';
-import { openCors } from '../http/cors.js';
 import type { IntrospectionDeps } from './deps.js';
 import { introspect, signedIntrospection } from './introspection.js';
 

@@ -1,11 +1,10 @@
 import { Router } from 'express';
-import { handle, methodNotAllowed } from '@svc/http';
+import { handle, methodNotAllowed, openCors } from '@svc/http';
 import { ZRevokeRequest } from '@svc/schemas';
 import type { RevocationDeps } from './deps.js';
 import { authenticateGuarded, presentedCredentials } from '../clients/client-auth.js';
 import { grantsOfTokens, revokeAuthorizationFor, revokeToken, type RevokeDetail, type Revoker } from './revocation.js';
 import { invalidRequest } from '../errors.js';
-import { openCors } from '../http/cors.js';
 import { presentedSession, requireSession } from '../http/session-cookie.js';
 
 export function revokeRouter(deps: RevocationDeps): Router {

@@ -1,12 +1,11 @@
 import { Router } from 'express';
-import { handle, methodNotAllowed } from '@svc/http';
+import { handle, methodNotAllowed, openCors } from '@svc/http';
 import { ZTokenRequest } from '@svc/schemas';
 import type { TokenDeps } from './deps.js';
 import { unsupportedGrantType } from '../errors.js';
 import { authenticateClient, presentedCredentials } from '../clients/client-auth.js';
 import { exchangeCode, refresh } from './tokens.js';
 import { clientCredentials } from './client-credentials.js';
-import { openCors } from '../http/cors.js';
 import { tokenRequestBinding } from '../http/dpop-binding.js';
 
 export function tokenRouter(deps: TokenDeps): Router {

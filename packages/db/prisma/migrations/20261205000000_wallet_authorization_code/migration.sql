@@ -3,3 +3,5 @@
 -- signs on such an approval, which no API key asked for.
 ALTER TABLE "Authorization" ADD COLUMN "authorizationDetails" JSONB;
 ALTER TABLE "IssuedCredential" ALTER COLUMN "apiKeyId" DROP NOT NULL;
+-- RFC 9449: the key an offer's access token is bound to, when the wallet sent a DPoP proof to /token.
+ALTER TABLE "CredentialOffer" ADD COLUMN "dpopJkt" TEXT;
