@@ -84,3 +84,6 @@ export const invalidDpopProofAtToken = (description: string) => new HttpError(40
 /** RFC 9449 §7.1 at /credential: a DPoP-bound token needs the DPoP scheme and a valid proof of its key, and a bearer token no DPoP scheme. */
 export const invalidDpopProofAtResource = (description: string) =>
   new HttpError(401, 'invalid_dpop_proof', description, { 'WWW-Authenticate': `DPoP error="invalid_dpop_proof", algs="${DPOP_ALGORITHMS.join(' ')}"` });
+/** One credential of each configuration per approval at the identity provider. */
+export const alreadyIssuedOnApproval = () =>
+  new HttpError(400, 'invalid_credential_request', 'This credential was already issued on this approval: the person approves again for another');

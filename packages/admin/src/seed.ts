@@ -67,7 +67,14 @@ async function seedDemoIn(ctx: AdminContext) {
   });
   // OpenID4VCI's authorization code flow: a wallet (a public client) and the credential issuer's
   // own client, with which it introspects the wallet's tokens (scripts/launcher.mjs wires both).
-  const wallet = await createClient(ctx, { org: org.id, name: 'Demo Wallet', redirectUris: [DEMO_REDIRECT_URI], scopes: 'openid', public: true });
+  // A wallet asks for credentials of the person's data, so it is registered for the scopes that data is under.
+  const wallet = await createClient(ctx, {
+    org: org.id,
+    name: 'Demo Wallet',
+    redirectUris: [DEMO_REDIRECT_URI],
+    scopes: 'openid identity:read kyc:read',
+    public: true,
+  });
   const credentialIssuer = await createClient(ctx, { org: org.id, name: 'Credential issuer', redirectUris: [DEMO_REDIRECT_URI], scopes: 'openid' });
   const walletKey = await createApiKey(ctx, { org: org.id, permissions: 'wallet:verify', name: 'demo wallet-verify' });
   const issuerKey = await createApiKey(ctx, { org: org.id, permissions: 'credentials:issue', name: 'demo credential-issuer' });

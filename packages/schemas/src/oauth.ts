@@ -319,7 +319,8 @@ export const ZIntrospectionResponse = z.object({
   iat: z.number().optional(),
   /** The app-scoped (pairwise) user id, as in the token. */
   sub: z.string().optional(),
-  aud: z.string().optional(),
+  /** The token's audience: this service's data API, and the credential issuer beside it for a grant of credentials. */
+  aud: z.union([z.string(), z.array(z.string())]).optional(),
   iss: z.string().optional(),
   jti: z.string().optional(),
   /** What the token is bound to: a DPoP key's thumbprint (RFC 9449 §6.2) or a client certificate's (RFC 8705 §3.2). */
@@ -328,10 +329,11 @@ export const ZIntrospectionResponse = z.object({
   /** RFC 9396 §9.2: the credentials the token may fetch from the credential issuer. */
   authorization_details: z.array(ZGrantedCredentialDetail).optional(),
   /**
-   * To the credential issuer's own client only: each granted credential's claims, read from the
-   * person's presets now (a claim whose preset is not valid is absent).
+   * To the credential issuer's own client only, per granted credential: its claims, read from the
+   * person's data now (a claim whose preset is not valid is absent), and when the first of the
+   * verifications behind them expires (seconds since the epoch), if one does.
    */
-  credential_claims: z.record(z.string(), z.record(z.string(), z.unknown())).optional(),
+  credential_data: z.record(z.string(), z.object({ claims: z.record(z.string(), z.unknown()), expires_at: z.number().optional() })).optional(),
 });
 
 export const ZUserInfo = z.object({

@@ -10,6 +10,31 @@ function counts() {
   return found;
 }
 
+/** What the process still holds, with where each socket goes and what each timer runs (Node's own handles). */
+function holding() {
+  const described = process._getActiveHandles().map((h) => {
+    const kind = h?.constructor?.name ?? typeof h;
+    if (kind === 'Socket' && h.remotePort) return `Socket to ${h.remoteAddress}:${h.remotePort}${h.destroyed ? ' (destroyed)' : ''}`;
+    if (kind === 'Server') return `Server on ${JSON.stringify(h.address?.())}`;
+    if (kind === 'Timeout') return `Timeout ${h._idleTimeout} ms${h.hasRef?.() ? '' : ' (unref)'}: ${String(h._onTimeout).slice(0, 80).replace(/\s+/g, ' ')}`;
+    if (kind === 'ChildProcess') return `ChildProcess ${h.spawnfile} ${h.pid}`;
+    return kind;
+  });
+  return [...described, ...process.getActiveResourcesInfo().filter((r) => !LINGERING.includes(r) && r !== 'TTYWrap')].join('; ') || 'nothing';
+}
+
+// Issue #25: jest asks an idle worker to end by dropping its message listener and waits 500 ms
+// for the process to exit on its own; what still holds it then is force-killed with SIGTERM and
+// reported only as "a worker process has failed to exit gracefully". A worker (a child process
+// with an IPC channel) says, on that SIGTERM, what it was still holding, so the log names it.
+if (typeof process.send === 'function' && !globalThis.__svcWorkerExitWatch) {
+  globalThis.__svcWorkerExitWatch = true;
+  process.once('SIGTERM', () => {
+    process.stderr.write(`jest worker ${process.pid}, asked to stop, still held: ${holding()}\n`);
+    process.exit(143);
+  });
+}
+
 /**
  * The node environment, which lets a test file end only once what it opened has closed. A
  * worker is reused for file after file and asked to exit after the last one: anything still

@@ -45,7 +45,9 @@ beforeAll(async () => {
     expiresAt: inDays(300),
   });
   const org = await createOrg(ctx, { name: 'Wallet provider', ownerEmail: owner.email });
-  walletClientId = (await createClient(ctx, { org: org.id, name: 'A wallet', redirectUris: [REDIRECT_URI], scopes: 'openid', public: true })).client_id;
+  walletClientId = (
+    await createClient(ctx, { org: org.id, name: 'A wallet', redirectUris: [REDIRECT_URI], scopes: 'openid identity:read kyc:read', public: true })
+  ).client_id;
   const issuerClient = await createClient(ctx, { org: org.id, name: 'Credential issuer', redirectUris: [REDIRECT_URI], scopes: 'openid' });
   const [idpPort, issuerPort] = [await freePort(), await freePort()];
   const idpUrl = `http://127.0.0.1:${idpPort}`;
@@ -190,6 +192,8 @@ describe('OpenID4VCI authorization code flow through the identity provider', () 
     expect(claims.age_over_18).toBe(true);
     expect(claims.age_over_21).toBe(true);
     expect(claims).not.toHaveProperty('date_of_birth');
+    // It ends no later than the verification behind it (the date of birth's, 300 days from now).
+    expect(verified.payload.exp).toBeLessThanOrEqual(Math.ceil(Date.now() / 1000) + 300 * 86_400);
   });
 
   it('with DPoP: the token the identity provider bound to the wallet’s key is proven at the issuer, and refused as a bearer token', async () => {
@@ -208,17 +212,26 @@ describe('OpenID4VCI authorization code flow through the identity provider', () 
     expect((credentialResponse.credentials![0] as { credential: string }).credential.split('~').length).toBeGreaterThan(2);
   });
 
-  it('takes the credential_identifier of the token response, and refuses one the token does not grant', async () => {
-    const { credentialRequest, jwt } = await receive(person);
+  it('takes the credential_identifier of the token response, refuses one the token does not grant, and issues one credential per approval', async () => {
+    const { credentialRequest, jwt, wallet, issuerMetadata } = await receive(person);
     const other = await credentialRequest({ credential_identifier: 'kyc_sd_jwt', proofs: { jwt: [jwt] } });
     expect(other.status).toBe(400);
     expect(((await other.json()) as { error: string }).error).toBe('unknown_credential_identifier');
     const res = await credentialRequest({ credential_identifier: 'age_over_sd_jwt', proofs: { jwt: [jwt] } });
     expect(res.status).toBe(200);
     expect(((await res.json()) as { credentials: unknown[] }).credentials).toHaveLength(1);
+    // A second credential on the same approval, for another key, with a fresh nonce: refused.
+    const { publicKey, privateKey } = await generateKeyPair('ES256', { extractable: true });
+    const { c_nonce } = await wallet.requestNonce({ issuerMetadata });
+    const another = await new SignJWT({ aud: issuer.url, iat: Math.floor(Date.now() / 1000), nonce: c_nonce })
+      .setProtectedHeader({ alg: 'ES256', typ: 'openid4vci-proof+jwt', jwk: await exportJWK(publicKey) })
+      .sign(privateKey);
+    const again = await credentialRequest({ credential_identifier: 'age_over_sd_jwt', proofs: { jwt: [another] } });
+    expect(again.status).toBe(400);
+    expect(((await again.json()) as { error_description: string }).error_description).toMatch(/already issued on this approval/);
   });
 
-  it('refuses a credential the person’s data does not support (under 18: age_over_18 is false, and a KYC credential without a passed check)', async () => {
+  it('issues what the person’s data says (under 18: age_over_18 false), and refuses a credential its required claims are missing from (KYC without a passed check)', async () => {
     const underage = await receive(minor);
     const res = await underage.credentialRequest({ credential_identifier: 'age_over_sd_jwt', proofs: { jwt: [underage.jwt] } });
     expect(res.status).toBe(200);
@@ -243,12 +256,37 @@ describe('OpenID4VCI authorization code flow through the identity provider', () 
     expect(revoked.status).toBe(200);
     const res = await credentialRequest({ credential_identifier: 'age_over_sd_jwt', proofs: { jwt: [jwt] } });
     expect(res.status).toBe(401);
-    const forged = await fetch(`${issuer.url}/credential`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: 'Bearer eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.' },
-      body: JSON.stringify({ credential_identifier: 'age_over_sd_jwt', proofs: { jwt: [jwt] } }),
-    });
-    expect(forged.status).toBe(401);
+    // Tokens the identity provider did not sign for this issuer are refused here, without asking it:
+    // its introspection endpoint (and the issuer client's budget there) never sees them.
+    const introspections = async () => {
+      const metrics = await (await fetch(`${idp.url}/metrics`)).text();
+      return [...metrics.matchAll(/^http_requests_total\{[^}]*route="\/oauth\/introspect"[^}]*\} (\d+)/gm)].reduce((n, m) => n + Number(m[1]), 0);
+    };
+    const before = await introspections();
+    expect(before).toBeGreaterThan(0); // the revoked token above was introspected
+    const { privateKey } = await generateKeyPair('RS256');
+    const now = Math.floor(Date.now() / 1000);
+    const lookalike = await new SignJWT({
+      aud: [`${idp.url}/v2`, issuer.url],
+      client_id: walletClientId,
+      scope: '',
+      authorization_id: crypto.randomUUID(),
+      jti: 'x',
+    })
+      .setProtectedHeader({ alg: 'RS256', typ: 'at+jwt', kid: 'not-theirs' })
+      .setIssuer(idp.url)
+      .setIssuedAt(now)
+      .setExpirationTime(now + 300)
+      .sign(privateKey);
+    for (const token of ['eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.', lookalike]) {
+      const forged = await fetch(`${issuer.url}/credential`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body: JSON.stringify({ credential_identifier: 'age_over_sd_jwt', proofs: { jwt: [jwt] } }),
+      });
+      expect(forged.status).toBe(401);
+    }
+    expect(await introspections()).toBe(before);
   });
 
   it('refuses authorization details of another type, an unknown configuration or another issuer, before anything is stored', async () => {

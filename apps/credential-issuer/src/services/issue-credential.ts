@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Db, Sql } from '@svc/db';
 import type { Clock } from '@svc/runtime';
 import { isUniqueViolation, outboxInsert } from '@svc/db';
-import { duplicateCredential, invalidField, notSignable } from '../errors.js';
+import { alreadyIssuedOnApproval, duplicateCredential, invalidField, notSignable } from '../errors.js';
 import type { Config } from '../config.js';
 import { SigningJobError, type SigningPool } from '../signing-pool.js';
 import { CREDENTIALS_V2, STATUS_LIST_V1, UNDEFINED_TERMS_V2 } from '../vc/document-loader.js';
@@ -28,6 +28,8 @@ export interface Caller {
   /** The API key that asks; null when a person's approval at the identity provider does (a wallet's authorization code flow). */
   apiKeyId: string | null;
   organizationId: string;
+  /** That approval, as `<authorization id>#<configuration id>`: one credential is issued on it. */
+  approval?: string | undefined;
 }
 
 // Seconds precision, as Data Integrity proofs and most verifiers print dateTimes.
@@ -184,8 +186,8 @@ async function sign(
     signed = await ctx.pool.run<Credential>(
       'sign',
       { credential, key, created: new Date(Date.parse(String(credential[from])) || ctx.clock.now().getTime()), mandatoryPointers },
-      // Signing is shared fairly between callers; wallets on approvals at the identity provider are one.
-      caller.apiKeyId ?? 'authorization-server',
+      // Signing is shared fairly between callers: each API key, and each approval at the identity provider.
+      caller.apiKeyId ?? `approval:${caller.approval}`,
     );
   } catch (err) {
     // A member the issuer judges, written under another name (../vc/signed-facts.js).
@@ -209,6 +211,7 @@ async function sign(
         validUntil: signed[until] ? new Date(String(signed[until])) : null,
         statusListId: place?.listId ?? null,
         statusListIndex: place?.index ?? null,
+        approval: caller.approval ?? null,
       },
     });
     // The organization's webhook endpoints hear of it if and only if the record commits.
@@ -220,8 +223,8 @@ async function sign(
     });
     await ctx.db.$transaction([recorded, told]);
   } catch (err) {
-    // A concurrent request of the same organization recorded the same id first.
-    if (isUniqueViolation(err)) throw duplicateCredential(signed.id);
+    // A concurrent request recorded the same approval's credential, or the same organization the same id, first.
+    if (isUniqueViolation(err)) throw caller.approval ? alreadyIssuedOnApproval() : duplicateCredential(signed.id);
     throw err;
   }
   return signed;

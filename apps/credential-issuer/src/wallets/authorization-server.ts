@@ -1,17 +1,23 @@
 /**
  * The identity provider as the authorization server of OpenID4VCI's authorization code flow: a
- * wallet brings an access token from it, and this issuer asks it (RFC 7662 introspection, with
- * its own confidential client) whether the token is live, which credentials the person approved,
- * and what their verified data says for each. Nothing in the token is trusted on its own.
+ * wallet brings an access token from it, which this issuer first checks itself (the identity
+ * provider's signature from its published keys, its issuer, `typ` at+jwt, this issuer in `aud`,
+ * not expired), so that nothing else is ever sent there; then asks it (RFC 7662 introspection,
+ * with this issuer's own confidential client) whether the token is still live, which credentials
+ * the person approved, and what their verified data says for each.
  */
 import { type GrantedCredentialDetail, ZIntrospectionResponse } from '@svc/schemas';
+import { createRemoteJWKSet, jwtVerify } from 'jose';
 import type { AuthorizationServer } from '../config.js';
 import { authorizationServerUnavailable } from '../errors.js';
 
 /** What a live wallet token grants here. */
 export interface ApprovedGrant {
+  /** The approval at the identity provider: one credential of each granted configuration per approval. */
+  authorizationId: string;
   details: GrantedCredentialDetail[];
-  claims: Record<string, Record<string, unknown>>;
+  /** Per granted configuration: the claims the person's data holds, and when the first verification behind them expires. */
+  data: Record<string, { claims: Record<string, unknown>; expires_at?: number | undefined }>;
   /** The thumbprint of the key the token is bound to (DPoP), if it is. */
   jkt: string | undefined;
   /** Bound to a client certificate (RFC 8705), which this issuer cannot check. */
@@ -19,29 +25,59 @@ export interface ApprovedGrant {
 }
 
 const TIMEOUT_MS = 5000;
+/** The access tokens' algorithms at the identity provider (its key set holds RSA keys only). */
+const TOKEN_ALGORITHMS = ['RS256', 'PS256'];
 
 export interface AuthorizationServerClient {
-  /** The grant behind `token`; undefined when it is not active or grants nothing of this issuer's. */
+  /** The grant behind `token`; undefined when it is not the identity provider's, not for this issuer, not live, or grants nothing here. */
   approvedGrant(token: string): Promise<ApprovedGrant | undefined>;
 }
 
+interface Endpoints {
+  introspection: string;
+  keys: ReturnType<typeof createRemoteJWKSet>;
+}
+
 export function authorizationServerClient(server: AuthorizationServer, credentialIssuer: string): AuthorizationServerClient {
-  // Discovered once; a failure is forgotten, so the next request tries again.
-  let endpoint: Promise<string> | undefined;
-  const discover = async () => {
+  // Discovered once; a failure to reach it is forgotten, so the next request tries again. Both
+  // endpoints must be on the identity provider's own origin: the client secret goes nowhere else.
+  let endpoints: Promise<Endpoints> | undefined;
+  const origin = new URL(server.issuer).origin;
+  const discover = async (): Promise<Endpoints> => {
     const res = await fetch(`${server.issuer}/.well-known/openid-configuration`, { signal: AbortSignal.timeout(TIMEOUT_MS), redirect: 'error' });
-    const metadata = res.ok ? ((await res.json()) as { issuer?: unknown; introspection_endpoint?: unknown }) : {};
-    if (metadata.issuer !== server.issuer || typeof metadata.introspection_endpoint !== 'string') throw new Error('no introspection endpoint');
-    return metadata.introspection_endpoint;
+    const metadata = res.ok ? ((await res.json()) as { issuer?: unknown; introspection_endpoint?: unknown; jwks_uri?: unknown }) : {};
+    const own = (url: unknown): url is string => typeof url === 'string' && URL.canParse(url) && new URL(url).origin === origin;
+    if (metadata.issuer !== server.issuer || !own(metadata.introspection_endpoint) || !own(metadata.jwks_uri))
+      throw new Error('the identity provider publishes no introspection endpoint or keys of its own');
+    return {
+      introspection: metadata.introspection_endpoint,
+      keys: createRemoteJWKSet(new URL(metadata.jwks_uri), { timeoutDuration: TIMEOUT_MS, cooldownDuration: 30_000 }),
+    };
+  };
+  const found = async () => {
+    endpoints ??= discover();
+    try {
+      return await endpoints;
+    } catch {
+      endpoints = undefined;
+      throw authorizationServerUnavailable();
+    }
   };
   const basic = `Basic ${Buffer.from(`${encodeURIComponent(server.clientId)}:${encodeURIComponent(server.clientSecret)}`).toString('base64')}`;
 
   return {
     async approvedGrant(token) {
+      const { introspection, keys } = await found();
+      try {
+        await jwtVerify(token, keys, { issuer: server.issuer, audience: credentialIssuer, typ: 'at+jwt', algorithms: TOKEN_ALGORITHMS });
+      } catch (err) {
+        // The key set itself out of reach is an outage; anything else is a token that is not good here.
+        if ((err as { code?: string }).code === 'ERR_JWKS_TIMEOUT' || err instanceof TypeError) throw authorizationServerUnavailable();
+        return undefined;
+      }
       let answer: unknown;
       try {
-        endpoint ??= discover();
-        const res = await fetch(await endpoint, {
+        const res = await fetch(introspection, {
           method: 'POST',
           headers: { authorization: basic, 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
           body: new URLSearchParams({ token, token_type_hint: 'access_token' }),
@@ -51,16 +87,21 @@ export function authorizationServerClient(server: AuthorizationServer, credentia
         if (!res.ok) throw new Error(`introspection answered ${res.status}`);
         answer = await res.json();
       } catch {
-        endpoint = undefined;
         throw authorizationServerUnavailable();
       }
       const parsed = ZIntrospectionResponse.safeParse(answer);
-      if (!parsed.success || !parsed.data.active) return undefined;
+      if (!parsed.success || !parsed.data.active || !parsed.data.authorization_id) return undefined;
       // Only what was granted for this issuer (a misconfigured identity provider may name another).
       const details = (parsed.data.authorization_details ?? []).filter((d) => d.locations?.includes(credentialIssuer));
       if (details.length === 0) return undefined;
       const { cnf } = parsed.data;
-      return { details, claims: parsed.data.credential_claims ?? {}, jkt: cnf?.jkt, certificateBound: cnf?.['x5t#S256'] !== undefined };
+      return {
+        authorizationId: parsed.data.authorization_id,
+        details,
+        data: parsed.data.credential_data ?? {},
+        jkt: cnf?.jkt,
+        certificateBound: cnf?.['x5t#S256'] !== undefined,
+      };
     },
   };
 }

@@ -6,12 +6,13 @@
  * told to the organization's webhooks in the same transaction.
  */
 import { randomUUID } from 'node:crypto';
-import { outboxInsert } from '@svc/db';
+import { isUniqueViolation, outboxInsert } from '@svc/db';
 import type { CoreDeps, DpopProofs } from '@svc/runtime';
 import type { ZCredentialRequest } from '@svc/schemas';
 import type { z } from 'zod';
 import {
   accessTokenMissing,
+  alreadyIssuedOnApproval,
   certificateBoundTokenRefused,
   credentialRequestDenied,
   invalidAccessToken,
@@ -124,9 +125,10 @@ async function issueOnOffer(deps: WalletIssueDeps, offer: Offer, body: z.output<
 
 /**
  * A credential the person approved at the identity provider, named by one of the token response's
- * `credential_identifiers` (OpenID4VCI 1.0 §8.2), with the claims their verified data holds today.
- * The token may fetch it again while it lives (a wallet that lost the answer, or wants a second
- * key bound), each time with a fresh nonce proof.
+ * `credential_identifiers` (OpenID4VCI 1.0 §8.2), with the claims their verified data holds today,
+ * ending no later than the first verification behind them. One credential of each configuration
+ * per approval, whichever of its tokens asks (a refreshed one included): a wallet cannot mint more
+ * on one approval, for other keys.
  */
 async function issueOnApproval(deps: WalletIssueDeps, approved: ApprovedGrant, body: z.output<typeof ZCredentialRequest>) {
   // §8.2 asks for the identifier; wallets that send the configuration id instead (several libraries
@@ -139,16 +141,20 @@ async function issueOnApproval(deps: WalletIssueDeps, approved: ApprovedGrant, b
   );
   const configuration = detail && configurationById(detail.credential_configuration_id);
   if (!configuration) throw identifier !== undefined ? unknownCredentialIdentifier(identifier) : unknownConfiguration(configurationId!);
-  const claims = configuration.schema.safeParse(approved.claims[configuration.id] ?? {});
+  const data = approved.data[configuration.id];
+  const claims = configuration.schema.safeParse(data?.claims ?? {});
   if (!claims.success) {
     const issue = claims.error.issues[0]!;
     throw credentialRequestDenied(
       `Your verified data does not hold what a ${configuration.names.en} credential says (${issue.path.join('.') || 'claims'}: ${issue.message})`,
     );
   }
+  const approval = `${approved.authorizationId}#${configuration.id}`;
+  if (await deps.db.issuedCredential.findUnique({ where: { approval }, select: { id: true } })) throw alreadyIssuedOnApproval();
   const holder = await holderOfRequest(deps, body);
   const organizationId = deps.config.authorizationServer!.organizationId;
-  return issueFor(deps, { configurationId: configuration.id, claims: claims.data, apiKeyId: null, organizationId, subjectAddress: null }, holder, randomUUID());
+  const source = { configurationId: configuration.id, claims: claims.data, apiKeyId: null, organizationId, subjectAddress: null, approval };
+  return issueFor(deps, source, holder, randomUUID(), data?.expires_at === undefined ? undefined : new Date(data.expires_at * 1000));
 }
 
 type Offer = NonNullable<Awaited<ReturnType<typeof offerOfAccessToken>>>;
@@ -160,16 +166,18 @@ interface IssueSource {
   apiKeyId: string | null;
   organizationId: string;
   subjectAddress: string | null;
+  /** The approval at the identity provider it is issued on, if it is (`<authorization id>#<configuration id>`). */
+  approval?: string;
 }
 
-/** The credential, signed, recorded and told. */
-async function issueFor(deps: WalletIssueDeps, source: IssueSource, holder: Holder, recordId: string) {
+/** The credential, signed, recorded and told; it ends after the issuer's validity, or at `endsBy` if that is sooner. */
+async function issueFor(deps: WalletIssueDeps, source: IssueSource, holder: Holder, recordId: string, endsBy?: Date) {
   const issuer = deps.config.publicUrl;
   const jti = `urn:uuid:${recordId}`;
   const configuration = configurationById(source.configurationId)!;
   const now = deps.clock.now();
   const validity = deps.config.CREDENTIAL_VALIDITY_SECONDS ?? WALLET_CREDENTIAL_VALIDITY_SECONDS;
-  const expiresAt = new Date(now.getTime() + validity * 1000);
+  const expiresAt = new Date(Math.min(now.getTime() + validity * 1000, endsBy?.getTime() ?? Number.POSITIVE_INFINITY));
   const claims = source.claims as Record<string, unknown>;
   if (configuration.format === 'ldp_vc') {
     // A W3C credential about the holder's did:jwk, signed bbs-2023 as every credential of this
@@ -178,7 +186,7 @@ async function issueFor(deps: WalletIssueDeps, source: IssueSource, holder: Hold
     const key = await deps.keys.current();
     const credential = await issueGiven(
       deps,
-      { apiKeyId: source.apiKeyId, organizationId: source.organizationId },
+      { apiKeyId: source.apiKeyId, organizationId: source.organizationId, approval: source.approval },
       {
         '@context': [CREDENTIALS_V2, UNDEFINED_TERMS_V2],
         id: jti,
@@ -207,25 +215,32 @@ async function issueFor(deps: WalletIssueDeps, source: IssueSource, holder: Hold
     },
     signer,
   );
-  await deps.db.$transaction(async (tx) => {
-    await tx.issuedCredential.create({
-      data: {
-        id: recordId,
-        credentialId: jti,
-        apiKeyId: source.apiKeyId,
-        organizationId: source.organizationId,
-        subjectAddress: source.subjectAddress ?? '',
-        issuerDid: issuer,
-        verificationMethod: signer.kid,
-        claimNames: Object.keys(claims),
-        validFrom: now,
-        validUntil: expiresAt,
-        statusListId: place.listId,
-        statusListIndex: place.index,
-        format: 'dc+sd-jwt',
-      },
+  try {
+    await deps.db.$transaction(async (tx) => {
+      await tx.issuedCredential.create({
+        data: {
+          id: recordId,
+          credentialId: jti,
+          apiKeyId: source.apiKeyId,
+          organizationId: source.organizationId,
+          subjectAddress: source.subjectAddress ?? '',
+          issuerDid: issuer,
+          verificationMethod: signer.kid,
+          claimNames: Object.keys(claims),
+          validFrom: now,
+          validUntil: expiresAt,
+          statusListId: place.listId,
+          statusListIndex: place.index,
+          format: 'dc+sd-jwt',
+          approval: source.approval ?? null,
+        },
+      });
+      await outboxInsert(tx, { organizationId: source.organizationId, type: 'credential.issued', data: { credential_id: jti }, subject: jti });
     });
-    await outboxInsert(tx, { organizationId: source.organizationId, type: 'credential.issued', data: { credential_id: jti }, subject: jti });
-  });
+  } catch (err) {
+    // Another request on the same approval recorded its credential first: this one was never recorded, so it is not issued.
+    if (source.approval && isUniqueViolation(err)) throw alreadyIssuedOnApproval();
+    throw err;
+  }
   return { credentials: [{ credential }] };
 }

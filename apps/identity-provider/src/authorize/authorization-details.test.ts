@@ -3,21 +3,22 @@ import { renderConsent } from '../consent/consent-pages.js';
 import { credentialDetails, grantedDetails } from './authorization-details.js';
 
 const issuer = { url: 'https://issuer.example' };
+const scopes = ['openid', 'identity:read'];
 const age = { type: 'openid_credential' as const, credential_configuration_id: 'age_over_sd_jwt' };
 
 describe('credentialDetails', () => {
   it('reads a JSON string (query, form) or an array (request object), names the issuer, and counts a repeat once', () => {
     const expected = [{ ...age, locations: [issuer.url] }];
-    expect(credentialDetails(JSON.stringify([age, age]), issuer)).toEqual(expected);
-    expect(credentialDetails([{ ...age, locations: [issuer.url] }], issuer)).toEqual(expected);
-    expect(credentialDetails(undefined, issuer)).toBeUndefined();
+    expect(credentialDetails(JSON.stringify([age, age]), issuer, scopes)).toEqual(expected);
+    expect(credentialDetails([{ ...age, locations: [issuer.url] }], issuer, scopes)).toEqual(expected);
+    expect(credentialDetails(undefined, issuer, scopes)).toBeUndefined();
     expect(grantedDetails(expected)).toEqual([{ ...expected[0], credential_identifiers: ['age_over_sd_jwt'] }]);
   });
 
   it('refuses what it cannot grant with invalid_authorization_details, naming why', () => {
     const refused = (raw: string | unknown[], server: { url: string } | null = issuer) => {
       try {
-        credentialDetails(raw, server ?? undefined);
+        credentialDetails(raw, server ?? undefined, scopes);
       } catch (err) {
         return `${(err as { code: string }).code}: ${(err as Error).message}`;
       }
@@ -31,6 +32,8 @@ describe('credentialDetails', () => {
     expect(refused([{ ...age, locations: ['https://other.example'] }])).toMatch(/locations/);
     expect(refused([{ ...age, extra: 1 }])).toMatch(/^invalid_authorization_details: authorization_details\[0\]/);
     expect(refused(Array(7).fill(age))).toMatch(/at most 6/);
+    // The client may ask for the person's identity data (age) but not their KYC status.
+    expect(refused([{ ...age, credential_configuration_id: 'kyc_sd_jwt' }])).toMatch(/needs the scope kyc:read/);
   });
 });
 

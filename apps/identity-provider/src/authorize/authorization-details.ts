@@ -1,8 +1,12 @@
+import { presetDefinition } from '@svc/presets';
 import {
   type CredentialAuthorizationDetail,
   type GrantedCredentialDetail,
   OPENID_CREDENTIAL,
+  type Scope,
+  type WalletCredentialType,
   walletConfiguration,
+  withImplied,
   ZCredentialAuthorizationDetail,
 } from '@svc/schemas';
 import { RedirectableError } from '../errors.js';
@@ -22,6 +26,7 @@ const invalid = (why: string) => new RedirectableError('invalid_authorization_de
 export function credentialDetails(
   raw: string | unknown[] | undefined,
   credentialIssuer: { url: string } | undefined,
+  allowedScopes: readonly string[],
 ): CredentialAuthorizationDetail[] | undefined {
   if (raw === undefined) return undefined;
   let parsed: unknown = raw;
@@ -34,6 +39,7 @@ export function credentialDetails(
   }
   if (!Array.isArray(parsed) || parsed.length === 0) throw invalid('authorization_details must be a non-empty JSON array of objects');
   if (parsed.length > MAX_DETAILS) throw invalid(`authorization_details may name at most ${MAX_DETAILS} credentials`);
+  const allowed = withImplied(allowedScopes);
   const details = new Map<string, CredentialAuthorizationDetail>();
   for (const [i, item] of parsed.entries()) {
     const type = (item as { type?: unknown } | null)?.type;
@@ -45,13 +51,25 @@ export function credentialDetails(
       throw invalid(`authorization_details[${i}]${issue.path.map((p) => `.${String(p)}`).join('')}: ${issue.message}`);
     }
     const { credential_configuration_id: id, locations } = detail.data;
-    if (!walletConfiguration(id)) throw invalid(`authorization_details[${i}].credential_configuration_id: ${id} is not a credential the issuer offers`);
+    const configuration = walletConfiguration(id);
+    if (!configuration) throw invalid(`authorization_details[${i}].credential_configuration_id: ${id} is not a credential the issuer offers`);
+    // A credential carries the person's data: the client must be one that may ask for that data at all.
+    const missing = scopesOf(configuration.type).filter((scope) => !allowed.includes(scope as Scope));
+    if (missing.length)
+      throw invalid(
+        `authorization_details[${i}]: this client may not ask for a ${id} credential: its data needs the scope ${missing.join(', ')}, which the client is not registered for`,
+      );
     if (locations && !locations.every((l) => l === credentialIssuer.url))
       throw invalid(`authorization_details[${i}].locations: this server authorizes credentials of ${credentialIssuer.url} only`);
     details.set(id, { type: OPENID_CREDENTIAL, credential_configuration_id: id, locations: [credentialIssuer.url] });
   }
   return [...details.values()];
 }
+
+/** The scopes that cover the presets a credential type's claims are read from. */
+const scopesOf = (type: WalletCredentialType) => [
+  ...new Set(type.claims.flatMap((c) => (c.preset ? [presetDefinition(c.preset)?.scope ?? `(no preset ${c.preset})`] : []))),
+];
 
 /**
  * The details as granted, for the token response and introspection (OpenID4VCI 1.0 §6.2): each

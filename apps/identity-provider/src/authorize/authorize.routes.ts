@@ -110,7 +110,7 @@ export function authorizeRouter(deps: AuthorizeDeps): Router {
         let details: PushedRequest['details'];
         try {
           scopes = checkAuthorizeRequest(app, request);
-          details = credentialDetails(request.authorizationDetails, deps.config.credentialIssuer);
+          details = credentialDetails(request.authorizationDetails, deps.config.credentialIssuer, app.allowedScopes);
         } catch (err) {
           if (!(err instanceof RedirectableError)) throw err;
           return res.redirect(303, redirectWith(sent.redirect_uri, issuer, { error: err.code, error_description: err.description, state: sent.state }));
@@ -142,7 +142,7 @@ export function authorizeRouter(deps: AuthorizeDeps): Router {
         let details: PushedRequest['details'];
         try {
           scopes = checkAuthorizeRequest(app, request);
-          details = credentialDetails(request.authorizationDetails, deps.config.credentialIssuer);
+          details = credentialDetails(request.authorizationDetails, deps.config.credentialIssuer, app.allowedScopes);
         } catch (err) {
           throw err instanceof RedirectableError ? new OAuthError(err.code, err.description) : err;
         }

@@ -21,7 +21,8 @@ export function userinfoRouter(deps: DataAccessDeps): Router {
       res.json({
         sub: claims.sub,
         iss: deps.config.issuer,
-        aud: claims.aud,
+        // The data API this answer comes from (a token for the credential issuer too names both).
+        aud: deps.config.resource,
         authorization_id: claims.authorization_id,
         scopes,
         updated_at: user.updatedAt.toISOString(),

@@ -8,8 +8,9 @@ import { signingAlgorithmOf } from '../clients/signing-algorithms.js';
 import { loadGrant, loadTokenClient, verifyAccessJwt, verifyClientJwt } from '../tokens/access-tokens.js';
 import { readRefreshToken } from '../tokens/refresh/refresh-tokens.js';
 import type { TokenContext } from '../tokens/token-context.js';
+import type { AccessClaims } from '../tokens/grant.js';
 import { grantedDetails } from '../authorize/authorization-details.js';
-import { credentialClaims, credentialDetailsOf } from './credential-claims.js';
+import { credentialData, credentialDetailsOf } from './credential-data.js';
 
 export type Introspection = z.infer<typeof ZIntrospectionResponse>;
 
@@ -22,37 +23,58 @@ const seconds = (d: Date) => Math.floor(d.getTime() / 1000);
  * An access token of `app`'s, verified as a bearer request would verify it (signature, issuer,
  * audience, expiry) and live: neither it, its authorization nor its client revoked.
  */
-async function accessToken(ctx: TokenContext, app: Application, token: string, asIssuer: boolean): Promise<Introspection | undefined> {
+async function accessToken(ctx: TokenContext, app: Application, token: string): Promise<Introspection | undefined> {
   const verified = await verifyAccessJwt(ctx, token);
   if (!verified.ok) return undefined;
   const claims = verified.value;
-  if (claims.client_id !== app.clientId && !asIssuer) return undefined;
-  const grant = await loadGrant(ctx, claims);
-  if (!grant.ok) return undefined;
-  // The credential issuer learns of a wallet's token only what it needs to issue what was granted,
-  // and of no token that grants it nothing.
-  let wallet = {};
-  if (asIssuer) {
-    const details = await credentialDetailsOf(ctx, claims.authorization_id);
-    if (details.length === 0) return undefined;
-    wallet = { authorization_details: grantedDetails(details), credential_claims: await credentialClaims(ctx, grant.value.userId, details) };
-  }
-  const jkt = claims.cnf?.jkt;
-  const x5t = claims.cnf?.['x5t#S256'];
+  if (claims.client_id !== app.clientId) return undefined;
+  if (!(await loadGrant(ctx, claims)).ok) return undefined;
   return {
     active: true,
     scope: claims.scope,
+    ...tokenFacts(ctx, claims),
+    sub: claims.sub,
+  };
+}
+
+/** What any live access token's answer says of the token itself. */
+function tokenFacts(ctx: TokenContext, claims: AccessClaims) {
+  const jkt = claims.cnf?.jkt;
+  const x5t = claims.cnf?.['x5t#S256'];
+  return {
     client_id: claims.client_id,
-    token_type: jkt ? 'DPoP' : 'Bearer',
+    token_type: jkt ? ('DPoP' as const) : ('Bearer' as const),
     exp: claims.exp,
     ...(claims.iat !== undefined ? { iat: claims.iat } : {}),
-    sub: claims.sub,
     aud: claims.aud,
     iss: ctx.issuer,
     jti: claims.jti,
     ...(jkt ? { cnf: { jkt } } : x5t ? { cnf: { 'x5t#S256': x5t } } : {}),
     authorization_id: claims.authorization_id,
-    ...wallet,
+  };
+}
+
+/**
+ * A wallet's access token as the credential issuer's own client learns of it (OpenID4VCI's
+ * authorization code flow): only a live token issued for that issuer (`aud`, RFC 8707) that grants
+ * credentials, inside its authorization's data window (the client's preset_cache_ttl_seconds after
+ * the approval, as for every read of the person's data); with what was granted and what the
+ * person's data says for each credential now, and nothing else of the person (no `sub`, no scope).
+ */
+async function walletToken(ctx: TokenContext, token: string, credentialIssuer: string): Promise<Introspection | undefined> {
+  const verified = await verifyAccessJwt(ctx, token);
+  if (!verified.ok) return undefined;
+  const claims = verified.value;
+  if (!(Array.isArray(claims.aud) ? claims.aud : [claims.aud]).includes(credentialIssuer)) return undefined;
+  const grant = await loadGrant(ctx, claims);
+  if (!grant.ok || grant.value.dataWindowEndsAt <= ctx.clock.now()) return undefined;
+  const details = await credentialDetailsOf(ctx, claims.authorization_id);
+  if (details.length === 0) return undefined;
+  return {
+    active: true,
+    ...tokenFacts(ctx, claims),
+    authorization_details: grantedDetails(details),
+    credential_data: await credentialData(ctx, grant.value.userId, details),
   };
 }
 
@@ -112,13 +134,16 @@ export async function introspect(
   app: Application,
   token: string,
   hint: string | undefined,
-  credentialIssuer?: { clientId: string },
+  credentialIssuer?: { clientId: string; url: string },
 ): Promise<Introspection> {
   // The configured credential issuer's client asks about wallets' access tokens (OpenID4VCI's
-  // authorization code flow), never about their refresh tokens.
-  if (credentialIssuer?.clientId === app.clientId) return (token.split('.').length === 3 && (await accessToken(ctx, app, token, true))) || INACTIVE;
+  // authorization code flow), never about their refresh tokens; and about its own, as any client.
+  if (credentialIssuer?.clientId === app.clientId && token.split('.').length === 3) {
+    const wallet = await walletToken(ctx, token, credentialIssuer.url);
+    if (wallet) return wallet;
+  }
   const kinds = [
-    ...(token.split('.').length === 3 ? [(c: TokenContext, a: Application, t: string) => accessToken(c, a, t, false), clientToken] : []),
+    ...(token.split('.').length === 3 ? [accessToken, clientToken] : []),
     ...(/^(sbx_)?svcrt_[A-Za-z0-9]{1,100}$/.test(token) ? [refreshToken] : []),
   ];
   if (hint === 'refresh_token') kinds.reverse();

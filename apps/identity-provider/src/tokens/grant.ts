@@ -21,7 +21,8 @@ export interface AccessClaims {
   exp: number;
   iat?: number;
   iss?: string;
-  aud: string;
+  /** This service's data API; with the credential issuer beside it for a grant of credentials (RFC 8707). */
+  aud: string | string[];
   /** What the token is bound to: a DPoP key's thumbprint (RFC 9449 §6) or a client certificate's (RFC 8705 §3.1). */
   cnf?: Confirmation;
 }

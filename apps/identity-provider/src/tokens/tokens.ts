@@ -38,12 +38,22 @@ export function signAccessToken(
     scopes,
     jkt,
     x5t,
-  }: { app: Application; authorization: { id: string; userId: string | null }; scopes: string[]; jkt?: string | undefined; x5t?: string | undefined },
+    audience,
+  }: {
+    app: Application;
+    authorization: { id: string; userId: string | null };
+    scopes: string[];
+    jkt?: string | undefined;
+    x5t?: string | undefined;
+    /** Resources beside this service's data API the token is for (the credential issuer, for a wallet's credentials). */
+    audience?: string[] | undefined;
+  },
 ): Promise<string> {
   const sub = appScopedUserId(ctx.secret, app.organizationId, a.userId!);
+  const aud = audience?.length ? [ctx.resource, ...audience] : ctx.resource;
   return signToken(
     ctx,
-    { sub, aud: ctx.resource, client_id: app.clientId, scope: scopes.join(' '), authorization_id: a.id, jti: randomUUID(), ...confirmation(jkt, x5t) },
+    { sub, aud, client_id: app.clientId, scope: scopes.join(' '), authorization_id: a.id, jti: randomUUID(), ...confirmation(jkt, x5t) },
     'at+jwt',
     app.accessTokenTtlSeconds,
     signingAlgorithmOf(app, 'access_token'),
@@ -93,6 +103,8 @@ interface GrantHolder {
   /** The sign-in session it was approved in: the id_token's sid (per client). */
   sessionId: string | null;
   nonce?: string | null;
+  /** RFC 9396: credentials granted for a wallet, stored with the authorization. */
+  authorizationDetails?: unknown;
 }
 
 /** What one token response is made of. */
@@ -113,8 +125,11 @@ interface TokenResponseParts {
 async function tokenResponse(ctx: TokenContext, { app, holder: a, scopes, refreshToken, jkt, x5t, now }: TokenResponseParts) {
   const sub = appScopedUserId(ctx.secret, app.organizationId, a.userId!);
   const ttl = app.accessTokenTtlSeconds;
+  // RFC 9396 §7 and RFC 8707: a grant of credentials is for the credential issuer too (`aud`), and
+  // every token response of it, refreshed ones included, says what it grants.
+  const details = storedDetails(a.authorizationDetails);
   const [accessToken, idToken] = await Promise.all([
-    signAccessToken(ctx, { app, authorization: a, scopes, jkt, x5t }),
+    signAccessToken(ctx, { app, authorization: a, scopes, jkt, x5t, audience: details[0]?.locations }),
     scopes.includes('openid')
       ? signToken(
           ctx,
@@ -145,6 +160,7 @@ async function tokenResponse(ctx: TokenContext, { app, holder: a, scopes, refres
     refresh_token_expires_in: REFRESH_TTL_SECONDS,
     refresh_issued_at: now.toISOString(),
     ...(idToken ? { id_token: idToken } : {}),
+    ...(details.length ? { authorization_details: grantedDetails(details) } : {}),
   };
 }
 
@@ -232,9 +248,7 @@ export async function exchangeCode(
       now,
     }),
   ]);
-  // RFC 9396 §7: the credentials granted for a wallet, each with the identifier it is fetched by.
-  const details = storedDetails(a.authorizationDetails);
-  return details.length ? { ...response, authorization_details: grantedDetails(details) } : response;
+  return response;
 }
 
 /** Why a presented refresh token cannot be rotated, checked in the order a client can act on. */
@@ -317,7 +331,13 @@ export async function refresh(ctx: TokenContext, app: Application, input: { refr
     throw (await refusal(ctx, { app, row, token: input.refreshToken, asked, jkt: grant.jkt, now })) ?? (await refreshReused(ctx, row!.authorizationId));
   }
   // OIDC Core §12.2: an id_token from a refresh carries no nonce.
-  const holder = { id: row.authorizationId, userId: row.userId, authTime: row.authTime, sessionId: row.sessionId };
+  const holder = {
+    id: row.authorizationId,
+    userId: row.userId,
+    authTime: row.authTime,
+    sessionId: row.sessionId,
+    authorizationDetails: row.authorizationDetails,
+  };
   const response = await tokenResponse(ctx, { app, holder, scopes: row.issuedScopes, refreshToken, jkt: grant.jkt, x5t: grant.x5t, now });
   // Not waited for: the answer need not wait on the store, and a retry that arrives before the
   // entry does waits for it (recallRotation), as one that meets a rotation in flight does.

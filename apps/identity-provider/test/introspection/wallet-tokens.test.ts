@@ -1,0 +1,186 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { addCredential, createClient, createOrg, createUser } from '@svc/admin';
+import type { Db } from '@svc/db';
+import { testDb, uniqueEmail, uniqueNamespace } from '@svc/testkit';
+import { decodeJwt } from 'jose';
+import request from 'supertest';
+import { basic, buildIdp, pkce, REDIRECT, signIn } from '../helpers.js';
+
+// OpenID4VCI's authorization code flow at the identity provider: a wallet asks for credentials
+// with RFC 9396 authorization_details, and the credential issuer's own client, and only it,
+// learns through introspection what was granted and what the person's data says.
+const ISSUER = 'https://issuer.example';
+const DETAILS = JSON.stringify([{ type: 'openid_credential', credential_configuration_id: 'age_over_sd_jwt' }]);
+const EXPIRES = new Date(Date.now() + 40 * 86_400_000);
+const INACTIVE = { active: false };
+
+let db: Db;
+let idp: ReturnType<typeof buildIdp>;
+const person = { email: uniqueEmail('holder'), password: 'correct horse battery' };
+type Client = { client_id: string; client_secret: string | null };
+let wallet: Client;
+let issuerClient: Client;
+let otherClient: Client;
+
+beforeAll(async () => {
+  db = testDb();
+  const ctx = { db, now: () => new Date() };
+  await createUser(ctx, { ...person, palmVerified: true });
+  await addCredential(ctx, {
+    email: person.email,
+    source: 'provider_a',
+    claims: JSON.stringify({ date_of_birth: '1990-04-12' }),
+    expiresAt: EXPIRES.toISOString(),
+  });
+  const org = await createOrg(ctx, { name: 'Wallets and issuers', ownerEmail: person.email });
+  const scopes = 'openid identity:read';
+  wallet = await createClient(ctx, { org: org.id, name: 'Wallet', redirectUris: [REDIRECT], scopes, public: true, presetCacheTtl: 600 });
+  otherClient = await createClient(ctx, { org: org.id, name: 'Some resource server', redirectUris: [REDIRECT], scopes });
+  issuerClient = await createClient(ctx, { org: org.id, name: 'Credential issuer', redirectUris: [REDIRECT], scopes: 'openid' });
+  idp = buildIdp({ CREDENTIAL_ISSUER_URL: ISSUER, CREDENTIAL_ISSUER_CLIENT_ID: issuerClient.client_id, REDIS_KEY_PREFIX: uniqueNamespace('wallet-tokens') });
+});
+afterAll(async () => {
+  await idp?.deps.close();
+  await db?.$disconnect();
+});
+
+const introspect = (client: Client, token: string, target = idp.app) =>
+  request(target).post('/oauth/introspect').type('form').set('Authorization', basic(client.client_id, client.client_secret!)).send({ token });
+
+/** The wallet's flow, by the API: authorize with the details (and `scope`), approve with `scopes`, exchange. */
+async function walletTokens(options: { scope?: string; approve?: string[] } = {}) {
+  const { verifier, challenge } = pkce();
+  const started = await request(idp.app)
+    .get('/oauth/authorize')
+    .query({
+      client_id: wallet.client_id,
+      redirect_uri: REDIRECT,
+      response_type: 'code',
+      ...(options.scope ? { scope: options.scope } : {}),
+      authorization_details: DETAILS,
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+    });
+  expect(started.status).toBe(200);
+  const session = await signIn(idp.app, person.email, person.password);
+  const context = await request(idp.app)
+    .get('/oauth/authorize/context')
+    .query({ authorization_id: started.body.authorization_id })
+    .set('Authorization', `Bearer ${session}`);
+  const approved = await request(idp.app)
+    .post('/oauth/authorize/approve')
+    .set('Authorization', `Bearer ${session}`)
+    .send({ authorization_id: started.body.authorization_id, ...(options.approve ? { scopes: options.approve } : {}) });
+  expect(approved.status).toBe(200);
+  const tokens = await request(idp.app)
+    .post('/oauth/token')
+    .type('form')
+    .send({ grant_type: 'authorization_code', code: approved.body.code, redirect_uri: REDIRECT, code_verifier: verifier, client_id: wallet.client_id });
+  expect(tokens.status).toBe(200);
+  return { context: context.body, tokens: tokens.body };
+}
+
+describe('a wallet’s grant of credentials', () => {
+  it('needs no scope: approved as shown, its tokens are for the issuer too, and every token response (refreshed ones too) says what it grants', async () => {
+    const { context, tokens } = await walletTokens();
+    expect(context.authorization_details).toEqual([{ type: 'openid_credential', credential_configuration_id: 'age_over_sd_jwt', locations: [ISSUER] }]);
+    const granted = [
+      { type: 'openid_credential', credential_configuration_id: 'age_over_sd_jwt', locations: [ISSUER], credential_identifiers: ['age_over_sd_jwt'] },
+    ];
+    expect(tokens.authorization_details).toEqual(granted);
+    expect(tokens.scope).toBe('');
+    expect(decodeJwt(tokens.access_token).aud).toEqual([`${idp.deps.config.issuer}/v2`, ISSUER]);
+    const refreshed = await request(idp.app)
+      .post('/oauth/token')
+      .type('form')
+      .send({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: wallet.client_id });
+    expect(refreshed.status).toBe(200);
+    expect(refreshed.body.authorization_details).toEqual(granted);
+  });
+
+  it('is told to the credential issuer’s client with the claims the person’s data holds and when they end, and nothing else of the person', async () => {
+    const { tokens } = await walletTokens({ scope: 'openid', approve: ['openid'] });
+    const res = await introspect(issuerClient, tokens.access_token);
+    expect(res.body).toEqual({
+      active: true,
+      client_id: wallet.client_id,
+      token_type: 'Bearer',
+      exp: expect.any(Number),
+      iat: expect.any(Number),
+      aud: [`${idp.deps.config.issuer}/v2`, ISSUER],
+      iss: idp.deps.config.issuer,
+      jti: expect.any(String),
+      authorization_id: expect.any(String),
+      authorization_details: tokens.authorization_details,
+      credential_data: { age_over_sd_jwt: { claims: { age_over_18: true, age_over_21: true }, expires_at: Math.floor(EXPIRES.getTime() / 1000) } },
+    });
+  });
+
+  it('is told to no other client, and the issuer’s client learns nothing of other tokens, refresh tokens, or past the data window', async () => {
+    const { tokens } = await walletTokens();
+    expect((await introspect(otherClient, tokens.access_token)).body).toEqual(INACTIVE);
+    expect((await introspect(issuerClient, tokens.refresh_token)).body).toEqual(INACTIVE);
+    // A token of the same person that grants no credentials (another client's ordinary grant).
+    const { verifier, challenge } = pkce();
+    const started = await request(idp.app)
+      .get('/oauth/authorize')
+      .query({
+        client_id: otherClient.client_id,
+        redirect_uri: REDIRECT,
+        response_type: 'code',
+        scope: 'openid identity:read',
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+      });
+    const session = await signIn(idp.app, person.email, person.password);
+    const code = (
+      await request(idp.app)
+        .post('/oauth/authorize/approve')
+        .set('Authorization', `Bearer ${session}`)
+        .send({ authorization_id: started.body.authorization_id })
+    ).body.code;
+    const plain = await request(idp.app)
+      .post('/oauth/token')
+      .type('form')
+      .set('Authorization', basic(otherClient.client_id, otherClient.client_secret!))
+      .send({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: verifier });
+    expect((await introspect(issuerClient, plain.body.access_token)).body).toEqual(INACTIVE);
+    expect((await introspect(otherClient, plain.body.access_token)).body.active).toBe(true);
+    // The wallet's client reads the person's data for 600 s after the approval; its 900 s token outlives that.
+    const later = buildIdp(
+      { CREDENTIAL_ISSUER_URL: ISSUER, CREDENTIAL_ISSUER_CLIENT_ID: issuerClient.client_id, REDIS_KEY_PREFIX: uniqueNamespace('wallet-later') },
+      { now: () => new Date(Date.now() + 601_000) },
+    );
+    try {
+      expect((await introspect(issuerClient, tokens.access_token, later.app)).body).toEqual(INACTIVE);
+    } finally {
+      await later.deps.close();
+    }
+  });
+
+  it('leaves the issuer’s client able to introspect its own tokens, as any client', async () => {
+    const own = await request(idp.app)
+      .post('/oauth/token')
+      .type('form')
+      .set('Authorization', basic(issuerClient.client_id, issuerClient.client_secret!))
+      .send({ grant_type: 'client_credentials' });
+    expect(own.status).toBe(200);
+    expect((await introspect(issuerClient, own.body.access_token)).body).toMatchObject({ active: true, client_id: issuerClient.client_id });
+  });
+
+  it('is refused to a client whose scopes do not cover the credential’s data, before anything is stored', async () => {
+    const res = await request(idp.app)
+      .post('/oauth/par')
+      .type('form')
+      .send({
+        client_id: wallet.client_id,
+        response_type: 'code',
+        redirect_uri: REDIRECT,
+        code_challenge: pkce().challenge,
+        code_challenge_method: 'S256',
+        authorization_details: JSON.stringify([{ type: 'openid_credential', credential_configuration_id: 'kyc_sd_jwt' }]),
+      });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ error: 'invalid_authorization_details', error_description: expect.stringMatching(/kyc:read/) });
+  });
+});
