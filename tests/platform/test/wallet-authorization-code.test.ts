@@ -4,7 +4,7 @@ import { clientAuthenticationNone, Oauth2Client } from '@openid4vc/oauth2';
 import { Openid4vciClient, setGlobalConfig } from '@openid4vc/openid4vci';
 import { digest, ES256 } from '@sd-jwt/crypto-nodejs';
 import { SDJwtVcInstance } from '@sd-jwt/sd-jwt-vc';
-import { addCredential, createClient, createOrg, createUser } from '@svc/admin';
+import { addCredential, createApiKey, createClient, createOrg, createUser } from '@svc/admin';
 import type { Db } from '@svc/db';
 import { freePort, startService, testDatabaseUrl, testDb, testRedisUrl, uniqueEmail, uniqueNamespace, type StartedService } from '@svc/testkit';
 import { type CryptoKey, exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
@@ -24,6 +24,8 @@ let issuer: StartedService;
 const person = { email: uniqueEmail('wallet-holder'), password: 'correct horse battery staple' };
 const minor = { email: uniqueEmail('wallet-minor'), password: 'correct horse battery staple' };
 let walletClientId: string;
+/** The wallet organization's API key, for the credential issuer's VC API (derive, verify). */
+let apiToken: string;
 
 beforeAll(async () => {
   db = testDb();
@@ -49,6 +51,7 @@ beforeAll(async () => {
     await createClient(ctx, { org: org.id, name: 'A wallet', redirectUris: [REDIRECT_URI], scopes: 'openid identity:read kyc:read', public: true })
   ).client_id;
   const issuerClient = await createClient(ctx, { org: org.id, name: 'Credential issuer', redirectUris: [REDIRECT_URI], scopes: 'openid' });
+  apiToken = (await createApiKey(ctx, { org: org.id, permissions: 'credentials:issue', name: 'VC API' })).key;
   const [idpPort, issuerPort] = [await freePort(), await freePort()];
   const idpUrl = `http://127.0.0.1:${idpPort}`;
   const issuerUrl = `http://127.0.0.1:${issuerPort}`;
@@ -114,7 +117,7 @@ async function approve(authorizationRequestUrl: string, who: { email: string; pa
 }
 
 /** The wallet's whole flow, from the issuer's URL to the credential: authorization code with PKCE through PAR, then nonce, proof, credential. */
-async function receive(who: { email: string; password: string }, configurationId = 'age_over_sd_jwt', options: { dpop?: boolean } = {}) {
+async function receive(who: { email: string; password: string }, configurationId = 'age_over_sd_jwt', options: { dpop?: boolean; bind?: 'jwk' | 'did' } = {}) {
   const { publicKey, privateKey } = await generateKeyPair('ES256', { extractable: true });
   const holder = { publicJwk: await exportJWK(publicKey), privateKey };
   const wallet = new Openid4vciClient({ callbacks: callbacks(holder) });
@@ -139,11 +142,13 @@ async function receive(who: { email: string; password: string }, configurationId
     ...(options.dpop ? { dpop: { signer } } : {}),
   });
   const { c_nonce } = await wallet.requestNonce({ issuerMetadata });
+  // A W3C credential (ldp_vc) is about the holder's DID: the proof names the key by its did:jwk.
+  const did = `did:jwk:${Buffer.from(JSON.stringify(holder.publicJwk)).toString('base64url')}`;
   const { jwt } = await wallet.createCredentialRequestJwtProof({
     issuerMetadata,
     credentialConfigurationId: configurationId,
     nonce: c_nonce,
-    signer,
+    signer: options.bind === 'did' ? { method: 'did', alg: 'ES256', didUrl: `${did}#0` } : signer,
   });
   const credentialRequest = (body: Record<string, unknown>) =>
     fetch(`${issuer.url}/credential`, {
@@ -151,7 +156,7 @@ async function receive(who: { email: string; password: string }, configurationId
       headers: { 'content-type': 'application/json', authorization: `Bearer ${accessTokenResponse.access_token}` },
       body: JSON.stringify(body),
     });
-  return { wallet, issuerMetadata, accessTokenResponse, dpop, context, jwt, holder, credentialRequest };
+  return { wallet, issuerMetadata, accessTokenResponse, dpop, context, jwt, holder, did, credentialRequest };
 }
 
 describe('OpenID4VCI authorization code flow through the identity provider', () => {
@@ -194,6 +199,31 @@ describe('OpenID4VCI authorization code flow through the identity provider', () 
     expect(claims).not.toHaveProperty('date_of_birth');
     // It ends no later than the verification behind it (the date of birth's, 300 days from now).
     expect(verified.payload.exp).toBeLessThanOrEqual(Math.ceil(Date.now() / 1000) + 300 * 86_400);
+  });
+
+  it('issues the W3C credential with a bbs-2023 proof (ldp_vc) about the wallet’s did:jwk, which the holder derives and a verifier checks', async () => {
+    const { wallet, issuerMetadata, accessTokenResponse, jwt, did } = await receive(person, 'age_over_ldp_vc', { bind: 'did' });
+    const { credentialResponse } = await wallet.retrieveCredentials({
+      issuerMetadata,
+      accessToken: accessTokenResponse.access_token,
+      credentialConfigurationId: 'age_over_ldp_vc',
+      proofs: { jwt: [jwt] },
+    });
+    const credential = (credentialResponse.credentials![0] as { credential: Record<string, any> }).credential;
+    expect(credential).toMatchObject({
+      type: ['VerifiableCredential', 'AgeCredential'],
+      credentialSubject: { id: did, age_over_18: true, age_over_21: true },
+      proof: { type: 'DataIntegrityProof', cryptosuite: 'bbs-2023' },
+    });
+    // The holder shows one claim; the verifier (the W3C VC API here) checks the derived proof and the status.
+    const vcApi = (path: string, body: unknown) =>
+      fetch(`${issuer.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'X-API-Token': apiToken }, body: JSON.stringify(body) });
+    const derived = (await (
+      await vcApi('/credentials/derive', { verifiableCredential: credential, options: { selectivePointers: ['/credentialSubject/age_over_18'] } })
+    ).json()) as { verifiableCredential: Record<string, any> };
+    expect(derived.verifiableCredential.credentialSubject).toEqual({ id: did, age_over_18: true });
+    const verified = (await (await vcApi('/credentials/verify', { verifiableCredential: derived.verifiableCredential })).json()) as { verified: boolean };
+    expect(verified.verified).toBe(true);
   });
 
   it('with DPoP: the token the identity provider bound to the wallet’s key is proven at the issuer, and refused as a bearer token', async () => {
