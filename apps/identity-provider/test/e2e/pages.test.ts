@@ -110,6 +110,31 @@ describe('hosted pages, at a phone and a desktop width', () => {
     expect((await page.context().cookies()).map((c) => c.name)).not.toContain('svc_session');
   });
 
+  it('consent for a wallet: the credentials it asks for and the facts each holds, above the scopes; Approve sends the code back', async () => {
+    const details = JSON.stringify([
+      { type: 'openid_credential', credential_configuration_id: 'age_over_sd_jwt' },
+      { type: 'openid_credential', credential_configuration_id: 'kyc_sd_jwt' },
+    ]);
+    const { url } = await authorizeUrl({ authorization_details: details, scope: 'openid' });
+    await checkPage(async (page) => {
+      await signIn(page, url);
+      const wallet = page.locator('fieldset.wallet');
+      await expect(wallet.locator('legend').textContent()).resolves.toBe('Credentials for this app’s wallet');
+      await expect(wallet.locator('li').allTextContents()).resolves.toEqual(['Age: Over 18, Over 21', 'Identity check (KYC): Identity checked, Country of residence']);
+      await expect(wallet.locator('small').textContent()).resolves.toMatch(/^Issued by issuer\.example from your verified data/);
+      // The credentials come first; the scopes beside them are still the person's to tick.
+      const [credentials, scopes] = await Promise.all(['fieldset.wallet', 'fieldset:not(.wallet)'].map((s) => page.locator(s).boundingBox()));
+      expect(credentials!.y).toBeLessThan(scopes!.y);
+    }, 'consent-wallet');
+
+    const page = await (await browser.newContext()).newPage();
+    await signIn(page, url);
+    await page.getByRole('button', { name: 'Approve' }).click();
+    await page.waitForURL((u) => u.href.startsWith(suite.callback.url));
+    expect(new URL(page.url()).searchParams.get('code')).toMatch(/^svccode_/);
+    await page.context().close();
+  });
+
   it('sign-out an app asks for: the page asks whose account, Sign out is the primary action, and it returns with state', async () => {
     const { url, email, client } = await authorizeUrl();
     const logoutUrl = `${suite.idp.issuer}/oauth/logout?${new URLSearchParams({ client_id: client.client_id, post_logout_redirect_uri: signedOutUrl(), state: 'bye' })}`;

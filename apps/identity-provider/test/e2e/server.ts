@@ -19,6 +19,9 @@ export async function startIdentityProvider(): Promise<{ issuer: string; stop():
     PUBLIC_URL: issuer,
     // Clients' back-channel logout URIs are the callback server on this machine.
     JWKS_URI_ALLOW_PRIVATE: 'true',
+    // Wallets may ask for credentials of this (unreachable) issuer: the consent page shows them.
+    CREDENTIAL_ISSUER_URL: 'https://issuer.example',
+    CREDENTIAL_ISSUER_CLIENT_ID: 'not-a-client-of-these-tests',
   });
   return { issuer, stop: service.stop };
 }
