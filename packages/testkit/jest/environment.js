@@ -23,15 +23,28 @@ function holding() {
   return [...described, ...process.getActiveResourcesInfo().filter((r) => !LINGERING.includes(r) && r !== 'TTYWrap')].join('; ') || 'nothing';
 }
 
-// Issue #25: jest asks an idle worker to end by dropping its message listener and waits 500 ms
-// for the process to exit on its own; what still holds it then is force-killed with SIGTERM and
-// reported only as "a worker process has failed to exit gracefully". A worker (a child process
-// with an IPC channel) says, on that SIGTERM, what it was still holding, so the log names it.
+// Issue #25: jest asks an idle worker to end by dropping its message listener, then waits 500 ms
+// for the process to exit on its own before it kills it (SIGTERM, then SIGKILL) and reports only
+// "a worker process has failed to exit gracefully". A worker (a child process with an IPC channel)
+// watches for that moment and says what still holds it 400 ms later, and how long its exit took,
+// so the log names the cause. Nothing is printed when the worker exits in time.
 if (typeof process.send === 'function' && !globalThis.__svcWorkerExitWatch) {
   globalThis.__svcWorkerExitWatch = true;
+  const say = (line) => process.stderr.write(`jest worker ${process.pid}: ${line}\n`);
+  let endedAt;
+  const watch = setInterval(() => {
+    if (endedAt !== undefined || process.listenerCount('message') > 0) return;
+    endedAt = Date.now();
+    clearInterval(watch);
+    setTimeout(() => say(`still running 400 ms after jest asked it to end, holding: ${holding()}`), 400).unref();
+  }, 25);
+  watch.unref();
   process.once('SIGTERM', () => {
-    process.stderr.write(`jest worker ${process.pid}, asked to stop, still held: ${holding()}\n`);
+    say(`killed by jest ${endedAt === undefined ? 'before it was asked to end' : `${Date.now() - endedAt} ms after it was asked to end`}, holding: ${holding()}`);
     process.exit(143);
+  });
+  process.once('exit', () => {
+    if (endedAt !== undefined && Date.now() - endedAt > 300) say(`exited ${Date.now() - endedAt} ms after jest asked it to end`);
   });
 }
 

@@ -120,7 +120,10 @@ describe('hosted pages, at a phone and a desktop width', () => {
       await signIn(page, url);
       const wallet = page.locator('fieldset.wallet');
       await expect(wallet.locator('legend').textContent()).resolves.toBe('Credentials for this app’s wallet');
-      await expect(wallet.locator('li').allTextContents()).resolves.toEqual(['Age: Over 18, Over 21', 'Identity check (KYC): Identity checked, Country of residence']);
+      await expect(wallet.locator('li').allTextContents()).resolves.toEqual([
+        'Age: Over 18, Over 21',
+        'Identity check (KYC): Identity checked, Country of residence',
+      ]);
       await expect(wallet.locator('small').textContent()).resolves.toMatch(/^Issued by issuer\.example from your verified data/);
       // The credentials come first; the scopes beside them are still the person's to tick.
       const [credentials, scopes] = await Promise.all(['fieldset.wallet', 'fieldset:not(.wallet)'].map((s) => page.locator(s).boundingBox()));

@@ -122,16 +122,14 @@ describe('a wallet’s grant of credentials', () => {
     expect((await introspect(issuerClient, tokens.refresh_token)).body).toEqual(INACTIVE);
     // A token of the same person that grants no credentials (another client's ordinary grant).
     const { verifier, challenge } = pkce();
-    const started = await request(idp.app)
-      .get('/oauth/authorize')
-      .query({
-        client_id: otherClient.client_id,
-        redirect_uri: REDIRECT,
-        response_type: 'code',
-        scope: 'openid identity:read',
-        code_challenge: challenge,
-        code_challenge_method: 'S256',
-      });
+    const started = await request(idp.app).get('/oauth/authorize').query({
+      client_id: otherClient.client_id,
+      redirect_uri: REDIRECT,
+      response_type: 'code',
+      scope: 'openid identity:read',
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+    });
     const session = await signIn(idp.app, person.email, person.password);
     const code = (
       await request(idp.app)
