@@ -3,8 +3,9 @@
 // trying the issuer without a phone: a throwaway holder key (ES256), made for the run and
 // forgotten. A real wallet keeps its key and does the same with a library.
 //
-//   node apps/credential-issuer/scripts/wallet.mjs proof --audience http://localhost:4002 --nonce "$C_NONCE"
-//     prints a key proof (typ openid4vci-proof+jwt) for the credential endpoint
+//   node apps/credential-issuer/scripts/wallet.mjs proof --audience http://localhost:4002 --nonce="$C_NONCE"
+//     prints a key proof (typ openid4vci-proof+jwt) for the credential endpoint (the `=` matters:
+//     a nonce may begin with "-", which would otherwise read as an option)
 //   node apps/credential-issuer/scripts/wallet.mjs receive "$OFFER_LINK" [--tx-code 123456]
 //     runs the pre-authorized code flow (offer, metadata, token, nonce, credential) and prints
 //     {"credential": "<SD-JWT VC>", "payload": {…the issuer-signed claims…}, "disclosed": {…}}, or
@@ -12,14 +13,21 @@
 import { parseArgs } from 'node:util';
 import { decodeJwt, exportJWK, generateKeyPair, SignJWT } from 'jose';
 
-const { values, positionals } = parseArgs({
-  allowPositionals: true,
-  options: { audience: { type: 'string' }, nonce: { type: 'string' }, 'tx-code': { type: 'string' } },
-});
 const fail = (message) => {
   process.stderr.write(`${message}\n`);
   process.exit(2);
 };
+let parsed;
+try {
+  parsed = parseArgs({
+    allowPositionals: true,
+    options: { audience: { type: 'string' }, nonce: { type: 'string' }, 'tx-code': { type: 'string' } },
+  });
+} catch (err) {
+  // A value that begins with "-" (nonces may) reads as an option unless given with "=".
+  fail(`${err.message.split('\n')[0]} Give values as --nonce="$C_NONCE", with "=".`);
+}
+const { values, positionals } = parsed;
 
 const { publicKey, privateKey } = await generateKeyPair('ES256');
 const jwk = await exportJWK(publicKey);
@@ -35,7 +43,7 @@ async function call(url, init) {
 
 const [command, link] = positionals;
 if (command === 'proof') {
-  if (!values.audience || !values.nonce) fail('usage: wallet.mjs proof --audience ISSUER_URL --nonce C_NONCE');
+  if (!values.audience || !values.nonce) fail('usage: wallet.mjs proof --audience ISSUER_URL --nonce=C_NONCE');
   process.stdout.write(`${await proof(values.audience, values.nonce)}\n`);
 } else if (command === 'receive') {
   if (!link?.startsWith('openid-credential-offer://')) fail('usage: wallet.mjs receive OFFER_LINK [--tx-code CODE]');
@@ -65,5 +73,5 @@ if (command === 'proof') {
   const disclosed = Object.fromEntries(disclosures.map((d) => JSON.parse(Buffer.from(d, 'base64url').toString('utf8')).slice(1)));
   process.stdout.write(`${JSON.stringify({ credential, payload: decodeJwt(jwt), disclosed })}\n`);
 } else {
-  fail('usage: wallet.mjs proof --audience ISSUER_URL --nonce C_NONCE | wallet.mjs receive OFFER_LINK [--tx-code CODE]');
+  fail('usage: wallet.mjs proof --audience ISSUER_URL --nonce=C_NONCE | wallet.mjs receive OFFER_LINK [--tx-code CODE]');
 }

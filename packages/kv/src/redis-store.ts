@@ -164,6 +164,8 @@ export class RedisStore implements Store {
       lazyConnect: false,
       // Commands that concurrent requests issue in one turn of the event loop go out in one write:
       // under load a system call per command was a sixth of a user-token request (docs/benchmarks.md).
+      // While Redis stalls, a command queued behind a pipeline in flight waits for it to time out
+      // first: a caller may wait up to about twice commandTimeout before it fails open or closed.
       enableAutoPipelining: true,
     }) as ScriptedRedis;
     this.redis.defineCommand('svcIncrement', { numberOfKeys: 1, lua: INCREMENT });

@@ -32,7 +32,9 @@ function holding() {
 // IPC channel) watches for that request itself, names anything besides its stdio and jest's channel
 // that is still open then (a leak the per-file teardown below did not catch), and exits at once
 // with process.exit, which leaves the heap to the operating system.
-if (typeof process.send === 'function' && !globalThis.__svcWorkerExitWatch) {
+// Only in a worker jest forked, which listens on its channel from the start: never in jest's own
+// process (a run in band), which another tool may have started with a channel of its own.
+if (typeof process.send === 'function' && process.env.JEST_WORKER_ID && process.listenerCount('message') > 0 && !globalThis.__svcWorkerExitWatch) {
   globalThis.__svcWorkerExitWatch = true;
   const watch = setInterval(() => {
     if (process.listenerCount('message') > 0) return;

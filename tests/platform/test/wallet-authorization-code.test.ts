@@ -319,6 +319,19 @@ describe('OpenID4VCI authorization code flow through the identity provider', () 
     expect(await introspections()).toBe(before);
   });
 
+  it('asks the identity provider about one approval at most ten times a minute, and not at all once its credential is issued', async () => {
+    const { credentialRequest, jwt } = await receive(person);
+    const introspections = async () => {
+      const metrics = await (await fetch(`${idp.url}/metrics`)).text();
+      return [...metrics.matchAll(/^http_requests_total\{[^}]*route="\/oauth\/introspect"[^}]*\} (\d+)/gm)].reduce((n, m) => n + Number(m[1]), 0);
+    };
+    const before = await introspections();
+    const statuses: number[] = [];
+    for (let i = 0; i < 11; i++) statuses.push((await credentialRequest({ credential_identifier: 'kyc_sd_jwt', proofs: { jwt: [jwt] } })).status);
+    expect(statuses).toEqual([...Array(10).fill(400), 429]);
+    expect((await introspections()) - before).toBe(10);
+  });
+
   it('refuses authorization details of another type, an unknown configuration or another issuer, before anything is stored', async () => {
     const par = (details: unknown) =>
       fetch(`${idp.url}/oauth/par`, {

@@ -25,11 +25,30 @@ export interface ApprovedGrant {
 }
 
 const TIMEOUT_MS = 5000;
+/** After the identity provider could not be reached, how long requests are refused at once before it is tried again. */
+const RETRY_AFTER_MS = 5000;
 /** The access tokens' algorithms at the identity provider (its key set holds RSA keys only). */
 const TOKEN_ALGORITHMS = ['RS256', 'PS256'];
+/** jose's failures that are the key set's (unreachable, not 200, not a key set), not the token's. */
+const KEY_SET_FAILURES = new Set(['ERR_JOSE_GENERIC', 'ERR_JWKS_TIMEOUT', 'ERR_JWKS_INVALID']);
+
+/** What this issuer reads from an identity provider's token it verified itself, before asking anything. */
+export interface VerifiedWalletToken {
+  authorizationId: string;
+  /** The thumbprint of the key the token is bound to (DPoP), if it is. */
+  jkt: string | undefined;
+  /** Bound to a client certificate (RFC 8705), which this issuer cannot check. */
+  certificateBound: boolean;
+}
 
 export interface AuthorizationServerClient {
-  /** The grant behind `token`; undefined when it is not the identity provider's, not for this issuer, not live, or grants nothing here. */
+  /**
+   * The identity provider's access token for this issuer, checked here: its signature (the
+   * identity provider's published keys), issuer, `typ` at+jwt, this issuer in `aud`, not expired.
+   * Undefined for anything else, which is never sent there.
+   */
+  verify(token: string): Promise<VerifiedWalletToken | undefined>;
+  /** What a verified token grants here, asked of the identity provider; undefined when it is no longer live or grants nothing here. */
   approvedGrant(token: string): Promise<ApprovedGrant | undefined>;
 }
 
@@ -39,9 +58,11 @@ interface Endpoints {
 }
 
 export function authorizationServerClient(server: AuthorizationServer, credentialIssuer: string): AuthorizationServerClient {
-  // Discovered once; a failure to reach it is forgotten, so the next request tries again. Both
-  // endpoints must be on the identity provider's own origin: the client secret goes nowhere else.
+  // Discovered once. A failure to reach it is remembered for a few seconds (each request meanwhile
+  // is refused at once), then tried again. Both endpoints must be on the identity provider's own
+  // origin: the client secret goes nowhere else.
   let endpoints: Promise<Endpoints> | undefined;
+  let unreachableUntil = 0;
   const origin = new URL(server.issuer).origin;
   const discover = async (): Promise<Endpoints> => {
     const res = await fetch(`${server.issuer}/.well-known/openid-configuration`, { signal: AbortSignal.timeout(TIMEOUT_MS), redirect: 'error' });
@@ -54,27 +75,45 @@ export function authorizationServerClient(server: AuthorizationServer, credentia
       keys: createRemoteJWKSet(new URL(metadata.jwks_uri), { timeoutDuration: TIMEOUT_MS, cooldownDuration: 30_000 }),
     };
   };
+  const unavailable = () => {
+    unreachableUntil = Date.now() + RETRY_AFTER_MS;
+    return authorizationServerUnavailable();
+  };
   const found = async () => {
+    if (Date.now() < unreachableUntil) throw authorizationServerUnavailable();
     endpoints ??= discover();
     try {
       return await endpoints;
     } catch {
       endpoints = undefined;
-      throw authorizationServerUnavailable();
+      throw unavailable();
     }
   };
   const basic = `Basic ${Buffer.from(`${encodeURIComponent(server.clientId)}:${encodeURIComponent(server.clientSecret)}`).toString('base64')}`;
 
   return {
-    async approvedGrant(token) {
-      const { introspection, keys } = await found();
+    async verify(token) {
+      const { keys } = await found();
+      let payload: { authorization_id?: unknown; cnf?: { jkt?: unknown; 'x5t#S256'?: unknown } };
       try {
-        await jwtVerify(token, keys, { issuer: server.issuer, audience: credentialIssuer, typ: 'at+jwt', algorithms: TOKEN_ALGORITHMS });
+        const verified = await jwtVerify(token, keys, { issuer: server.issuer, audience: credentialIssuer, typ: 'at+jwt', algorithms: TOKEN_ALGORITHMS });
+        payload = verified.payload as typeof payload;
       } catch (err) {
-        // The key set itself out of reach is an outage; anything else is a token that is not good here.
-        if ((err as { code?: string }).code === 'ERR_JWKS_TIMEOUT' || err instanceof TypeError) throw authorizationServerUnavailable();
+        // The key set out of reach is an outage; anything else is a token that is not good here.
+        if (KEY_SET_FAILURES.has((err as { code?: string }).code ?? '') || err instanceof TypeError) throw unavailable();
         return undefined;
       }
+      if (typeof payload.authorization_id !== 'string') return undefined;
+      const jkt = payload.cnf?.jkt;
+      return {
+        authorizationId: payload.authorization_id,
+        jkt: typeof jkt === 'string' ? jkt : undefined,
+        certificateBound: payload.cnf?.['x5t#S256'] !== undefined,
+      };
+    },
+
+    async approvedGrant(token) {
+      const { introspection } = await found();
       let answer: unknown;
       try {
         const res = await fetch(introspection, {
@@ -87,7 +126,7 @@ export function authorizationServerClient(server: AuthorizationServer, credentia
         if (!res.ok) throw new Error(`introspection answered ${res.status}`);
         answer = await res.json();
       } catch {
-        throw authorizationServerUnavailable();
+        throw unavailable();
       }
       const parsed = ZIntrospectionResponse.safeParse(answer);
       if (!parsed.success || !parsed.data.active || !parsed.data.authorization_id) return undefined;

@@ -152,7 +152,7 @@ export ACCESS_TOKEN=$(curl -s -X POST ${ISSUER}/token -d grant_type=${GRANT} \\
   --data-urlencode "pre-authorized_code=$(echo "$OFFER" | jq -r '.credential_offer.grants[] | .["pre-authorized_code"]')" \\
   -d "tx_code=$(echo "$OFFER" | jq -r .tx_code)" | jq -r .access_token)
 export C_NONCE=$(curl -s -X POST ${ISSUER}/nonce | jq -r .c_nonce)
-export PROOF=$(node apps/credential-issuer/scripts/wallet.mjs proof --audience ${ISSUER} --nonce "$C_NONCE")`,
+export PROOF=$(node apps/credential-issuer/scripts/wallet.mjs proof --audience ${ISSUER} --nonce="$C_NONCE")`,
       headers: { Authorization: 'Bearer $ACCESS_TOKEN' },
       body: { credential_configuration_id: 'age_over_sd_jwt', proofs: { jwt: ['$PROOF'] } },
       status: 200,
@@ -176,7 +176,7 @@ export CODE=$(curl -s -X POST ${IDP}/oauth/authorize/approve -H "authorization: 
 export WALLET_TOKEN=$(curl -s -X POST ${IDP}/oauth/token -d grant_type=authorization_code -d code=$CODE -d client_id=$WALLET_CLIENT \\
   -d redirect_uri=${WALLET_REDIRECT} -d code_verifier=$VERIFIER | jq -r .access_token)
 export C_NONCE=$(curl -s -X POST ${ISSUER}/nonce | jq -r .c_nonce)
-export PROOF=$(node apps/credential-issuer/scripts/wallet.mjs proof --audience ${ISSUER} --nonce "$C_NONCE")`,
+export PROOF=$(node apps/credential-issuer/scripts/wallet.mjs proof --audience ${ISSUER} --nonce="$C_NONCE")`,
       headers: { Authorization: 'Bearer $WALLET_TOKEN' },
       body: { credential_identifier: 'age_over_sd_jwt', proofs: { jwt: ['$PROOF'] } },
       status: 200,

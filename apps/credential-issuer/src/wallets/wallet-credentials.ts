@@ -19,6 +19,7 @@ import {
   invalidCredentialRequest,
   invalidDpopProofAtResource,
   invalidProof,
+  overLimit,
   unknownConfiguration,
   unknownCredentialIdentifier,
 } from '../errors.js';
@@ -35,11 +36,19 @@ import { tokenStatusListUrl } from './token-status-lists.js';
 /** A wallet credential's life when CREDENTIAL_VALIDITY_SECONDS is not set: a year, then the wallet asks again. */
 export const WALLET_CREDENTIAL_VALIDITY_SECONDS = 365 * 24 * 3600;
 
-/** What issuing needs: the issuer's own (signing pool and keys included, for ldp_vc), the nonce store, and DPoP proofs at this endpoint. */
+/** What issuing needs: the issuer's own (signing pool and keys included, for ldp_vc), the nonce store, the limiter, and DPoP proofs at this endpoint. */
 export interface WalletIssueDeps extends IssueContext {
   cache: CoreDeps['store']['cache'];
+  limiter: CoreDeps['store']['limiter'];
   dpop: DpopProofs;
 }
+
+/**
+ * How often one approval's tokens may have the identity provider asked about them, a minute: a
+ * wallet needs one or two; anyone holding a token could otherwise spend this issuer's whole
+ * introspection budget there, for every wallet.
+ */
+const APPROVAL_ASKS_PER_MINUTE = 10;
 
 /** The access token as the request presents it: its scheme, and the DPoP proof beside it (RFC 9449 §7). */
 export interface PresentedToken {
@@ -95,12 +104,25 @@ export async function issueToWallet(
     return issueOnOffer(deps, offer, body);
   }
   // The identity provider's tokens are JWTs; this issuer's own are not, and are never sent there.
-  const approved = authorizationServer && token.split('.').length === 3 ? await authorizationServer.approvedGrant(token) : undefined;
-  if (!approved) throw invalidAccessToken();
-  if (approved.certificateBound) throw certificateBoundTokenRefused();
-  await checkBinding(deps, presented, approved.jkt);
+  // Whatever can be refused without asking the identity provider is refused first: a token it did
+  // not sign for this issuer, a bound token without its proof, a credential this approval already
+  // received, and more asks on one approval than a wallet makes.
+  const verified = authorizationServer && token.split('.').length === 3 ? await authorizationServer.verify(token) : undefined;
+  if (!verified) throw invalidAccessToken();
+  if (verified.certificateBound) throw certificateBoundTokenRefused();
+  await checkBinding(deps, presented, verified.jkt);
+  const named = body.credential_identifier ?? body.credential_configuration_id;
+  if (named !== undefined && (await issuedOn(deps, `${verified.authorizationId}#${named}`))) throw alreadyIssuedOnApproval();
+  const asks = await deps.limiter.consume(`wallet:approval:${verified.authorizationId}`, { limit: APPROVAL_ASKS_PER_MINUTE, windowSeconds: 60 });
+  if (!asks.allowed)
+    throw overLimit(asks.retryAfterSeconds, 'Too many credential requests on this approval', { 'Retry-After': String(asks.retryAfterSeconds) });
+  const approved = await authorizationServer!.approvedGrant(token);
+  if (!approved || approved.authorizationId !== verified.authorizationId || approved.jkt !== verified.jkt) throw invalidAccessToken();
   return issueOnApproval(deps, approved, body);
 }
+
+const issuedOn = async (deps: WalletIssueDeps, approval: string) =>
+  (await deps.db.issuedCredential.findUnique({ where: { approval }, select: { id: true } })) !== null;
 
 async function issueOnOffer(deps: WalletIssueDeps, offer: Offer, body: z.output<typeof ZCredentialRequest>) {
   if (body.credential_identifier !== undefined)
@@ -149,13 +171,27 @@ async function issueOnApproval(deps: WalletIssueDeps, approved: ApprovedGrant, b
       `Your verified data does not hold what a ${configuration.names.en} credential says (${issue.path.join('.') || 'claims'}: ${issue.message})`,
     );
   }
+  const endsBy = data?.expires_at === undefined ? undefined : new Date(data.expires_at * 1000);
+  if (endsBy && endsBy <= deps.clock.now()) throw credentialRequestDenied('The verification behind this credential has just expired: it cannot be issued');
   const approval = `${approved.authorizationId}#${configuration.id}`;
-  if (await deps.db.issuedCredential.findUnique({ where: { approval }, select: { id: true } })) throw alreadyIssuedOnApproval();
+  if (await issuedOn(deps, approval)) throw alreadyIssuedOnApproval();
   const holder = await holderOfRequest(deps, body);
+  // Claimed before any work, as an offer is: of parallel requests on one approval one goes on, and
+  // the others take no status index and sign nothing. Given back if the work fails.
+  const claim = `wallet:approval-claim:${approval}`;
+  if ((await deps.cache.increment(claim, CLAIM_SECONDS)) > 1) throw alreadyIssuedOnApproval();
   const organizationId = deps.config.authorizationServer!.organizationId;
   const source = { configurationId: configuration.id, claims: claims.data, apiKeyId: null, organizationId, subjectAddress: null, approval };
-  return issueFor(deps, source, holder, randomUUID(), data?.expires_at === undefined ? undefined : new Date(data.expires_at * 1000));
+  try {
+    return await issueFor(deps, source, holder, randomUUID(), endsBy);
+  } catch (err) {
+    await deps.cache.delete(claim).catch(() => undefined);
+    throw err;
+  }
 }
+
+/** How long a claim on an approval holds while its credential is signed and recorded (then the record is what refuses a second one). */
+const CLAIM_SECONDS = 120;
 
 type Offer = NonNullable<Awaited<ReturnType<typeof offerOfAccessToken>>>;
 

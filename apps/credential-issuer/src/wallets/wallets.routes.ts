@@ -146,6 +146,7 @@ export function walletsRouter(deps: AppDeps): Router {
             pool: deps.pool,
             clock: deps.clock,
             cache: deps.store.cache,
+            limiter: deps.store.limiter,
             dpop: credentialDpop,
           },
           presented,
