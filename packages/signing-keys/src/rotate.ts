@@ -23,10 +23,12 @@ export async function rotateSigningKey(ctx: KeyStoreContext, service: KeyService
   ctx.keys.assertFor(service);
   const keys = await Promise.all(KEY_ALGORITHMS[service].map((algorithm) => generateKey(service, algorithm)));
   return keyChange(ctx, service, async (tx) => {
-    const activatesAt = new Date(ctx.now().getTime() + activateInSeconds * 1000);
+    // One instant for the change: each key made at it, and activating activateInSeconds after it.
+    const now = ctx.now();
+    const activatesAt = new Date(now.getTime() + activateInSeconds * 1000);
     // The first algorithm's key activates last: a replica of a release that knew one algorithm
     // only signs with the newest key it sees, and must keep seeing an RS256 one.
-    for (const [i, key] of keys.entries()) await store(tx, ctx, service, key, new Date(activatesAt.getTime() - (i === 0 ? 0 : 1)));
+    for (const [i, key] of keys.entries()) await store(tx, ctx, service, key, new Date(activatesAt.getTime() - (i === 0 ? 0 : 1)), now);
     return { kid: keys[0]!.kid, kids: keys.map((k) => k.kid) };
   });
 }
@@ -84,8 +86,7 @@ async function keyChange<T>(ctx: KeyStoreContext, service: KeyService, work: (tx
 
 const lockId = (service: KeyService) => createHash('sha256').update(`svc signing keys: ${service}`).digest().readBigInt64BE(0);
 
-async function store(tx: DbClient, ctx: KeyStoreContext, service: KeyService, key: NewKey, activatesAt: Date): Promise<void> {
-  const now = ctx.now();
+async function store(tx: DbClient, ctx: KeyStoreContext, service: KeyService, key: NewKey, activatesAt: Date, now = ctx.now()): Promise<void> {
   let publishUntil: Date | null = null;
   if (service === 'identity-provider') {
     const longest = await tx.application.aggregate({ _max: { accessTokenTtlSeconds: true } });
