@@ -2,70 +2,20 @@
 // key; a wallet built from @openid4vc/openid4vci takes it through the pre-authorized code flow;
 // @sd-jwt/sd-jwt-vc presents one claim with key binding and verifies it, the issuer's key and the
 // Token Status List fetched as any verifier would. Then what the flow must refuse.
-import { createHash } from 'node:crypto';
-import type { Server } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { Db } from '@svc/db';
-import { freePort, testDb } from '@svc/testkit';
-import { decodeJwt, decodeProtectedHeader, SignJWT } from 'jose';
+import { describe, expect, it } from '@jest/globals';
+import { decodeJwt, decodeProtectedHeader } from 'jose';
 import request from 'supertest';
 import { purgeOffers } from '../../src/wallets/offer-purge.js';
-import { arrangeOrg, buildIssuer, SUBJECT } from '../helpers.js';
+import { buildIssuer, SUBJECT } from '../helpers.js';
 import { createVerifyCryptosuite } from '@digitalbazaar/bbs-2023-cryptosuite';
 import { DataIntegrityProof } from '@digitalbazaar/data-integrity';
 import * as vc from '@digitalbazaar/vc';
 import { deriveCredential } from '../../src/vc/bbs.js';
 import { documentLoader } from '../../src/vc/document-loader.js';
-import { didJwk, type Holder, newHolder, present, receive, receiveLdp, verify } from './wallet.js';
+import { didJwk, newHolder, present, receive, receiveLdp, verify } from './wallet.js';
+import { AGE, apiToken, credentialRequest, db, issuer, nonce, now, offer, offered, proof, tokenFor, url, useRunningIssuer } from './running-issuer.js';
 
-let db: Db;
-let issuer: ReturnType<typeof buildIssuer>;
-let server: Server;
-let url: string;
-let apiToken: string;
-
-beforeAll(async () => {
-  const port = await freePort();
-  url = `http://127.0.0.1:${port}`;
-  db = testDb();
-  issuer = buildIssuer({ PUBLIC_URL: url, ISSUER_DISPLAY_NAME: 'Acme credentials' });
-  apiToken = (await arrangeOrg(db)).token.key;
-  await new Promise<void>((resolve) => {
-    server = issuer.app.listen(port, '127.0.0.1', () => resolve());
-  });
-});
-afterAll(async () => {
-  await new Promise((resolve) => server?.close(resolve));
-  await issuer?.deps.close();
-  await db?.$disconnect();
-});
-
-const offer = (body: object) => request(issuer.app).post('/credential-offers').set('X-API-Token', apiToken).send(body);
-const AGE = { credential_configuration_id: 'age_over_sd_jwt', claims: { age_over_18: true, age_over_21: false }, subject_address: SUBJECT };
-
-async function offered(body: object = AGE) {
-  const res = await offer(body);
-  expect(res.status).toBe(201);
-  return res.body as { id: string; offer_link: string; credential_offer_uri: string; tx_code?: string; credential_offer: Record<string, any> };
-}
-
-/** What a wallet sends by hand: the token for an offer's code, a nonce, a proof signed by `holder`. */
-async function tokenFor(o: Awaited<ReturnType<typeof offered>>, txCode = o.tx_code) {
-  const code = o.credential_offer.grants['urn:ietf:params:oauth:grant-type:pre-authorized_code']['pre-authorized_code'];
-  return request(issuer.app)
-    .post('/token')
-    .type('form')
-    .send({ grant_type: 'urn:ietf:params:oauth:grant-type:pre-authorized_code', 'pre-authorized_code': code, ...(txCode ? { tx_code: txCode } : {}) });
-}
-const nonce = async () => (await request(issuer.app).post('/nonce')).body.c_nonce as string;
-const proof = (holder: Holder, claims: Record<string, unknown>, header: Record<string, unknown> = {}) =>
-  new SignJWT(claims).setProtectedHeader({ alg: holder.alg, typ: 'openid4vci-proof+jwt', jwk: holder.publicJwk, ...header }).sign(holder.privateKey);
-const now = () => Math.floor(Date.now() / 1000);
-const credentialRequest = (accessToken: string, body: object) =>
-  request(issuer.app)
-    .post('/credential')
-    .set('Authorization', `Bearer ${accessToken}`)
-    .send({ credential_configuration_id: 'age_over_sd_jwt', ...body });
+useRunningIssuer();
 
 describe('a wallet receives an SD-JWT VC through the pre-authorized code flow', () => {
   it('with a transaction code (the default): the holder shows one claim with key binding, the verifier checks it, and a revocation shows', async () => {
@@ -162,79 +112,6 @@ describe('a wallet receives an SD-JWT VC through the pre-authorized code flow', 
     expect(keys.jwks.keys[0].d).toBeUndefined();
     const type = await request(issuer.app).get('/credential-types/age-over');
     expect(type.body).toMatchObject({ vct: `${url}/credential-types/age-over`, claims: [{ path: ['age_over_18'], sd: 'always' }, { path: ['age_over_21'] }] });
-  });
-});
-
-describe('DPoP (RFC 9449): a token bound to the wallet’s key', () => {
-  it('is issued for a DPoP proof at /token and used with proofs of that key, through the wallet library', async () => {
-    const holder = await newHolder('ES256');
-    const o = await offered();
-    const { credential, accessTokenResponse } = await receive(holder, o.offer_link, o.tx_code, 'jwk', { dpop: true });
-    expect(accessTokenResponse.token_type).toBe('DPoP');
-    expect(decodeJwt(credential.split('~')[0]!).vct).toMatch(/age-over$/);
-  });
-
-  it('refuses the bound token as a bearer token, with another key’s proof, or with a replayed proof; and a bearer token under the DPoP scheme', async () => {
-    const holder = await newHolder('ES256');
-    const thief = await newHolder('ES256');
-    const dpopProof = (who: Holder, claims: Record<string, unknown>) =>
-      new SignJWT({ htm: 'POST', jti: crypto.randomUUID(), iat: now(), ...claims })
-        .setProtectedHeader({ alg: who.alg, typ: 'dpop+jwt', jwk: who.publicJwk })
-        .sign(who.privateKey);
-    const o = await offered({ ...AGE, tx_code: false });
-    const code = o.credential_offer.grants['urn:ietf:params:oauth:grant-type:pre-authorized_code']['pre-authorized_code'];
-    const token = await request(issuer.app)
-      .post('/token')
-      .set('DPoP', await dpopProof(holder, { htu: `${url}/token` }))
-      .type('form')
-      .send({ grant_type: 'urn:ietf:params:oauth:grant-type:pre-authorized_code', 'pre-authorized_code': code });
-    expect(token.body.token_type).toBe('DPoP');
-    const accessToken = token.body.access_token as string;
-    const ath = createHash('sha256').update(accessToken).digest('base64url');
-    const ask = async (scheme: string, dpop?: string) =>
-      request(issuer.app)
-        .post('/credential')
-        .set('Authorization', `${scheme} ${accessToken}`)
-        .set(dpop ? { DPoP: dpop } : {})
-        .send({ credential_configuration_id: 'age_over_sd_jwt', proofs: { jwt: [await proof(holder, { aud: url, iat: now(), nonce: await nonce() })] } });
-    const asBearer = await ask('Bearer');
-    expect(asBearer.status).toBe(401);
-    expect(asBearer.body.error).toBe('invalid_dpop_proof');
-    expect(asBearer.headers['www-authenticate']).toMatch(/^DPoP /);
-    expect((await ask('DPoP', await dpopProof(thief, { htu: `${url}/credential`, ath }))).body.error_description).toMatch(/another key/);
-    expect((await ask('DPoP', await dpopProof(holder, { htu: `${url}/credential`, ath: 'x' }))).body.error_description).toMatch(/ath/);
-    const good = await dpopProof(holder, { htu: `${url}/credential`, ath });
-    expect((await ask('DPoP', good)).status).toBe(200);
-    expect((await ask('DPoP', good)).body.error_description).toMatch(/already used/);
-
-    const unbound = await offered({ ...AGE, tx_code: false });
-    const bearer = (await tokenFor(unbound)).body.access_token as string;
-    const underDpop = await request(issuer.app)
-      .post('/credential')
-      .set('Authorization', `DPoP ${bearer}`)
-      .send({ credential_configuration_id: 'age_over_sd_jwt', proofs: { jwt: [await proof(holder, { aud: url, iat: now(), nonce: await nonce() })] } });
-    expect(underDpop.status).toBe(401);
-    expect(underDpop.body.error_description).toMatch(/not DPoP-bound/);
-  });
-
-  it('refuses a /token request with a proof for another URL, and advertises the algorithms it takes', async () => {
-    const holder = await newHolder('ES256');
-    const o = await offered({ ...AGE, tx_code: false });
-    const code = o.credential_offer.grants['urn:ietf:params:oauth:grant-type:pre-authorized_code']['pre-authorized_code'];
-    const wrong = await new SignJWT({ htm: 'POST', htu: 'https://elsewhere.example/token', jti: crypto.randomUUID(), iat: now() })
-      .setProtectedHeader({ alg: 'ES256', typ: 'dpop+jwt', jwk: holder.publicJwk })
-      .sign(holder.privateKey);
-    const res = await request(issuer.app)
-      .post('/token')
-      .set('DPoP', wrong)
-      .type('form')
-      .send({ grant_type: 'urn:ietf:params:oauth:grant-type:pre-authorized_code', 'pre-authorized_code': code });
-    expect(res.status).toBe(400);
-    expect(res.body.error).toBe('invalid_dpop_proof');
-    // The code is not spent by a refused proof: the wallet can try again.
-    expect((await tokenFor(o)).status).toBe(200);
-    const metadata = await request(issuer.app).get('/.well-known/oauth-authorization-server');
-    expect(metadata.body.dpop_signing_alg_values_supported).toEqual(expect.arrayContaining(['ES256', 'EdDSA']));
   });
 });
 
@@ -388,26 +265,6 @@ describe('under load and at the edges', () => {
     expect((await request(issuer.app).get(path.replace('/token-status-lists/', '/status-lists/'))).status).toBe(404);
     const bitstring = await db.statusList.findFirst({ where: { format: 'bitstring' } });
     if (bitstring) expect((await request(issuer.app).get(`/token-status-lists/${bitstring.id}`)).status).toBe(404);
-  });
-
-  it('lets a wallet in a browser call the wallet endpoints from any origin, without cookies (CORS preflight)', async () => {
-    for (const path of ['/token', '/nonce', '/credential', '/credential-offers/x']) {
-      const preflight = await request(issuer.app)
-        .options(path)
-        .set('Origin', 'https://wallet.example')
-        .set('Access-Control-Request-Method', 'POST')
-        .set('Access-Control-Request-Headers', 'authorization, content-type, dpop');
-      expect(preflight.status).toBe(204);
-      expect(preflight.headers['access-control-allow-origin']).toBe('*');
-      expect(preflight.headers['access-control-allow-headers']).toMatch(/DPoP/);
-      expect(preflight.headers['access-control-allow-credentials']).toBeUndefined();
-    }
-    const nonceAnswer = await request(issuer.app).post('/nonce').set('Origin', 'https://wallet.example');
-    expect(nonceAnswer.headers['access-control-allow-origin']).toBe('*');
-    expect(nonceAnswer.headers['access-control-expose-headers']).toMatch(/WWW-Authenticate/);
-    // Integrators make offers from their servers with an API key: no browser origin is let in there.
-    const offers = await request(issuer.app).options('/credential-offers').set('Origin', 'https://wallet.example').set('Access-Control-Request-Method', 'POST');
-    expect(offers.headers['access-control-allow-origin']).toBeUndefined();
   });
 
   it('limits each address’s calls to the public wallet endpoints', async () => {
