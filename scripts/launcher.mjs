@@ -169,7 +169,7 @@ function serviceEnv(name, port) {
 function walletFlowEnv(name) {
   const client = demo?.clients.credential_issuer;
   if (!client) return {};
-  const [idp, issuer] = [services[0], services[2]];
+  const [idp, issuer] = ['identity-provider', 'credential-issuer'].map((wanted) => services.find((s) => s.name === wanted));
   if (name === 'identity-provider') return { CREDENTIAL_ISSUER_URL: publicUrl(issuer), CREDENTIAL_ISSUER_CLIENT_ID: client.client_id };
   if (name !== 'credential-issuer') return {};
   return {

@@ -159,6 +159,12 @@ async function receive(who: { email: string; password: string }, configurationId
   return { wallet, issuerMetadata, accessTokenResponse, dpop, context, jwt, holder, did, credentialRequest };
 }
 
+/** How many requests the identity provider's introspection endpoint has answered (its /metrics). */
+const introspections = async () => {
+  const metrics = await (await fetch(`${idp.url}/metrics`)).text();
+  return [...metrics.matchAll(/^http_requests_total\{[^}]*route="\/oauth\/introspect"[^}]*\} (\d+)/gm)].reduce((n, m) => n + Number(m[1]), 0);
+};
+
 describe('OpenID4VCI authorization code flow through the identity provider', () => {
   it('advertises both authorization servers, and the identity provider the openid_credential type', async () => {
     const metadata = (await (await fetch(`${issuer.url}/.well-known/openid-credential-issuer`)).json()) as { authorization_servers: string[] };
@@ -288,10 +294,6 @@ describe('OpenID4VCI authorization code flow through the identity provider', () 
     expect(res.status).toBe(401);
     // Tokens the identity provider did not sign for this issuer are refused here, without asking it:
     // its introspection endpoint (and the issuer client's budget there) never sees them.
-    const introspections = async () => {
-      const metrics = await (await fetch(`${idp.url}/metrics`)).text();
-      return [...metrics.matchAll(/^http_requests_total\{[^}]*route="\/oauth\/introspect"[^}]*\} (\d+)/gm)].reduce((n, m) => n + Number(m[1]), 0);
-    };
     const before = await introspections();
     expect(before).toBeGreaterThan(0); // the revoked token above was introspected
     const { privateKey } = await generateKeyPair('RS256');
@@ -321,10 +323,6 @@ describe('OpenID4VCI authorization code flow through the identity provider', () 
 
   it('asks the identity provider about one approval at most ten times a minute, and not at all once its credential is issued', async () => {
     const { credentialRequest, jwt } = await receive(person);
-    const introspections = async () => {
-      const metrics = await (await fetch(`${idp.url}/metrics`)).text();
-      return [...metrics.matchAll(/^http_requests_total\{[^}]*route="\/oauth\/introspect"[^}]*\} (\d+)/gm)].reduce((n, m) => n + Number(m[1]), 0);
-    };
     const before = await introspections();
     const statuses: number[] = [];
     for (let i = 0; i < 11; i++) statuses.push((await credentialRequest({ credential_identifier: 'kyc_sd_jwt', proofs: { jwt: [jwt] } })).status);

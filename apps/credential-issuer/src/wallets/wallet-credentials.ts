@@ -173,8 +173,8 @@ async function issueOnApproval(deps: WalletIssueDeps, approved: ApprovedGrant, b
   }
   const endsBy = data?.expires_at === undefined ? undefined : new Date(data.expires_at * 1000);
   if (endsBy && endsBy <= deps.clock.now()) throw credentialRequestDenied('The verification behind this credential has just expired: it cannot be issued');
+  // Whether this approval already has it was asked before the identity provider was (issueToWallet).
   const approval = `${approved.authorizationId}#${configuration.id}`;
-  if (await issuedOn(deps, approval)) throw alreadyIssuedOnApproval();
   const holder = await holderOfRequest(deps, body);
   // Claimed before any work, as an offer is: of parallel requests on one approval one goes on, and
   // the others take no status index and sign nothing. Given back if the work fails.

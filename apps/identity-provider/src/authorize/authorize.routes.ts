@@ -46,6 +46,11 @@ const authorizeRequestOf = (p: RequestParameters): AuthorizeRequest => ({
 export function authorizeRouter(deps: AuthorizeDeps): Router {
   const router = Router();
   const { issuer } = deps.config;
+  /** What /oauth/authorize and /oauth/par both check once client and redirect URI are good: the scopes, and the credentials asked for a wallet. */
+  const checkedRequest = (app: Application, request: AuthorizeRequest) => ({
+    scopes: checkAuthorizeRequest(app, request),
+    details: credentialDetails(request.authorizationDetails, deps.config.credentialIssuer, app.allowedScopes),
+  });
 
   /** Records a checked request as a pending authorization and sends the caller on to consent. */
   const start = async (req: Request, res: Response, app: Application, checked: Omit<PushedRequest, 'clientId'>) => {
@@ -106,16 +111,14 @@ export function authorizeRouter(deps: AuthorizeDeps): Router {
         }
         await deps.limits.authorize(app.clientId, req.ip ?? 'unknown');
         const request = authorizeRequestOf(sent);
-        let scopes: string[];
-        let details: PushedRequest['details'];
+        let checked: ReturnType<typeof checkedRequest>;
         try {
-          scopes = checkAuthorizeRequest(app, request);
-          details = credentialDetails(request.authorizationDetails, deps.config.credentialIssuer, app.allowedScopes);
+          checked = checkedRequest(app, request);
         } catch (err) {
           if (!(err instanceof RedirectableError)) throw err;
           return res.redirect(303, redirectWith(sent.redirect_uri, issuer, { error: err.code, error_description: err.description, state: sent.state }));
         }
-        return start(req, res, app, { redirectUri: sent.redirect_uri, request, scopes, details });
+        return start(req, res, app, { redirectUri: sent.redirect_uri, request, ...checked });
       }),
     )
     .all(methodNotAllowed);
@@ -138,15 +141,13 @@ export function authorizeRouter(deps: AuthorizeDeps): Router {
           throw invalidRequest('redirect_uri does not exactly match a URI registered for this client');
         await deps.limits.authorize(app.clientId, req.ip ?? 'unknown');
         const request = authorizeRequestOf(sent);
-        let scopes: string[];
-        let details: PushedRequest['details'];
+        let checked: ReturnType<typeof checkedRequest>;
         try {
-          scopes = checkAuthorizeRequest(app, request);
-          details = credentialDetails(request.authorizationDetails, deps.config.credentialIssuer, app.allowedScopes);
+          checked = checkedRequest(app, request);
         } catch (err) {
           throw err instanceof RedirectableError ? new OAuthError(err.code, err.description) : err;
         }
-        res.status(201).json(await pushRequest(deps.store.cache, { clientId: app.clientId, redirectUri: sent.redirect_uri, request, scopes, details }));
+        res.status(201).json(await pushRequest(deps.store.cache, { clientId: app.clientId, redirectUri: sent.redirect_uri, request, ...checked }));
       }),
     )
     .all(methodNotAllowed);
