@@ -13,7 +13,22 @@ import * as vc from '@digitalbazaar/vc';
 import { deriveCredential } from '../../src/vc/bbs.js';
 import { documentLoader } from '../../src/vc/document-loader.js';
 import { didJwk, newHolder, present, receive, receiveLdp, verify } from './wallet.js';
-import { AGE, apiToken, credentialRequest, db, issuer, nonce, now, offer, offered, proof, tokenFor, url, useRunningIssuer } from './running-issuer.js';
+import {
+  AGE,
+  apiToken,
+  credentialRequest,
+  db,
+  issuer,
+  nonce,
+  now,
+  offer,
+  offered,
+  organizationId,
+  proof,
+  tokenFor,
+  url,
+  useRunningIssuer,
+} from './running-issuer.js';
 
 useRunningIssuer();
 
@@ -117,7 +132,7 @@ describe('a wallet receives an SD-JWT VC through the pre-authorized code flow', 
 
 describe('what the flow refuses', () => {
   it('an offer with claims its credential does not carry, or of the wrong type, naming the field; nothing is made', async () => {
-    const before = await db.credentialOffer.count();
+    const before = await db.credentialOffer.count({ where: { organizationId } });
     const extra = await offer({ ...AGE, claims: { age_over_18: true, date_of_birth: '1990-01-01' } });
     expect(extra.status).toBe(400);
     expect(extra.body.error_description).toMatch(/date_of_birth/);
@@ -126,7 +141,7 @@ describe('what the flow refuses', () => {
     expect(wrong.body.details[0].field).toBe('body.claims.age_over_18');
     expect((await offer({ ...AGE, credential_configuration_id: 'passport' })).status).toBe(400);
     expect((await request(issuer.app).post('/credential-offers').send(AGE)).status).toBe(401);
-    expect(await db.credentialOffer.count()).toBe(before);
+    expect(await db.credentialOffer.count({ where: { organizationId } })).toBe(before);
   });
 
   it('a used pre-authorized code, and an expired one (its offer URI is gone too)', async () => {
@@ -224,10 +239,10 @@ describe('under load and at the edges', () => {
     const o = await offered();
     const accessToken = (await tokenFor(o)).body.access_token as string;
     const proofs = await Promise.all(Array.from({ length: 6 }, async () => proof(holder, { aud: url, iat: now(), nonce: await nonce() })));
-    const lists = await db.statusList.aggregate({ where: { format: 'token' }, _sum: { allocated: true } });
+    const lists = await db.statusList.aggregate({ where: { format: 'token', issuerDid: url }, _sum: { allocated: true } });
     const answers = await Promise.all(proofs.map((p) => credentialRequest(accessToken, { proofs: { jwt: [p] } })));
     expect(answers.map((a) => a.status).sort()).toEqual([200, 400, 400, 400, 400, 400]);
-    const after = await db.statusList.aggregate({ where: { format: 'token' }, _sum: { allocated: true } });
+    const after = await db.statusList.aggregate({ where: { format: 'token', issuerDid: url }, _sum: { allocated: true } });
     expect((after._sum.allocated ?? 0) - (lists._sum.allocated ?? 0)).toBe(1);
   });
 

@@ -15,6 +15,8 @@ export let db: Db;
 export let issuer: ReturnType<typeof buildIssuer>;
 export let url: string;
 export let apiToken: string;
+/** The organization the API token is of: what these files count of their own, beside other files running at once on the database. */
+export let organizationId: string;
 let server: Server;
 
 export function useRunningIssuer(): void {
@@ -23,7 +25,9 @@ export function useRunningIssuer(): void {
     url = `http://127.0.0.1:${port}`;
     db = testDb();
     issuer = buildIssuer({ PUBLIC_URL: url, ISSUER_DISPLAY_NAME: 'Acme credentials' });
-    apiToken = (await arrangeOrg(db)).token.key;
+    const arranged = await arrangeOrg(db);
+    apiToken = arranged.token.key;
+    organizationId = arranged.org.id;
     await new Promise<void>((resolve) => {
       server = issuer.app.listen(port, '127.0.0.1', () => resolve());
     });
