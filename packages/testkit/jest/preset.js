@@ -26,4 +26,9 @@ export default {
   testTimeout: 60_000,
   // Two cores: more workers only contend.
   maxWorkers: 2,
+  // Each test file's ES modules stay in the worker's heap after the file (jest's vm modules): a
+  // worker grew by about 30 MB a file, to 1.3 GB over the identity provider's suite, and its long
+  // collections then stalled requests past Redis's one-second command timeout (a 503 in a test)
+  // and delayed the worker's exit past jest's wait. A worker past this size is replaced between files.
+  workerIdleMemoryLimit: '512MB',
 };
