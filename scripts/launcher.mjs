@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createPrismaClient, ensureDatabaseExists, markDatabaseEnvironment, migrate, sandboxDatabaseUrl } from '@svc/db';
 import { waitFor } from '@svc/testkit/processes';
-import { dataDir, ensureSigningKeys, openLocalDatabase, rewrapKeys, seedDemo } from '@svc/admin';
+import { dataDir, ensureApprovalEventsEndpoint, ensureSigningKeys, openLocalDatabase, rewrapKeys, seedDemo } from '@svc/admin';
 import { formatLogLine } from './log-lines.mjs';
 import { takenPorts } from './port-holders.mjs';
 
@@ -62,6 +62,7 @@ await migrateSharedKek(database.url);
 // (SVC_DEMO=1 or --demo): never silently into a real, external one.
 const wantDemo = database.embedded || env.SVC_DEMO === '1' || process.argv.includes('--demo');
 const demo = await loadOrSeedDemo(database.url, wantDemo);
+const approvalEventsSecret = await wireApprovalEvents(database.url, demo);
 const sandboxDatabase = await openSandboxDatabase();
 const started = [...services, ...(sandboxDatabase ? [sandbox] : []), ...(demo ? [demoApp] : [])];
 const children = started.map(startService);
@@ -177,7 +178,26 @@ function walletFlowEnv(name) {
     AUTHORIZATION_SERVER_CLIENT_ID: client.client_id,
     AUTHORIZATION_SERVER_CLIENT_SECRET: client.client_secret,
     WALLET_ORGANIZATION_ID: demo.organization.id,
+    ...(approvalEventsSecret ? { AUTHORIZATION_SERVER_WEBHOOK_SECRET: approvalEventsSecret } : {}),
   };
+}
+
+/**
+ * The credential issuer hears of wallets' approvals that a person revokes, or whose data changes
+ * (wallet_approval.*), through a webhook endpoint of its client's organization at its
+ * /authorization-server/events, made on the first start (a later one finds it): answers the
+ * endpoint's secret. Only where the identity provider may deliver to this machine
+ * (WEBHOOK_ALLOW_PRIVATE_TARGETS).
+ */
+async function wireApprovalEvents(url, demo) {
+  if (!demo?.clients.credential_issuer || webhookTargets !== 'true') return undefined;
+  const issuer = services.find((s) => s.name === 'credential-issuer');
+  const db = createPrismaClient(url, { poolSize: 2 });
+  try {
+    return await ensureApprovalEventsEndpoint({ db, now: () => new Date() }, { org: demo.organization.id, issuerUrl: publicUrl(issuer) });
+  } finally {
+    await db.$disconnect();
+  }
 }
 
 /** What production's identity provider knows of the sandbox, and who may sign up. */

@@ -26,6 +26,14 @@ const ZConfig = z.object({
   AUTHORIZATION_SERVER_CLIENT_ID: z.preprocess(blank, z.string().max(100).optional()),
   AUTHORIZATION_SERVER_CLIENT_SECRET: z.preprocess(blank, z.string().max(200).optional()),
   WALLET_ORGANIZATION_ID: z.preprocess(blank, z.uuid({ message: 'must be a UUID (an organization id)' }).optional()),
+  /** The signing secret of the identity provider's webhook endpoint that tells this issuer of revoked wallet approvals. */
+  AUTHORIZATION_SERVER_WEBHOOK_SECRET: z.preprocess(
+    blank,
+    z
+      .string()
+      .regex(/^whsec_[A-Za-z0-9+/]{32,88}={0,2}$/, 'must be a webhook endpoint’s secret: whsec_ and base64')
+      .optional(),
+  ),
   /** How long verifiers and caches may keep a status list (Cache-Control max-age, and the list's `ttl`). */
   STATUS_LIST_MAX_AGE_SECONDS: env.int(300, 0),
   /** Signing threads; BBS is CPU-bound, so one per core. */
@@ -112,6 +120,8 @@ export interface AuthorizationServer {
   clientId: string;
   clientSecret: string;
   organizationId: string;
+  /** Set: the identity provider's wallet_approval.revoked events are taken at POST /authorization-server/events. */
+  webhookSecret: string | undefined;
 }
 
 export type Config = z.output<typeof ZConfig> & {
@@ -139,12 +149,17 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     throw new ConfigError(
       'Invalid configuration: AUTHORIZATION_SERVER_URL, AUTHORIZATION_SERVER_CLIENT_ID, AUTHORIZATION_SERVER_CLIENT_SECRET and WALLET_ORGANIZATION_ID: set all four, or none',
     );
+  if (config.AUTHORIZATION_SERVER_WEBHOOK_SECRET && !config.AUTHORIZATION_SERVER_URL)
+    throw new ConfigError(
+      'Invalid configuration: AUTHORIZATION_SERVER_WEBHOOK_SECRET: set only with AUTHORIZATION_SERVER_URL and the rest of the authorization server',
+    );
   const authorizationServer = config.AUTHORIZATION_SERVER_URL
     ? {
         issuer: config.AUTHORIZATION_SERVER_URL.replace(/\/+$/, ''),
         clientId: config.AUTHORIZATION_SERVER_CLIENT_ID!,
         clientSecret: config.AUTHORIZATION_SERVER_CLIENT_SECRET!,
         organizationId: config.WALLET_ORGANIZATION_ID!,
+        webhookSecret: config.AUTHORIZATION_SERVER_WEBHOOK_SECRET,
       }
     : undefined;
   return { ...config, kek, publicUrl: (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, ''), authorizationServer };

@@ -87,3 +87,6 @@ export const invalidDpopProofAtResource = (description: string) =>
 /** One credential of each configuration per approval at the identity provider. */
 export const alreadyIssuedOnApproval = () =>
   new HttpError(400, 'invalid_credential_request', 'This credential was already issued on this approval: the person approves again for another');
+
+// The identity provider's events (wallets/approval-events.ts): Standard Webhooks signatures.
+export const invalidEventSignature = (description: string) => new UnauthorizedError(description, 'invalid_signature');

@@ -84,6 +84,7 @@ export function buildDeps(config: Config, testClock?: Clock): AppDeps {
     verified: new VerifiedTokens(),
     grants,
     environment,
+    credentialIssuerClientId: config.credentialIssuer?.clientId,
   };
   // Clients' back-channel logout URIs are reached like their jwks_uri: never an internal address.
   const logout = new BackchannelLogout(tokens, outboundFetch(config.JWKS_URI_ALLOW_PRIVATE, { what: "The client's backchannel_logout_uri" }), core.logger);

@@ -1,4 +1,4 @@
-import { outboxInsert } from '@svc/db';
+import { outboxInsert, walletApprovalRevoked } from '@svc/db';
 import { isUuid } from '@svc/schemas';
 import { type AdminContext, inTransaction } from './context.js';
 import { AdminError } from './errors.js';
@@ -28,6 +28,8 @@ export async function revokeAuthorizationAsOperator(ctx: AdminContext, input: { 
       data: { authorization_id: a.id, client_id: a.application.clientId, reason: 'operator' },
       subject: a.id,
     });
+    if (ctx.credentialIssuerClientId)
+      await walletApprovalRevoked(db, { authorizationId: a.id, issuerClientId: ctx.credentialIssuerClientId, reason: 'operator' });
     return { id: a.id, status: 'revoked', revoked_at: now.toISOString() };
   });
 }

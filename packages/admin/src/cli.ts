@@ -21,6 +21,8 @@ const code = await runCli(
       db,
       environment: sandbox ? ('sandbox' as const) : ('production' as const),
       now: () => new Date(),
+      // As the identity provider is configured: an operator's revocation of a wallet's approval reaches the credential issuer too.
+      ...(process.env.CREDENTIAL_ISSUER_CLIENT_ID ? { credentialIssuerClientId: process.env.CREDENTIAL_ISSUER_CLIENT_ID } : {}),
       close: async () => {
         await db.$disconnect();
         await database.close();

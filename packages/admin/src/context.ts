@@ -12,6 +12,8 @@ export interface AdminContext {
   environment?: Environment;
   /** Seals each service's signing keys at rest; unset: built from the environment (IDP_SIGNING_KEY_KEK, ISSUER_SIGNING_KEY_KEK). */
   keys?: Partial<Record<KeyService, KeyEncryption>>;
+  /** The identity provider's CREDENTIAL_ISSUER_CLIENT_ID, if set: revoking a wallet's approval tells the credential issuer (wallet_approval.revoked). */
+  credentialIssuerClientId?: string;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { outboxInsert } from '@svc/db';
 import { PRESET_NAMES, presetDefinition, resolvePreset, type StoredCredential, type SubjectData } from '@svc/presets';
-import { withImplied } from '@svc/schemas';
+import { walletConfiguration, withImplied } from '@svc/schemas';
 import { type AdminContext, type DbClient, inTransaction } from './context.js';
 
 /** Everything presets are resolved from, for one user, straight from the database. */
@@ -43,8 +43,9 @@ export async function changingUserData<T>(ctx: AdminContext, userId: string, cha
     if (changed.length === 0) return result;
     const authorizations = await tx.db.authorization.findMany({
       where: { userId, status: { in: ['approved', 'consumed'] } },
-      select: { id: true, grantedScopes: true, application: { select: { clientId: true, organizationId: true } } },
+      select: { id: true, grantedScopes: true, authorizationDetails: true, application: { select: { clientId: true, organizationId: true } } },
     });
+    await tellCredentialIssuer(tx, authorizations, changed);
     for (const a of authorizations) {
       const readable = new Set<string>(withImplied(a.grantedScopes));
       const presets = changed.filter((name) => readable.has(presetDefinition(name)!.scope));
@@ -58,4 +59,32 @@ export async function changingUserData<T>(ctx: AdminContext, userId: string, cha
     }
     return result;
   });
+}
+
+/**
+ * A wallet's approval whose credentials carry a changed preset (their claims come from presets):
+ * wallet_approval.data_changed to the credential issuer's client's organization (the identity
+ * provider's CREDENTIAL_ISSUER_CLIENT_ID, in the context when the CLI runs with it), naming those
+ * configurations, so the issuer revokes what it issued on them. The approval stays: the wallet
+ * keeps reading what it may, and the person approves again for a new credential.
+ */
+async function tellCredentialIssuer(tx: AdminContext, authorizations: { id: string; authorizationDetails: unknown }[], changed: string[]) {
+  if (!tx.credentialIssuerClientId) return;
+  const stale = authorizations.flatMap((a) => {
+    const details = Array.isArray(a.authorizationDetails) ? (a.authorizationDetails as { credential_configuration_id?: string }[]) : [];
+    const ids = details
+      .map((d) => d.credential_configuration_id ?? '')
+      .filter((id) => walletConfiguration(id)?.type.claims.some((c) => c.preset !== undefined && changed.includes(c.preset)));
+    return ids.length ? [{ id: a.id, ids }] : [];
+  });
+  if (stale.length === 0) return;
+  const issuer = await tx.db.application.findUnique({ where: { clientId: tx.credentialIssuerClientId }, select: { organizationId: true } });
+  if (!issuer) return;
+  for (const a of stale)
+    await outboxInsert(tx.db, {
+      organizationId: issuer.organizationId,
+      type: 'wallet_approval.data_changed',
+      data: { authorization_id: a.id, credential_configuration_ids: a.ids },
+      subject: a.id,
+    });
 }

@@ -11,3 +11,4 @@ export { seedDemo, hasDemoData, ensureSigningKeys, DEMO_REDIRECT_URI, type DemoD
 export { runCli, type CliIO } from './run-cli.js';
 export { dataDir, openLocalDatabase, type LocalDatabase } from './local-runtime.js';
 export { revokeAuthorizationAsOperator } from './authorizations.js';
+export { ensureApprovalEventsEndpoint, ensureWebhookEndpoint } from './webhooks.js';

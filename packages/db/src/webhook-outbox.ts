@@ -29,3 +29,25 @@ export function outboxInsert(db: RawWriter, event: OutboxEvent) {
         ON CONFLICT ("type", "subject") WHERE "type" = 'api_key.limit_reached' DO NOTHING`
     : db.$executeRaw`INSERT INTO "WebhookEvent" ("organizationId", "type", "data", "subject") ${values}`;
 }
+
+/**
+ * wallet_approval.revoked, for an authorization that granted credentials (OpenID4VCI's
+ * `authorization_details`) and has just been revoked: to the organization of the credential
+ * issuer's client (`issuerClientId`, the identity provider's CREDENTIAL_ISSUER_CLIENT_ID), which
+ * revokes what it issued on that approval. Nothing is written for an authorization without
+ * credentials or when no such client exists. Inside the revocation's transaction, like the rest
+ * of the outbox. The data: the authorization's id, the configurations it granted, and why.
+ */
+export function walletApprovalRevoked(db: RawWriter, event: { authorizationId: string; issuerClientId: string; reason: string }) {
+  return db.$executeRaw`
+    INSERT INTO "WebhookEvent" ("organizationId", "type", "data", "subject")
+    SELECT p."organizationId", 'wallet_approval.revoked',
+           jsonb_build_object(
+             'authorization_id', a.id,
+             'credential_configuration_ids', (SELECT jsonb_agg(d->>'credential_configuration_id') FROM jsonb_array_elements(a."authorizationDetails") d),
+             'reason', ${event.reason}::text),
+           a.id::text
+    FROM "Authorization" a, "Application" p
+    WHERE a.id = ${event.authorizationId}::uuid AND p."clientId" = ${event.issuerClientId}
+      AND jsonb_typeof(a."authorizationDetails") = 'array' AND jsonb_array_length(a."authorizationDetails") > 0`;
+}

@@ -30,6 +30,11 @@ export interface BaseAppOptions extends SecurityHeaderOptions {
  * line. (One middleware, not four: each layer Express walks costs every request.) Routes go
  * between this and `finishApp`.
  */
+const rawBodies = new WeakMap<object, Buffer>();
+
+/** A JSON request's body as it arrived, for checking a signature over it; undefined for any other. */
+export const rawJsonBody = (req: object): Buffer | undefined => rawBodies.get(req);
+
 export function createBaseApp(options: BaseAppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
@@ -41,7 +46,9 @@ export function createBaseApp(options: BaseAppOptions): Express {
   const setSecurityHeaders = securityHeaders(options);
   const limit = options.bodyLimit ?? '100kb';
   const parsers = [
-    express.json({ limit, strict: true }),
+    // The bytes as sent are kept beside the parsed body (a reference, no copy): a signature over
+    // them (a webhook's) cannot be checked against a re-serialization.
+    express.json({ limit, strict: true, verify: (req, _res, buf) => void rawBodies.set(req, buf) }),
     express.urlencoded({ limit, extended: false, parameterLimit: 100 }),
     depthLimit(options.maxBodyDepth ?? 32),
   ];

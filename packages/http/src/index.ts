@@ -3,7 +3,7 @@ export { asciiHeaderText, authChallenge } from './challenge.js';
 export type { OutageClassifier } from './error-handler.js';
 export { handle, toFieldIssues, type RequestSchemas, type ValidatedHandler } from './validate.js';
 export { createLogger, type Logger, type LoggerConfig } from './logger.js';
-export { createBaseApp, createServiceApp, finishApp, type BaseAppOptions, type ServiceAppOptions, type ServiceRoutes } from './base-app.js';
+export { createBaseApp, createServiceApp, finishApp, rawJsonBody, type BaseAppOptions, type ServiceAppOptions, type ServiceRoutes } from './base-app.js';
 export { methodNotAllowed } from './method-not-allowed.js';
 export { openCors } from './cors.js';
 export { healthRouter, type ReadinessCheck, type CheckResult, type CheckDetails, type HealthOptions } from './health.js';

@@ -9,6 +9,8 @@ export const WEBHOOK_EVENT_TYPES = [
   'authorization.revoked',
   'authorization.data_window_ended',
   'user.data_changed',
+  'wallet_approval.revoked',
+  'wallet_approval.data_changed',
   'credential.issued',
   'credential.revoked',
   'api_key.limit_reached',

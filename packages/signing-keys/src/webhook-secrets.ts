@@ -1,5 +1,11 @@
+import { randomBytes } from 'node:crypto';
 import type { Db } from '@svc/db';
 import type { KeyEncryption } from './key-encryption.js';
+
+/** A new endpoint's secret, as Standard Webhooks writes one: `whsec_` and 32 random bytes in base64. */
+export function generateWebhookSecret(): string {
+  return `whsec_${randomBytes(32).toString('base64')}`;
+}
 
 /**
  * Webhook endpoints' signing secrets at rest: sealed with the identity provider's key-encryption

@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync,
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
-import { seedDemo } from '@svc/admin';
+import { ensureApprovalEventsEndpoint, seedDemo } from '@svc/admin';
 import { CREDENTIAL_ISSUER_API } from '@svc/credential-issuer/openapi';
 import type { Db } from '@svc/db';
 import { curlCommand, exampleBlock, PLATFORM_OPERATIONS, type OperationExample, type OperationSpec } from '@svc/http';
@@ -72,6 +72,10 @@ beforeAll(async () => {
   // As npm start wires them: the identity provider authorizes wallets for the credential issuer,
   // which introspects their tokens with the demo's client for it (the authorization code flow).
   const issuerClient = demo.clients.credential_issuer;
+  const approvalEventsSecret = await ensureApprovalEventsEndpoint(
+    { db, now: () => new Date() },
+    { org: demo.organization.id, issuerUrl: at('credential-issuer') },
+  );
   await Promise.all(
     GUIDES.map(async ({ guide, service }) => {
       const own =
@@ -82,6 +86,7 @@ beforeAll(async () => {
                 IDP_SECRET: randomBytes(32).toString('base64url'),
                 CREDENTIAL_ISSUER_URL: at('credential-issuer'),
                 CREDENTIAL_ISSUER_CLIENT_ID: issuerClient.client_id,
+                WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
               }
             : service === 'credential-issuer'
               ? {
@@ -90,6 +95,7 @@ beforeAll(async () => {
                   AUTHORIZATION_SERVER_CLIENT_ID: issuerClient.client_id,
                   AUTHORIZATION_SERVER_CLIENT_SECRET: issuerClient.client_secret!,
                   WALLET_ORGANIZATION_ID: demo.organization.id,
+                  AUTHORIZATION_SERVER_WEBHOOK_SECRET: approvalEventsSecret,
                 }
               : {};
       services.set(guide, await startService(service, { ...shared, ...own, PORT: String(ports.get(guide)), PUBLIC_URL: at(guide) }));

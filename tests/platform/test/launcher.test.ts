@@ -80,6 +80,14 @@ describe('npm start (the launcher) on embedded defaults', () => {
     expect(authorize.status).toBe(200);
     expect(await authorize.json()).toMatchObject({ authorization_id: expect.any(String) });
 
+    // The credential issuer takes the identity provider's wallet_approval events: an unsigned one is refused, not unknown.
+    const event = await fetch(`http://127.0.0.1:${ports.CREDENTIAL_ISSUER_PORT}/authorization-server/events`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ type: 'webhook.test', data: {} }),
+    });
+    expect(event.status).toBe(401);
+
     // A second npm start beside it names each taken port and what holds it, starts nothing, and fails.
     const second = run(process.execPath, [`${repoRoot}scripts/start.mjs`], launcherEnv(ports), true);
     expect(await second.exited).toBe(1);

@@ -1,10 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { inflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { clientAuthenticationNone, Oauth2Client } from '@openid4vc/oauth2';
 import { Openid4vciClient, setGlobalConfig } from '@openid4vc/openid4vci';
 import { digest, ES256 } from '@sd-jwt/crypto-nodejs';
 import { SDJwtVcInstance } from '@sd-jwt/sd-jwt-vc';
-import { addCredential, createApiKey, createClient, createOrg, createUser } from '@svc/admin';
+import { addCredential, createApiKey, createClient, createOrg, createUser, ensureApprovalEventsEndpoint } from '@svc/admin';
 import type { Db } from '@svc/db';
 import { freePort, startService, testDatabaseUrl, testDb, testRedisUrl, uniqueEmail, uniqueNamespace, type StartedService } from '@svc/testkit';
 import { type CryptoKey, exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
@@ -55,6 +56,8 @@ beforeAll(async () => {
   const [idpPort, issuerPort] = [await freePort(), await freePort()];
   const idpUrl = `http://127.0.0.1:${idpPort}`;
   const issuerUrl = `http://127.0.0.1:${issuerPort}`;
+  // The issuer hears of revoked approvals as `npm start` wires it: an endpoint of its client's organization.
+  const approvalEventsSecret = await ensureApprovalEventsEndpoint(ctx, { org: org.id, issuerUrl });
   const shared = {
     DATABASE_URL: testDatabaseUrl(),
     ...(testRedisUrl() ? { REDIS_URL: testRedisUrl() } : {}),
@@ -68,6 +71,7 @@ beforeAll(async () => {
       IDP_SECRET: randomBytes(32).toString('base64url'),
       CREDENTIAL_ISSUER_URL: issuerUrl,
       CREDENTIAL_ISSUER_CLIENT_ID: issuerClient.client_id,
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
     }),
     startService('credential-issuer', {
       ...shared,
@@ -78,6 +82,7 @@ beforeAll(async () => {
       AUTHORIZATION_SERVER_CLIENT_ID: issuerClient.client_id,
       AUTHORIZATION_SERVER_CLIENT_SECRET: issuerClient.client_secret!,
       WALLET_ORGANIZATION_ID: org.id,
+      AUTHORIZATION_SERVER_WEBHOOK_SECRET: approvalEventsSecret,
     }),
   ]);
 }, 90_000);
@@ -280,6 +285,29 @@ describe('OpenID4VCI authorization code flow through the identity provider', () 
     const denied = await kyc.credentialRequest({ credential_identifier: 'kyc_sd_jwt', proofs: { jwt: [kyc.jwt] } });
     expect(denied.status).toBe(400);
     expect(((await denied.json()) as { error: string }).error).toBe('credential_request_denied');
+  });
+
+  it('revokes the credential issued on an approval once the person revokes it: the identity provider’s webhook tells the issuer', async () => {
+    const { credentialRequest, jwt, accessTokenResponse } = await receive(person);
+    const res = await credentialRequest({ credential_identifier: 'age_over_sd_jwt', proofs: { jwt: [jwt] } });
+    const credential = ((await res.json()) as { credentials: { credential: string }[] }).credentials[0]!.credential;
+    // What a verifier reads: the Token Status List the credential names, and its bit.
+    const payload = (jwt: string) => JSON.parse(Buffer.from(jwt.split('.')[1]!, 'base64url').toString('utf8'));
+    const { idx, uri } = payload(credential.split('~')[0]!).status.status_list as { idx: number; uri: string };
+    const revokedBit = async () => {
+      const list = payload(await (await fetch(uri)).text()).status_list as { lst: string };
+      return (inflateSync(Buffer.from(list.lst, 'base64url'))[idx >> 3]! >> (idx & 7)) & 1;
+    };
+    expect(await revokedBit()).toBe(0);
+    // The wallet's user revokes it (here through the wallet's own refresh token: reason client).
+    await fetch(`${idp.url}/oauth/revoke`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ token: accessTokenResponse.refresh_token!, client_id: walletClientId }),
+    });
+    const deadline = Date.now() + 20_000;
+    while ((await revokedBit()) === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await revokedBit()).toBe(1);
   });
 
   it('refuses a token once the person revokes the authorization, and a token the identity provider never issued', async () => {

@@ -195,4 +195,21 @@ export TOKEN_STATUS_LIST_ID=$(echo "$SD_JWT_VC" | jq -r '.payload.status.status_
         'eyJhbGciOiJFUzI1NiIsInR5cCI6InN0YXR1c2xpc3Qrand0Iiwia2lkIjoiMVZvaHFLMFkzY05xOHJKbVE0cFFwM3A3dTdiMElyNWZaMWQyVllkWjNEcyJ9.eyJpc3MiOiJodHRwOi8vbG9jYWxob3N0OjQwMDIiLCJzdWIiOiJodHRwOi8vbG9jYWxob3N0OjQwMDIvdG9rZW4tc3RhdHVzLWxpc3RzLzNjMWU2YTBmLThiMmQtNGY1Ny05ZTRhLTZkMGMyYjdmMWE5NSIsInN0YXR1c19saXN0Ijp7ImJpdHMiOjEsImxzdCI6ImVOcnR3VEVCQUFBQXdxRDFUMjBNbjZBQUFBQUFBQUFBQUFBQUFBQS4uLiJ9fQ.…',
     },
   ],
+  'POST /authorization-server/events': [
+    {
+      summary:
+        'an event the identity provider did not sign, refused (its own deliveries carry the endpoint’s signature: revoke an approval and the credential’s bit turns to 1)',
+      headers: { 'webhook-id': 'msg_forged', 'webhook-timestamp': '$(date +%s)', 'webhook-signature': 'v1,Zm9yZ2Vk' },
+      body: {
+        type: 'wallet_approval.revoked',
+        timestamp: '2026-11-26T09:00:00.000Z',
+        data: { authorization_id: '6f1c2b7e-3d4a-4b8c-9e0f-1a2b3c4d5e6f', credential_configuration_ids: ['age_over_sd_jwt'], reason: 'user' },
+      },
+      status: 401,
+      response: {
+        error: 'invalid_signature',
+        error_description: 'webhook-signature does not match the body: check AUTHORIZATION_SERVER_WEBHOOK_SECRET',
+      },
+    },
+  ],
 };

@@ -10,6 +10,7 @@ import {
   ZPreAuthorizedTokenRequest,
   ZStatusListParams,
   ZWalletTokenResponse,
+  ZWebhookEventBody,
 } from '@svc/schemas';
 import { z } from 'zod';
 
@@ -151,6 +152,23 @@ export const WALLET_OPERATIONS: OperationSpec[] = [
       },
       304: { description: 'Not modified since the ETag given in If-None-Match' },
       ...errorResponses({ 400: 'Not a UUID', 404: 'No such Token Status List' }),
+    },
+  },
+  {
+    method: 'post',
+    path: '/authorization-server/events',
+    tag: 'Wallets (OpenID4VCI)',
+    summary: 'The identity provider’s webhook: a person revoked an approval for a wallet',
+    description:
+      'For the identity provider only, and only where AUTHORIZATION_SERVER_WEBHOOK_SECRET is set (the secret of a webhook endpoint of the credential issuer’s client’s organization, at this URL, asking for wallet_approval.revoked). A Standard Webhooks delivery: webhook-id, webhook-timestamp (within five minutes) and webhook-signature (v1, HMAC-SHA256 of the id, the timestamp and the body as sent) are checked first. On wallet_approval.revoked every credential issued on that approval is revoked in its status list, with a credential.revoked event to WALLET_ORGANIZATION_ID’s endpoints; a credential being issued on it at that moment is revoked by its own request. Any other event type is acknowledged and ignored. Idempotent: a retried delivery changes nothing.',
+    body: ZWebhookEventBody,
+    responses: {
+      204: { description: 'Taken (acted on, or nothing to do)' },
+      ...errorResponses({
+        400: 'wallet_approval.revoked without an authorization id, or a body that is not JSON',
+        401: 'invalid_signature: a header missing, a timestamp more than five minutes away, or a signature the secret did not make',
+        404: 'Not served here: AUTHORIZATION_SERVER_WEBHOOK_SECRET is not set',
+      }),
     },
   },
 ];

@@ -25,6 +25,7 @@ import {
 } from '../errors.js';
 import type { ApprovedGrant, AuthorizationServerClient } from './authorization-server.js';
 import { type IssueContext, issueGiven, iso } from '../services/issue-credential.js';
+import { endedMeanwhile } from './approval-events.js';
 import { allocateStatusIndex, BITSTRING_ENTRY } from '../services/status-lists.js';
 import { CREDENTIALS_V2, UNDEFINED_TERMS_V2 } from '../vc/document-loader.js';
 import { configurationById, vctOf } from './configurations.js';
@@ -182,12 +183,19 @@ async function issueOnApproval(deps: WalletIssueDeps, approved: ApprovedGrant, b
   if ((await deps.cache.increment(claim, CLAIM_SECONDS)) > 1) throw alreadyIssuedOnApproval();
   const organizationId = deps.config.authorizationServer!.organizationId;
   const source = { configurationId: configuration.id, claims: claims.data, apiKeyId: null, organizationId, subjectAddress: null, approval };
+  let issued: Awaited<ReturnType<typeof issueFor>>;
   try {
-    return await issueFor(deps, source, holder, randomUUID(), endsBy);
+    issued = await issueFor(deps, source, holder, randomUUID(), endsBy);
   } catch (err) {
     await deps.cache.delete(claim).catch(() => undefined);
     throw err;
   }
+  // The person may have revoked the approval (or their data changed) after the identity provider
+  // answered: its event then found nothing to revoke, so this request revokes what it recorded and
+  // hands nothing out.
+  const approvalDeps = { db: deps.db, cache: deps.cache, now: () => deps.clock.now(), organizationId };
+  if (await endedMeanwhile(approvalDeps, approval)) throw invalidAccessToken();
+  return issued;
 }
 
 /** How long a claim on an approval holds while its credential is signed and recorded (then the record is what refuses a second one). */

@@ -1,5 +1,5 @@
 import { type RequestHandler, Router } from 'express';
-import { handle, limitSource, methodNotAllowed, openCors } from '@svc/http';
+import { handle, limitSource, methodNotAllowed, openCors, rawJsonBody } from '@svc/http';
 import {
   PRE_AUTHORIZED_CODE_GRANT,
   ZCreateCredentialOfferRequest,
@@ -11,7 +11,7 @@ import {
 import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
 import { DpopProofs } from '@svc/runtime';
-import { invalidDpopProofAtResource, invalidDpopProofAtToken, overLimit, statusListNotFound, unsupportedGrantType } from '../errors.js';
+import { invalidDpopProofAtResource, invalidField, invalidDpopProofAtToken, overLimit, statusListNotFound, unsupportedGrantType } from '../errors.js';
 import { requireToken } from '../routes/require-token.js';
 import { CREDENTIAL_CONFIGURATIONS } from './configurations.js';
 import { issueNonce } from './holder-proofs.js';
@@ -20,6 +20,7 @@ import { createOffer, exchangePreAuthorizedCode, offerByHandle } from './offers.
 import { signedTokenStatusList, TOKEN_STATUS_LIST_TYP } from './token-status-lists.js';
 import { issueToWallet, type PresentedToken } from './wallet-credentials.js';
 import { authorizationServerClient } from './authorization-server.js';
+import { approvalEventOf, endApprovalCredentials, verifyEventSignature } from './approval-events.js';
 
 const publicCache = (seconds: number) => ({ 'Cache-Control': `public, max-age=${seconds}`, 'Access-Control-Allow-Origin': '*' });
 const noStore = { 'Cache-Control': 'no-store' };
@@ -182,5 +183,26 @@ export function walletsRouter(deps: AppDeps): Router {
       }),
     )
     .all(methodNotAllowed);
+  // The identity provider's wallet_approval.revoked and .data_changed (Standard Webhooks): what was issued on the approval is revoked.
+  const webhookSecret = authorizationServer?.webhookSecret;
+  if (authorizationServer && webhookSecret) {
+    const approvalDeps = { db: deps.db, cache: deps.store.cache, now: () => deps.clock.now(), organizationId: authorizationServer.organizationId };
+    router
+      .route('/authorization-server/events')
+      .post(async (req, res) => {
+        const body = rawJsonBody(req);
+        if (!body) throw invalidField('body', 'must be the event as JSON (Content-Type: application/json)');
+        const headers = { id: req.get('webhook-id'), timestamp: req.get('webhook-timestamp'), signature: req.get('webhook-signature') };
+        verifyEventSignature(webhookSecret, headers, body, deps.clock.now());
+        const event = approvalEventOf(req.body);
+        if (event) {
+          const revoked = await endApprovalCredentials(approvalDeps, event.authorizationId, event.configurationIds);
+          deps.logger.info({ authorization_id: event.authorizationId, revoked }, 'credentials on a wallet approval revoked at the identity provider’s word');
+        }
+        res.status(204).end();
+      })
+      .all(methodNotAllowed);
+  }
+
   return router;
 }

@@ -20,4 +20,6 @@ export interface TokenContext {
   verified: VerifiedTokens;
   grants: GrantCache;
   environment: EnvironmentGuard;
+  /** The credential issuer's client (CREDENTIAL_ISSUER_CLIENT_ID): told when an approval that granted its credentials is revoked. */
+  credentialIssuerClientId?: string | undefined;
 }

@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { RevocationReason } from '@svc/schemas';
+import { walletApprovalRevoked } from '@svc/db';
 import { authorizationRevoked, recordWebhookEvent } from '../webhooks/events.js';
 import { constantTimeEqual, randomBase62, sha256Hex } from '@svc/secrets';
 import { invalidGrant, invalidRequest, invalidScope } from '../errors.js';
@@ -198,6 +199,8 @@ export async function revokeAuthorization(ctx: TokenContext, authorizationId: st
       select: { id: true, userId: true, application: { select: { clientId: true, organizationId: true } } },
     });
     if (a.userId) await recordWebhookEvent(tx, authorizationRevoked(ctx.secret, { ...a, userId: a.userId }, reason, now));
+    // A wallet's approval: the credential issuer revokes what it issued on it.
+    if (ctx.credentialIssuerClientId) await walletApprovalRevoked(tx, { authorizationId, issuerClientId: ctx.credentialIssuerClientId, reason });
     return true;
   });
   // This replica stops serving the grant now; the others when the change's notification reaches them.

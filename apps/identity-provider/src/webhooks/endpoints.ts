@@ -9,7 +9,7 @@ import type { Developer } from '../developer/developer-auth.js';
 import { conflict, deliveryNotFound, webhookNotFound } from '../errors.js';
 import type { WebhookDeps } from './deps.js';
 import { recordWebhookEvent } from './events.js';
-import { generateWebhookSecret } from './signatures.js';
+import { generateWebhookSecret } from '@svc/signing-keys';
 
 /** How many endpoints an organization keeps. */
 export const ENDPOINTS_PER_ORGANIZATION = 20;

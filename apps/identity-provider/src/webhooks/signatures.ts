@@ -1,4 +1,4 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 
 /**
  * Standard Webhooks signatures (https://www.standardwebhooks.com): the secret is `whsec_` and 32
@@ -6,10 +6,6 @@ import { createHmac, randomBytes } from 'node:crypto';
  * of `<webhook-id>.<webhook-timestamp>.<body>`. Any of the specification's libraries verifies it.
  */
 const PREFIX = 'whsec_';
-
-export function generateWebhookSecret(): string {
-  return `${PREFIX}${randomBytes(32).toString('base64')}`;
-}
 
 function keyOf(secret: string): Buffer {
   return Buffer.from(secret.slice(PREFIX.length), 'base64');

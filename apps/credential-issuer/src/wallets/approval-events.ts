@@ -1,0 +1,110 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { Db } from '@svc/db';
+import type { CoreDeps } from '@svc/runtime';
+import { z } from 'zod';
+import { invalidEventSignature, invalidField } from '../errors.js';
+import { revokeCredential } from '../services/credential-records.js';
+import { CREDENTIAL_CONFIGURATIONS } from './configurations.js';
+
+/**
+ * How far a delivery's `webhook-timestamp` may be from this clock, as Standard Webhooks' own
+ * libraries allow: a delivery someone captured cannot be replayed later.
+ */
+const TOLERANCE_SECONDS = 300;
+/** Signatures looked at in one header (the identity provider sends two during a secret's rotation). */
+const MAX_SIGNATURES = 4;
+
+export interface EventHeaders {
+  id: string | undefined;
+  timestamp: string | undefined;
+  signature: string | undefined;
+}
+
+/**
+ * Checks a Standard Webhooks signature (https://www.standardwebhooks.com) over the body's bytes as
+ * they arrived: `v1,` and the base64 HMAC-SHA256, keyed with the secret's bytes after `whsec_`, of
+ * `<webhook-id>.<webhook-timestamp>.<body>`, compared in constant time. 401 naming what is wrong.
+ */
+export function verifyEventSignature(secret: string, headers: EventHeaders, body: Buffer, now: Date): void {
+  const { id, timestamp, signature } = headers;
+  if (!id || !timestamp || !signature) throw invalidEventSignature('webhook-id, webhook-timestamp and webhook-signature are required (Standard Webhooks)');
+  if (!/^\d{1,12}$/.test(timestamp) || Math.abs(now.getTime() / 1000 - Number(timestamp)) > TOLERANCE_SECONDS)
+    throw invalidEventSignature('webhook-timestamp is not within five minutes of this server’s clock');
+  const expected = createHmac('sha256', Buffer.from(secret.slice('whsec_'.length), 'base64'))
+    .update(`${id}.${timestamp}.`)
+    .update(body)
+    .digest();
+  const matches = signature
+    .split(' ')
+    .slice(0, MAX_SIGNATURES)
+    .some((part) => {
+      const [version, value] = part.split(',', 2);
+      const given = version === 'v1' && value ? Buffer.from(value, 'base64') : Buffer.alloc(0);
+      return given.length === expected.length && timingSafeEqual(given, expected);
+    });
+  if (!matches) throw invalidEventSignature('webhook-signature does not match the body: check AUTHORIZATION_SERVER_WEBHOOK_SECRET');
+}
+
+/** The events this issuer acts on; any other (webhook.test) is acknowledged and ignored. */
+const APPROVAL_EVENTS = ['wallet_approval.revoked', 'wallet_approval.data_changed'];
+const ZApprovalEvent = z.object({
+  data: z.object({
+    authorization_id: z.uuid({ message: 'must be an authorization id (a UUID)' }),
+    credential_configuration_ids: z.array(z.string().max(100)).max(20),
+  }),
+});
+
+/**
+ * What a verified delivery asks: the approval and the configurations whose credentials on it end
+ * (all it granted when the approval was revoked; those whose data changed otherwise), or nothing
+ * for an event of another type. 400 naming the field for one of ours that is malformed.
+ */
+export function approvalEventOf(body: unknown): { authorizationId: string; configurationIds: string[] } | undefined {
+  if (!APPROVAL_EVENTS.includes((body as { type?: unknown } | undefined)?.type as string)) return undefined;
+  const event = ZApprovalEvent.safeParse(body);
+  if (!event.success) {
+    const issue = event.error.issues[0]!;
+    throw invalidField(['body', ...issue.path].join('.'), issue.message);
+  }
+  const known = new Set(CREDENTIAL_CONFIGURATIONS.map((c) => c.id));
+  return { authorizationId: event.data.data.authorization_id, configurationIds: event.data.data.credential_configuration_ids.filter((id) => known.has(id)) };
+}
+
+/** How long this issuer remembers an approval's ended credentials: longer than any credential request in flight on it. */
+const REMEMBERED_SECONDS = 600;
+const endedKey = (approval: string) => `wallet:approval-ended:${approval}`;
+
+interface ApprovalDeps {
+  db: Db;
+  cache: CoreDeps['store']['cache'];
+  now: () => Date;
+  organizationId: string;
+}
+
+/**
+ * Revokes the credentials issued on the approval for these configurations (their records are named
+ * `<authorization id>#<configuration id>`, one each), each as its organization's API would, with
+ * its credential.revoked event. Each is remembered first, so a credential whose request was already
+ * past the identity provider's check is revoked by that request itself when it records it
+ * (`endedMeanwhile`): whichever of the two writes last sees the other's write. Answers how many
+ * were revoked now.
+ */
+export async function endApprovalCredentials(deps: ApprovalDeps, authorizationId: string, configurationIds: string[]): Promise<number> {
+  const approvals = configurationIds.map((id) => `${authorizationId}#${id}`);
+  for (const approval of approvals) await deps.cache.set(endedKey(approval), '1', REMEMBERED_SECONDS);
+  const issued = await deps.db.issuedCredential.findMany({
+    where: { organizationId: deps.organizationId, approval: { in: approvals } },
+    select: { credentialId: true },
+  });
+  let revoked = 0;
+  for (const { credentialId } of issued) if ((await revokeCredential(deps.db, deps.organizationId, credentialId, deps.now())).newly) revoked++;
+  return revoked;
+}
+
+/** After a credential was recorded on `approval` (`<authorization id>#<configuration id>`): whether it ended meanwhile (then it is revoked here). */
+export async function endedMeanwhile(deps: ApprovalDeps, approval: string): Promise<boolean> {
+  if ((await deps.cache.get(endedKey(approval))) === null) return false;
+  const [authorizationId, configurationId] = approval.split('#') as [string, string];
+  await endApprovalCredentials(deps, authorizationId, [configurationId]);
+  return true;
+}
