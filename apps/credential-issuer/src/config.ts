@@ -26,7 +26,10 @@ const ZConfig = z.object({
   AUTHORIZATION_SERVER_CLIENT_ID: z.preprocess(blank, z.string().max(100).optional()),
   AUTHORIZATION_SERVER_CLIENT_SECRET: z.preprocess(blank, z.string().max(200).optional()),
   WALLET_ORGANIZATION_ID: z.preprocess(blank, z.uuid({ message: 'must be a UUID (an organization id)' }).optional()),
-  /** The signing secret of the identity provider's webhook endpoint that tells this issuer of revoked wallet approvals. */
+  /**
+   * The signing secret of the identity provider's webhook endpoint that tells this issuer of ended
+   * wallet approvals (while it is rotated there, deliveries carry a signature by each secret).
+   */
   AUTHORIZATION_SERVER_WEBHOOK_SECRET: z.preprocess(
     blank,
     z
@@ -120,7 +123,7 @@ export interface AuthorizationServer {
   clientId: string;
   clientSecret: string;
   organizationId: string;
-  /** Set: the identity provider's wallet_approval.revoked events are taken at POST /authorization-server/events. */
+  /** Set: the identity provider's wallet_approval.* events are taken at POST /authorization-server/events, signed with it. */
   webhookSecret: string | undefined;
 }
 

@@ -18,6 +18,17 @@ if (mismatch) {
 // Make (on a fresh database) and load the signing key before taking traffic; if the database is
 // not up yet, /ready says so and the first request that needs the key loads it.
 await deps.signingKeys.signer().catch((err: unknown) => deps.logger.warn({ err }, 'signing key not loaded at start-up'));
+// A credential issuer named by a client id that matches no live application can neither introspect
+// wallets' tokens nor hear of their ended approvals: say so now, not when a credential outlives one.
+if (config.credentialIssuer) {
+  const client = await deps.db.application
+    .findUnique({ where: { clientId: config.credentialIssuer.clientId }, select: { status: true } })
+    .catch(() => undefined);
+  if (client === null || client?.status === 'revoked')
+    deps.logger.error(
+      'CREDENTIAL_ISSUER_CLIENT_ID names no active application: the credential issuer cannot introspect wallets’ tokens or hear of ended approvals',
+    );
+}
 // Background loops run in the server process only, and stop before the dependencies close.
 const housekeeping = startHousekeeping(deps);
 const webhooks = webhookDeliverer(deps).start();

@@ -30,4 +30,4 @@ export { Prisma } from './generated/prisma/client.js';
 export type * from './generated/prisma/client.js';
 export * from './generated/prisma/enums.js';
 export { ensureDatabaseExists, sandboxDatabaseUrl } from './sandbox-database.js';
-export { outboxInsert, type OutboxEvent, walletApprovalRevoked } from './webhook-outbox.js';
+export { outboxInsert, type OutboxEvent, walletApprovalRevoked, walletApprovalsOfApplicationRevoked } from './webhook-outbox.js';

@@ -39,6 +39,18 @@ export function outboxInsert(db: RawWriter, event: OutboxEvent) {
  * of the outbox. The data: the authorization's id, the configurations it granted, and why.
  */
 export function walletApprovalRevoked(db: RawWriter, event: { authorizationId: string; issuerClientId: string; reason: string }) {
+  return walletApprovalEvents(db, Prisma.sql`a.id = ${event.authorizationId}::uuid`, event);
+}
+
+/** The same, for each live approval of an application that has just been revoked (reason `application_revoked`). */
+export function walletApprovalsOfApplicationRevoked(db: RawWriter, event: { applicationId: string; issuerClientId: string }) {
+  return walletApprovalEvents(db, Prisma.sql`a."applicationId" = ${event.applicationId}::uuid AND a.status IN ('approved', 'consumed')`, {
+    ...event,
+    reason: 'application_revoked',
+  });
+}
+
+function walletApprovalEvents(db: RawWriter, which: Prisma.Sql, event: { issuerClientId: string; reason: string }) {
   return db.$executeRaw`
     INSERT INTO "WebhookEvent" ("organizationId", "type", "data", "subject")
     SELECT p."organizationId", 'wallet_approval.revoked',
@@ -48,6 +60,6 @@ export function walletApprovalRevoked(db: RawWriter, event: { authorizationId: s
              'reason', ${event.reason}::text),
            a.id::text
     FROM "Authorization" a, "Application" p
-    WHERE a.id = ${event.authorizationId}::uuid AND p."clientId" = ${event.issuerClientId}
+    WHERE ${which} AND p."clientId" = ${event.issuerClientId}
       AND jsonb_typeof(a."authorizationDetails") = 'array' AND jsonb_array_length(a."authorizationDetails") > 0`;
 }

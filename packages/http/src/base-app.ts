@@ -24,17 +24,17 @@ export interface BaseAppOptions extends SecurityHeaderOptions {
   logAllRequests?: boolean;
 }
 
+const rawBodies = new WeakMap<object, Buffer>();
+
+/** A signed webhook delivery's JSON body as it arrived (webhook-signature set), for checking that signature; undefined for any other request. */
+export const rawJsonBody = (req: object): Buffer | undefined => rawBodies.get(req);
+
 /**
  * What every request goes through first, in one step: an id and a logger bound to it, security
  * headers, size- and depth-limited JSON and form bodies, and on completion its metrics and its log
  * line. (One middleware, not four: each layer Express walks costs every request.) Routes go
  * between this and `finishApp`.
  */
-const rawBodies = new WeakMap<object, Buffer>();
-
-/** A JSON request's body as it arrived, for checking a signature over it; undefined for any other. */
-export const rawJsonBody = (req: object): Buffer | undefined => rawBodies.get(req);
-
 export function createBaseApp(options: BaseAppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
@@ -46,9 +46,9 @@ export function createBaseApp(options: BaseAppOptions): Express {
   const setSecurityHeaders = securityHeaders(options);
   const limit = options.bodyLimit ?? '100kb';
   const parsers = [
-    // The bytes as sent are kept beside the parsed body (a reference, no copy): a signature over
-    // them (a webhook's) cannot be checked against a re-serialization.
-    express.json({ limit, strict: true, verify: (req, _res, buf) => void rawBodies.set(req, buf) }),
+    // A signed webhook delivery's bytes are kept beside its parsed body (a reference, no copy): its
+    // signature cannot be checked against a re-serialization. No other request's are kept.
+    express.json({ limit, strict: true, verify: (req, _res, buf) => void (req.headers['webhook-signature'] && rawBodies.set(req, buf)) }),
     express.urlencoded({ limit, extended: false, parameterLimit: 100 }),
     depthLimit(options.maxBodyDepth ?? 32),
   ];

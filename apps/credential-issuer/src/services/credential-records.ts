@@ -25,19 +25,19 @@ async function own(db: Db, organizationId: string, credentialId: string) {
 
 export async function revokeCredential(db: Db, organizationId: string, credentialId: string, now: Date) {
   const record = await own(db, organizationId, credentialId);
-  // Idempotent: the first revocation's time stands.
-  const revokedAt = record.revokedAt ?? now;
-  if (!record.revokedAt) {
-    // The list's version moves with the bit, in one transaction: the next request for the list, on
-    // any replica, signs it anew.
-    // The organization's webhook endpoints hear of it if and only if it commits.
-    await db.$transaction([
-      db.issuedCredential.update({ where: { id: record.id }, data: { status: 'revoked', revokedAt } }),
-      ...(record.statusListId ? [db.statusList.update({ where: { id: record.statusListId }, data: { version: { increment: 1 } } })] : []),
-      outboxInsert(db, { organizationId, type: 'credential.revoked', data: { credential_id: record.credentialId }, subject: record.credentialId }),
-    ]);
-  }
-  return { revoked: true as const, credential_id: record.credentialId, revoked_at: revokedAt.toISOString(), newly: !record.revokedAt };
+  if (record.revokedAt) return { revoked: true as const, credential_id: record.credentialId, revoked_at: record.revokedAt.toISOString(), newly: false };
+  // Idempotent, also when two revocations race (the API and the identity provider's event): only
+  // the one that sets the bit moves the list's version (so the next request for the list, on any
+  // replica, signs it anew) and tells the organization's webhook endpoints, all in its transaction.
+  const newly = await db.$transaction(async (tx) => {
+    const set = await tx.issuedCredential.updateMany({ where: { id: record.id, revokedAt: null }, data: { status: 'revoked', revokedAt: now } });
+    if (set.count === 0) return false;
+    if (record.statusListId) await tx.statusList.update({ where: { id: record.statusListId }, data: { version: { increment: 1 } } });
+    await outboxInsert(tx, { organizationId, type: 'credential.revoked', data: { credential_id: record.credentialId }, subject: record.credentialId });
+    return true;
+  });
+  const revokedAt = newly ? now : ((await own(db, organizationId, credentialId)).revokedAt ?? now);
+  return { revoked: true as const, credential_id: record.credentialId, revoked_at: revokedAt.toISOString(), newly };
 }
 
 export async function credentialStatus(db: Db, organizationId: string, credentialId: string) {

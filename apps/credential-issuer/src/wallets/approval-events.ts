@@ -23,7 +23,8 @@ export interface EventHeaders {
 /**
  * Checks a Standard Webhooks signature (https://www.standardwebhooks.com) over the body's bytes as
  * they arrived: `v1,` and the base64 HMAC-SHA256, keyed with the secret's bytes after `whsec_`, of
- * `<webhook-id>.<webhook-timestamp>.<body>`, compared in constant time. 401 naming what is wrong.
+ * `<webhook-id>.<webhook-timestamp>.<body>`, compared in constant time. While the endpoint's secret
+ * is rotated a delivery carries two signatures, one per secret. 401 naming what is wrong.
  */
 export function verifyEventSignature(secret: string, headers: EventHeaders, body: Buffer, now: Date): void {
   const { id, timestamp, signature } = headers;
@@ -42,7 +43,7 @@ export function verifyEventSignature(secret: string, headers: EventHeaders, body
       const given = version === 'v1' && value ? Buffer.from(value, 'base64') : Buffer.alloc(0);
       return given.length === expected.length && timingSafeEqual(given, expected);
     });
-  if (!matches) throw invalidEventSignature('webhook-signature does not match the body: check AUTHORIZATION_SERVER_WEBHOOK_SECRET');
+  if (!matches) throw invalidEventSignature('webhook-signature does not match the body');
 }
 
 /** The events this issuer acts on; any other (webhook.test) is acknowledged and ignored. */
@@ -70,7 +71,7 @@ export function approvalEventOf(body: unknown): { authorizationId: string; confi
   return { authorizationId: event.data.data.authorization_id, configurationIds: event.data.data.credential_configuration_ids.filter((id) => known.has(id)) };
 }
 
-/** How long this issuer remembers an approval's ended credentials: longer than any credential request in flight on it. */
+/** How long this issuer remembers when an approval's credentials ended: longer than any credential request in flight on it. */
 const REMEMBERED_SECONDS = 600;
 const endedKey = (approval: string) => `wallet:approval-ended:${approval}`;
 
@@ -91,7 +92,8 @@ interface ApprovalDeps {
  */
 export async function endApprovalCredentials(deps: ApprovalDeps, authorizationId: string, configurationIds: string[]): Promise<number> {
   const approvals = configurationIds.map((id) => `${authorizationId}#${id}`);
-  for (const approval of approvals) await deps.cache.set(endedKey(approval), '1', REMEMBERED_SECONDS);
+  const at = String(deps.now().getTime());
+  for (const approval of approvals) await deps.cache.set(endedKey(approval), at, REMEMBERED_SECONDS);
   const issued = await deps.db.issuedCredential.findMany({
     where: { organizationId: deps.organizationId, approval: { in: approvals } },
     select: { credentialId: true },
@@ -101,9 +103,16 @@ export async function endApprovalCredentials(deps: ApprovalDeps, authorizationId
   return revoked;
 }
 
-/** After a credential was recorded on `approval` (`<authorization id>#<configuration id>`): whether it ended meanwhile (then it is revoked here). */
-export async function endedMeanwhile(deps: ApprovalDeps, approval: string): Promise<boolean> {
-  if ((await deps.cache.get(endedKey(approval))) === null) return false;
+/**
+ * After a credential was recorded on `approval` (`<authorization id>#<configuration id>`) from
+ * what the identity provider answered when asked at `askedAt`: whether the approval's credentials
+ * ended since (then it is revoked here). An end heard of before the asking is already in that
+ * answer (the identity provider writes its event with the change), so a wallet that asks after its
+ * person's data changed gets a credential with the new data.
+ */
+export async function endedMeanwhile(deps: ApprovalDeps, approval: string, askedAt: Date): Promise<boolean> {
+  const endedAt = await deps.cache.get(endedKey(approval));
+  if (endedAt === null || Number(endedAt) < askedAt.getTime()) return false;
   const [authorizationId, configurationId] = approval.split('#') as [string, string];
   await endApprovalCredentials(deps, authorizationId, [configurationId]);
   return true;

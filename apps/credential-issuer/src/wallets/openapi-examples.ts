@@ -208,7 +208,7 @@ export TOKEN_STATUS_LIST_ID=$(echo "$SD_JWT_VC" | jq -r '.payload.status.status_
       status: 401,
       response: {
         error: 'invalid_signature',
-        error_description: 'webhook-signature does not match the body: check AUTHORIZATION_SERVER_WEBHOOK_SECRET',
+        error_description: 'webhook-signature does not match the body',
       },
     },
   ],

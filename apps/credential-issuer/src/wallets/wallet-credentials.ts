@@ -117,9 +117,11 @@ export async function issueToWallet(
   const asks = await deps.limiter.consume(`wallet:approval:${verified.authorizationId}`, { limit: APPROVAL_ASKS_PER_MINUTE, windowSeconds: 60 });
   if (!asks.allowed)
     throw overLimit(asks.retryAfterSeconds, 'Too many credential requests on this approval', { 'Retry-After': String(asks.retryAfterSeconds) });
+  // What the identity provider answers is as of this moment or later (endedMeanwhile).
+  const askedAt = deps.clock.now();
   const approved = await authorizationServer!.approvedGrant(token);
   if (!approved || approved.authorizationId !== verified.authorizationId || approved.jkt !== verified.jkt) throw invalidAccessToken();
-  return issueOnApproval(deps, approved, body);
+  return issueOnApproval(deps, approved, body, askedAt);
 }
 
 const issuedOn = async (deps: WalletIssueDeps, approval: string) =>
@@ -153,7 +155,7 @@ async function issueOnOffer(deps: WalletIssueDeps, offer: Offer, body: z.output<
  * per approval, whichever of its tokens asks (a refreshed one included): a wallet cannot mint more
  * on one approval, for other keys.
  */
-async function issueOnApproval(deps: WalletIssueDeps, approved: ApprovedGrant, body: z.output<typeof ZCredentialRequest>) {
+async function issueOnApproval(deps: WalletIssueDeps, approved: ApprovedGrant, body: z.output<typeof ZCredentialRequest>, askedAt: Date) {
   // §8.2 asks for the identifier; wallets that send the configuration id instead (several libraries
   // do) name the same thing here, since each configuration is one dataset. One of the two, not both.
   const { credential_identifier: identifier, credential_configuration_id: configurationId } = body;
@@ -190,11 +192,11 @@ async function issueOnApproval(deps: WalletIssueDeps, approved: ApprovedGrant, b
     await deps.cache.delete(claim).catch(() => undefined);
     throw err;
   }
-  // The person may have revoked the approval (or their data changed) after the identity provider
-  // answered: its event then found nothing to revoke, so this request revokes what it recorded and
-  // hands nothing out.
+  // The person may have revoked the approval (or their data changed) while this was signed, after
+  // the identity provider answered: its event then found nothing to revoke, so this request revokes
+  // what it recorded and hands nothing out.
   const approvalDeps = { db: deps.db, cache: deps.cache, now: () => deps.clock.now(), organizationId };
-  if (await endedMeanwhile(approvalDeps, approval)) throw invalidAccessToken();
+  if (await endedMeanwhile(approvalDeps, approval, askedAt)) throw invalidAccessToken();
   return issued;
 }
 

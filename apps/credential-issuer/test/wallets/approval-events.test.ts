@@ -1,9 +1,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Db } from '@svc/db';
-import { testDb } from '@svc/testkit';
+import { testDatabaseUrl, testDb, testSigningKeyKek } from '@svc/testkit';
 import { Webhook } from 'standardwebhooks';
 import request from 'supertest';
+import { loadConfig } from '../../src/config.js';
 import { endApprovalCredentials, endedMeanwhile } from '../../src/wallets/approval-events.js';
 import { arrangeOrg, buildIssuer } from '../helpers.js';
 
@@ -85,6 +86,16 @@ describe('POST /authorization-server/events: the identity provider’s revoked a
     expect(await db.webhookEvent.count({ where: { organizationId, type: 'credential.revoked', subject: `urn:uuid:${age}` } })).toBe(1);
   });
 
+  it('takes a delivery of a rotation’s overlap, signed by the old secret and the new one', async () => {
+    const authorizationId = randomUUID();
+    const credential = await issuedOn(authorizationId);
+    const delivery = signed(revokedEvent(authorizationId));
+    const other = signed(revokedEvent(authorizationId), { secret: `whsec_${randomBytes(32).toString('base64')}`, id: delivery.headers['webhook-id'] });
+    const both = `${other.headers['webhook-signature']} ${delivery.headers['webhook-signature']}`;
+    expect((await deliver({ ...delivery, headers: { ...delivery.headers, 'webhook-signature': both } })).status).toBe(204);
+    expect(await statusOf(credential)).toBe('revoked');
+  });
+
   it('on wallet_approval.data_changed revokes only the credentials it names, and ignores a configuration this issuer does not have', async () => {
     const authorizationId = randomUUID();
     const [age, kyc] = [await issuedOn(authorizationId), await issuedOn(authorizationId, 'kyc_sd_jwt')];
@@ -136,18 +147,46 @@ describe('POST /authorization-server/events: the identity provider’s revoked a
   });
 });
 
+describe('AUTHORIZATION_SERVER_WEBHOOK_SECRET', () => {
+  const base = { DATABASE_URL: testDatabaseUrl(), ISSUER_SIGNING_KEY_KEK: testSigningKeyKek('credential-issuer') };
+  const server = {
+    AUTHORIZATION_SERVER_URL: 'https://id.example.com',
+    AUTHORIZATION_SERVER_CLIENT_ID: 'c',
+    AUTHORIZATION_SERVER_CLIENT_SECRET: 's',
+    WALLET_ORGANIZATION_ID: randomUUID(),
+  };
+  it('must be an endpoint’s whsec_ secret, and comes with the rest of the authorization server', () => {
+    expect(loadConfig({ ...base, ...server, AUTHORIZATION_SERVER_WEBHOOK_SECRET: SECRET }).authorizationServer?.webhookSecret).toBe(SECRET);
+    expect(() => loadConfig({ ...base, ...server, AUTHORIZATION_SERVER_WEBHOOK_SECRET: 'hunter2' })).toThrow(/AUTHORIZATION_SERVER_WEBHOOK_SECRET.*whsec_/);
+    expect(() => loadConfig({ ...base, AUTHORIZATION_SERVER_WEBHOOK_SECRET: SECRET })).toThrow(
+      /AUTHORIZATION_SERVER_WEBHOOK_SECRET: set only with AUTHORIZATION_SERVER_URL/,
+    );
+  });
+});
+
 describe('a credential recorded while its approval ends', () => {
   it('is revoked by the request that recorded it when the event came first and found nothing', async () => {
     const deps = { db, cache: issuer.deps.store.cache, now: () => new Date(), organizationId };
     const authorizationId = randomUUID();
+    // The request asked the identity provider, then the event came and found nothing recorded yet.
+    const askedAt = new Date(Date.now() - 1000);
     expect(await endApprovalCredentials(deps, authorizationId, ['age_over_sd_jwt'])).toBe(0);
     const late = await issuedOn(authorizationId);
-    expect(await endedMeanwhile(deps, `${authorizationId}#age_over_sd_jwt`)).toBe(true);
+    expect(await endedMeanwhile(deps, `${authorizationId}#age_over_sd_jwt`, askedAt)).toBe(true);
     expect(await statusOf(late)).toBe('revoked');
     // Another configuration on the same approval was not ended, nor another approval.
     const kyc = await issuedOn(authorizationId, 'kyc_sd_jwt');
-    expect(await endedMeanwhile(deps, `${authorizationId}#kyc_sd_jwt`)).toBe(false);
-    expect(await endedMeanwhile(deps, `${randomUUID()}#age_over_sd_jwt`)).toBe(false);
+    expect(await endedMeanwhile(deps, `${authorizationId}#kyc_sd_jwt`, askedAt)).toBe(false);
+    expect(await endedMeanwhile(deps, `${randomUUID()}#age_over_sd_jwt`, askedAt)).toBe(false);
     expect(await statusOf(kyc)).toBe('active');
+  });
+
+  it('stands when the identity provider was asked after the end was heard of (its answer already holds the new data)', async () => {
+    const deps = { db, cache: issuer.deps.store.cache, now: () => new Date(), organizationId };
+    const authorizationId = randomUUID();
+    await endApprovalCredentials(deps, authorizationId, ['age_over_sd_jwt']);
+    const fresh = await issuedOn(authorizationId);
+    expect(await endedMeanwhile(deps, `${authorizationId}#age_over_sd_jwt`, new Date(Date.now() + 1))).toBe(false);
+    expect(await statusOf(fresh)).toBe('active');
   });
 });

@@ -5,6 +5,7 @@
  * revoked client's tokens are refused at once, and its id is never reused).
  */
 import { authMethodOf, createClient } from '@svc/admin';
+import { walletApprovalsOfApplicationRevoked } from '@svc/db';
 import type { ApplicationView } from '@svc/schemas';
 import { generateClientSecret } from '@svc/secrets';
 import type { z } from 'zod';
@@ -105,10 +106,25 @@ export async function updateApplication(deps: DeveloperDeps, developer: Develope
 /** Revoked, not deleted: its id is never reused, and every token it holds is refused from now on. */
 export async function revokeApplication(deps: DeveloperDeps, developer: Developer, clientId: string) {
   const app = await applicationOf(deps, developer, clientId);
-  const now = deps.clock.now();
-  const updated = app.status === 'revoked' ? app : await deps.db.application.update({ where: { id: app.id }, data: { status: 'revoked', revokedAt: now } });
-  deps.tokens.grants.announce('c', app.id);
-  return applicationView(updated);
+  await endApplication(deps, app.id);
+  return applicationView(await deps.db.application.findUniqueOrThrow({ where: { id: app.id } }));
+}
+
+/**
+ * Revokes an application once (`also`: what else its row loses): every replica refuses its tokens
+ * from now on, and, if it is a wallet, the credential issuer is told in the same transaction to
+ * revoke what it issued on its live approvals (wallet_approval.revoked, reason application_revoked).
+ */
+export async function endApplication(deps: Pick<DeveloperDeps, 'db' | 'clock' | 'tokens'>, applicationId: string, also: { registrationTokenHash?: null } = {}) {
+  const issuerClientId = deps.tokens.credentialIssuerClientId;
+  await deps.db.$transaction(async (tx) => {
+    const ended = await tx.application.updateMany({
+      where: { id: applicationId, status: { not: 'revoked' } },
+      data: { status: 'revoked', revokedAt: deps.clock.now(), ...also },
+    });
+    if (ended.count === 1 && issuerClientId) await walletApprovalsOfApplicationRevoked(tx, { applicationId, issuerClientId });
+  });
+  deps.tokens.grants.announce('c', applicationId);
 }
 
 /**

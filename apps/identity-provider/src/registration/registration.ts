@@ -11,7 +11,7 @@ import { type ClientMetadata, type MetadataProblem, parseClientMetadata, SCOPES 
 import { sha256Hex } from '@svc/secrets';
 import type { Application } from '../clients/application.js';
 import { adminContext, asRequest } from '../developer/admin-calls.js';
-import { assertRoomForApplication } from '../applications/applications.js';
+import { assertRoomForApplication, endApplication } from '../applications/applications.js';
 import type { DeveloperDeps } from '../developer/deps.js';
 import { developerTokenRejected } from '../errors.js';
 
@@ -103,6 +103,5 @@ export async function replaceRegistration(deps: DeveloperDeps, app: Application,
 
 /** RFC 7592 §2.3: the client is revoked (its tokens refused, its id never reused), its registration token void. */
 export async function deleteRegistration(deps: DeveloperDeps, app: Application) {
-  await deps.db.application.update({ where: { id: app.id }, data: { status: 'revoked', revokedAt: deps.clock.now(), registrationTokenHash: null } });
-  deps.tokens.grants.announce('c', app.id);
+  await endApplication(deps, app.id, { registrationTokenHash: null });
 }

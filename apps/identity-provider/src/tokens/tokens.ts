@@ -219,12 +219,14 @@ export async function exchangeCode(
   const row = await ctx.db.authorizationCode.findUnique({ where: { codeHash: sha256Hex(input.code) }, include: { authorization: true } });
   if (!row) throw invalidGrant(ctx.environment.elsewhere('This authorization code', input.code) ?? 'The authorization code is invalid');
   const a = row.authorization;
+  // Another client's code is refused before anything else: a spent code leaked to it must not let
+  // it revoke the grant (and with it the person's wallet credentials) of the client it belongs to.
+  if (a.applicationId !== app.id) throw invalidGrant('The authorization code was issued to another client');
   if (row.consumedAt) {
     // RFC 9700 §4.2.4: a second use means the code leaked; everything issued from it goes.
     await revokeAuthorization(ctx, a.id, 'reuse_detected');
     throw invalidGrant('The authorization code was already used; the tokens issued from it are revoked');
   }
-  if (a.applicationId !== app.id) throw invalidGrant('The authorization code was issued to another client');
   if (row.expiresAt <= now) throw invalidGrant('The authorization code has expired');
   if (a.redirectUri !== input.redirectUri) throw invalidGrant('redirect_uri differs from the authorization request');
   if (!VERIFIER.test(input.codeVerifier)) throw invalidGrant('code_verifier must be 43 to 128 unreserved characters');

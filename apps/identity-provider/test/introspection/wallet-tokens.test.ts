@@ -21,6 +21,8 @@ type Client = { client_id: string; client_secret: string | null };
 let wallet: Client;
 let issuerClient: Client;
 let otherClient: Client;
+let walletOrgId: string;
+let issuerOrgId: string;
 
 beforeAll(async () => {
   db = testDb();
@@ -36,7 +38,10 @@ beforeAll(async () => {
   const scopes = 'openid identity:read';
   wallet = await createClient(ctx, { org: org.id, name: 'Wallet', redirectUris: [REDIRECT], scopes, public: true, presetCacheTtl: 600 });
   otherClient = await createClient(ctx, { org: org.id, name: 'Some resource server', redirectUris: [REDIRECT], scopes });
-  issuerClient = await createClient(ctx, { org: org.id, name: 'Credential issuer', redirectUris: [REDIRECT], scopes: 'openid' });
+  // The credential issuer's client in an organization of its own, as deployed: the one its events go to.
+  const issuerOrg = await createOrg(ctx, { name: 'Credential issuer', ownerEmail: person.email });
+  issuerClient = await createClient(ctx, { org: issuerOrg.id, name: 'Credential issuer', redirectUris: [REDIRECT], scopes: 'openid' });
+  [walletOrgId, issuerOrgId] = [org.id, issuerOrg.id];
   idp = buildIdp({ CREDENTIAL_ISSUER_URL: ISSUER, CREDENTIAL_ISSUER_CLIENT_ID: issuerClient.client_id, REDIS_KEY_PREFIX: uniqueNamespace('wallet-tokens') });
 });
 afterAll(async () => {
@@ -48,16 +53,17 @@ const introspect = (client: Client, token: string, target = idp.app) =>
   request(target).post('/oauth/introspect').type('form').set('Authorization', basic(client.client_id, client.client_secret!)).send({ token });
 
 /** The wallet's flow, by the API: authorize with the details (and `scope`), approve with `scopes`, exchange. */
-async function walletTokens(options: { scope?: string; approve?: string[] } = {}) {
+async function walletTokens(options: { scope?: string; approve?: string[]; client?: Client; details?: false } = {}) {
+  const client = options.client ?? wallet;
   const { verifier, challenge } = pkce();
   const started = await request(idp.app)
     .get('/oauth/authorize')
     .query({
-      client_id: wallet.client_id,
+      client_id: client.client_id,
       redirect_uri: REDIRECT,
       response_type: 'code',
       ...(options.scope ? { scope: options.scope } : {}),
-      authorization_details: DETAILS,
+      ...(options.details === false ? {} : { authorization_details: DETAILS }),
       code_challenge: challenge,
       code_challenge_method: 'S256',
     });
@@ -75,7 +81,7 @@ async function walletTokens(options: { scope?: string; approve?: string[] } = {}
   const tokens = await request(idp.app)
     .post('/oauth/token')
     .type('form')
-    .send({ grant_type: 'authorization_code', code: approved.body.code, redirect_uri: REDIRECT, code_verifier: verifier, client_id: wallet.client_id });
+    .send({ grant_type: 'authorization_code', code: approved.body.code, redirect_uri: REDIRECT, code_verifier: verifier, client_id: client.client_id });
   expect(tokens.status).toBe(200);
   return { context: context.body, tokens: tokens.body };
 }
@@ -180,5 +186,38 @@ describe('a wallet’s grant of credentials', () => {
       });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ error: 'invalid_authorization_details', error_description: expect.stringMatching(/kyc:read/) });
+  });
+});
+
+describe('a wallet’s grant of credentials, ended', () => {
+  /** What the credential issuer's organization, or another, was told of ended wallet approvals. */
+  const told = (organizationId: string) =>
+    db.webhookEvent
+      .findMany({ where: { organizationId, type: 'wallet_approval.revoked' }, orderBy: { occurredAt: 'asc' } })
+      .then((rows) => rows.map((r) => r.data as { authorization_id: string }));
+
+  it('is told to the credential issuer’s organization, and only it, when the approval is revoked', async () => {
+    const { tokens } = await walletTokens();
+    const revoked = await request(idp.app).post('/oauth/revoke').type('form').send({ token: tokens.refresh_token, client_id: wallet.client_id });
+    expect(revoked.status).toBe(200);
+    const mine = (await told(issuerOrgId)).filter((e) => e.authorization_id === tokens.authorization_id);
+    expect(mine).toEqual([{ authorization_id: tokens.authorization_id, credential_configuration_ids: ['age_over_sd_jwt'], reason: 'client' }]);
+    expect(await told(walletOrgId)).toEqual([]);
+  });
+
+  it('is told for each live approval when the wallet application is revoked, once; an approval without credentials is not the issuer’s business', async () => {
+    const ctx = { db, now: () => new Date() };
+    const second = await createClient(ctx, { org: walletOrgId, name: 'Second wallet', redirectUris: [REDIRECT], scopes: 'openid identity:read', public: true });
+    const live = await walletTokens({ client: second });
+    const plain = await walletTokens({ client: second, details: false, scope: 'openid identity:read' });
+    const owner = await signIn(idp.app, person.email, person.password);
+    const remove = () => request(idp.app).delete(`/v2/developer/applications/${second.client_id}`).set('Authorization', `Bearer ${owner}`);
+    expect((await remove()).status).toBe(200);
+    expect((await remove()).status).toBe(200);
+    const ids = (await told(issuerOrgId)).map((e) => e.authorization_id);
+    expect(ids.filter((id) => id === live.tokens.authorization_id)).toHaveLength(1);
+    expect(ids).not.toContain(plain.tokens.authorization_id);
+    const event = (await told(issuerOrgId)).find((e) => e.authorization_id === live.tokens.authorization_id);
+    expect(event).toEqual({ authorization_id: live.tokens.authorization_id, credential_configuration_ids: ['age_over_sd_jwt'], reason: 'application_revoked' });
   });
 });

@@ -81,6 +81,25 @@ describe('code exchange', () => {
     );
   });
 
+  it('lets no other client revoke a grant by replaying its spent code: only the code’s own client’s replay revokes (RFC 6749 §4.1.2)', async () => {
+    const a = await arrange(suite.db);
+    const b = await arrange(suite.db);
+    const session = await signIn(suite.idp.app, a.user.email, a.user.password);
+    const { code, verifier } = await obtainCode(suite.idp.app, a.confidential.client_id, session);
+    const tokens = await exchange(a.confidential, { code, code_verifier: verifier });
+    expect(tokens.status).toBe(200);
+    // A leaked, spent code in another client's hands: refused, and the owner's grant stands.
+    const stranger = await exchange(b.confidential, { code, code_verifier: verifier });
+    expect(stranger.body.error_description).toBe('The authorization code was issued to another client');
+    const authorization = await suite.db.authorization.findUniqueOrThrow({ where: { id: tokens.body.authorization_id } });
+    expect(authorization.status).toBe('consumed');
+    const read = await request(suite.idp.app).get('/v2/userinfo').set('Authorization', `Bearer ${tokens.body.access_token}`);
+    expect(read.status).toBe(200);
+    // The same client presenting it again is the replay RFC 9700 §4.2.4 means: everything goes.
+    expect((await exchange(a.confidential, { code, code_verifier: verifier })).body.error_description).toMatch(/already used/);
+    expect((await suite.db.authorization.findUniqueOrThrow({ where: { id: tokens.body.authorization_id } })).status).toBe('revoked');
+  });
+
   it('authenticates confidential clients and refuses one that sends no secret', async () => {
     const a = await arrange(suite.db);
     const session = await signIn(suite.idp.app, a.user.email, a.user.password);
