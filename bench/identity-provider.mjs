@@ -5,7 +5,7 @@
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { createFixture, issueTokens, startIdentityProvider } from './idp-fixture.mjs';
+import { createFixture, issueTokens, SCOPE, startIdentityProvider } from './idp-fixture.mjs';
 import { benchDatabase, helloWorlds, startTarget } from './lib.mjs';
 
 const { values } = parseArgs({ options: { seconds: { type: 'string', default: '8' } } });
@@ -57,26 +57,33 @@ const stage = (s) => process.stderr.write(`[bench] ${s}\n`);
 {
   const target = await startIdentityProvider(database.url);
   const issuer = target.url;
-  stage('making refresh tokens');
-  // A pool of live refresh tokens: each request takes one and its answer puts the rotated one
-  // back, so no token is ever presented twice (which would revoke its family by design).
-  const pool = (await issueTokens(issuer, fixture, connections * 2)).map((t) => t.refresh_token);
-  stage('refresh grant');
-  rows.push({
-    name: 'identity-provider: refresh grant',
-    ...(await load(`${issuer}/oauth/token`, {
-      requests: [
-        {
-          method: 'POST',
-          headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basicAuth },
-          setupRequest: (req) => ({ ...req, body: form({ grant_type: 'refresh_token', refresh_token: pool.shift() ?? 'svcrt_pool_empty' }) }),
-          onResponse: (status, body) => {
-            if (status === 200) pool.push(JSON.parse(body).refresh_token);
+  // The refresh grant of an OpenID Connect grant (a new id_token: two RSA signatures per answer),
+  // and of a grant without `openid` (none: one signature), to show the id_token's share.
+  for (const [name, scope] of [
+    ['identity-provider: refresh grant', SCOPE],
+    ['identity-provider: refresh, no id_token', SCOPE.replace('openid ', '')],
+  ]) {
+    stage(`making refresh tokens (${scope})`);
+    // A pool of live refresh tokens: each request takes one and its answer puts the rotated one
+    // back, so no token is ever presented twice (which would revoke its family by design).
+    const pool = (await issueTokens(issuer, fixture, connections * 2, scope)).map((t) => t.refresh_token);
+    stage(name);
+    rows.push({
+      name,
+      ...(await load(`${issuer}/oauth/token`, {
+        requests: [
+          {
+            method: 'POST',
+            headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basicAuth },
+            setupRequest: (req) => ({ ...req, body: form({ grant_type: 'refresh_token', refresh_token: pool.shift() ?? 'svcrt_pool_empty' }) }),
+            onResponse: (status, body) => {
+              if (status === 200) pool.push(JSON.parse(body).refresh_token);
+            },
           },
-        },
-      ],
-    })),
-  });
+        ],
+      })),
+    });
+  }
   rows.push({
     name: 'identity-provider: client user-token',
     ...(await load(`${issuer}/oauth/client/user-token`, {
