@@ -6,6 +6,7 @@ import { contractSuite } from '@svc/testkit/contract-suite';
 import { createApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { buildDeps } from '../src/deps.js';
+import request from 'supertest';
 
 export const SUBJECT = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
 
@@ -46,4 +47,21 @@ export function useIssuer(): { readonly db: Db; readonly issuer: ReturnType<type
     await suite.db.$disconnect();
   });
   return suite;
+}
+
+/**
+ * POST /credentials/issue (the W3C VC API shape) with a credential built for the DID `issuer`
+ * signs with now; if another test file rotated the shared issuer key between building and issuing
+ * (refused: not this issuer's DID), builds it again.
+ */
+export async function issueAsIssuer(issuer: ReturnType<typeof buildIssuer>, token: string, build: (did: string) => object, options?: object) {
+  for (let attempt = 1; ; attempt++) {
+    const did = (await issuer.deps.issuerKeys.current()).controller;
+    const res = await request(issuer.app)
+      .post('/credentials/issue')
+      .set('X-API-Token', token)
+      .send({ credential: build(did), ...(options ? { options } : {}) });
+    const rotated = res.status === 400 && String(res.body.error_description).startsWith("credential.issuer: must be this issuer's DID");
+    if (!rotated || attempt === 3) return res;
+  }
 }

@@ -9,7 +9,7 @@ import request from 'supertest';
 import { permutedIndex, STATUS_LIST_LENGTH } from '../src/services/status-lists.js';
 import { deriveCredential } from '../src/vc/bbs.js';
 import { documentLoader } from '../src/vc/document-loader.js';
-import { arrangeOrg, buildIssuer, SUBJECT, useIssuer } from './helpers.js';
+import { arrangeOrg, buildIssuer, issueAsIssuer, SUBJECT, useIssuer } from './helpers.js';
 
 // Bitstring Status List (W3C Recommendation) beside the issuer's registry entry: lists served
 // publicly, signed by the issuer's DID, flipped by revocation, and checked by a verifier that knows
@@ -150,21 +150,27 @@ describe('Bitstring Status List entries', () => {
   });
 
   it('reach VC 1.1 credentials that include the status list context (its terms are not in the v1 context)', async () => {
-    // The DID read for each request: another test file may rotate the issuer key meanwhile.
-    const v1 = async (context: string[]) => ({
-      '@context': ['https://www.w3.org/2018/credentials/v1', 'https://www.w3.org/2018/credentials/examples/v1', ...context],
-      type: ['VerifiableCredential', 'UniversityDegreeCredential'],
-      issuer: (await suite.issuer.deps.issuerKeys.current()).controller,
-      credentialSubject: { id: `did:ethr:${SUBJECT}`, degree: { type: 'BachelorDegree', name: 'Bachelor of Science' } },
-    });
-    const withList = await post('/credentials/issue', { credential: await v1(['https://www.w3.org/ns/credentials/status/v1']) });
+    // Issued as this issuer, again if another test file rotated the issuer key meanwhile.
+    const v1 = (context: string[], options?: object) =>
+      issueAsIssuer(
+        suite.issuer,
+        suite.token,
+        (issuer) => ({
+          '@context': ['https://www.w3.org/2018/credentials/v1', 'https://www.w3.org/2018/credentials/examples/v1', ...context],
+          type: ['VerifiableCredential', 'UniversityDegreeCredential'],
+          issuer,
+          credentialSubject: { id: `did:ethr:${SUBJECT}`, degree: { type: 'BachelorDegree', name: 'Bachelor of Science' } },
+        }),
+        options,
+      );
+    const withList = await v1(['https://www.w3.org/ns/credentials/status/v1']);
     expect(withList.status).toBe(201);
     const derived = await deriveCredential({ credential: withList.body.verifiableCredential, selectivePointers: ['/credentialSubject/degree'] });
     expect(await outsideVerifier(derived)).toEqual({ verified: true, status: false, error: undefined });
 
-    const without = await post('/credentials/issue', { credential: await v1([]) });
+    const without = await v1([]);
     expect(without.body.verifiableCredential.credentialStatus).toMatchObject({ type: 'SvcRevocationRegistry' });
-    const asked = await post('/credentials/issue', { credential: await v1([]), options: { credentialStatus: { type: 'BitstringStatusListEntry' } } });
+    const asked = await v1([], { credentialStatus: { type: 'BitstringStatusListEntry' } });
     expect(asked.status).toBe(400);
     expect(asked.body.details).toEqual([
       { field: 'body.options.credentialStatus.type', message: expect.stringContaining('https://www.w3.org/ns/credentials/status/v1') },

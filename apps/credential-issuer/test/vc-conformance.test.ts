@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import request from 'supertest';
 import { deriveCredential, verifyCredential } from '../src/vc/bbs.js';
-import { SUBJECT, useIssuer } from './helpers.js';
+import { issueAsIssuer, SUBJECT, useIssuer } from './helpers.js';
 
 // The W3C VC API shape against VC Data Model 2.0: what the model allows is signed as given,
 // what it forbids is refused naming the property; each case failed before this file existed.
@@ -11,24 +11,16 @@ const V2 = 'https://www.w3.org/ns/credentials/v2';
 const post = (path: string, body: object) => request(suite.issuer.app).post(path).set('X-API-Token', suite.token).send(body);
 /** The DID this instance signs with now (another test file may rotate the key meanwhile). */
 const did = async () => (await suite.issuer.deps.issuerKeys.current()).controller;
-const credentialOf = async (members: Record<string, unknown>) => ({
+const credentialFor = (issuer: string, members: Record<string, unknown>) => ({
   '@context': [V2],
   type: ['VerifiableCredential'],
-  issuer: await did(),
+  issuer,
   credentialSubject: { id: `did:ethr:${SUBJECT}`, name: 'Alice' },
   ...members,
 });
-/**
- * Issues a credential built with the DID this instance signs with now; if another test file
- * rotated the key between building and issuing (refused: not this issuer's DID), builds it again.
- */
-async function issueWith(members: Record<string, unknown>) {
-  for (let attempt = 1; ; attempt++) {
-    const res = await post('/credentials/issue', { credential: await credentialOf(members) });
-    const rotated = res.status === 400 && String(res.body.error_description).startsWith("credential.issuer: must be this issuer's DID");
-    if (!rotated || attempt === 3) return res;
-  }
-}
+const credentialOf = async (members: Record<string, unknown>) => credentialFor(await did(), members);
+/** Issues a credential of `members` as this issuer (built again if another file rotated the key meanwhile). */
+const issueWith = (members: Record<string, unknown>) => issueAsIssuer(suite.issuer, suite.token, (issuer) => credentialFor(issuer, members));
 
 describe('what VC DM 2.0 allows is signed as given', () => {
   it.each([

@@ -12,7 +12,7 @@ export interface AdminContext {
   environment?: Environment;
   /** Seals each service's signing keys at rest; unset: built from the environment (IDP_SIGNING_KEY_KEK, ISSUER_SIGNING_KEY_KEK). */
   keys?: Partial<Record<KeyService, KeyEncryption>>;
-  /** The identity provider's CREDENTIAL_ISSUER_CLIENT_ID, if set: revoking a wallet's approval tells the credential issuer (wallet_approval.revoked). */
+  /** The identity provider's CREDENTIAL_ISSUER_CLIENT_ID, if set: revoking a wallet's approval, or changing the data behind its credentials, tells the credential issuer (wallet_approval.*). */
   credentialIssuerClientId?: string;
 }
 

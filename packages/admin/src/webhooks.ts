@@ -9,7 +9,7 @@ import { keyEncryptionOf } from './signing-keys.js';
  * An organization's webhook endpoint at `url`, enabled and asking for `events`, and its signing
  * secret: the one it has if the organization already has an endpoint there, else a new endpoint
  * made as the console makes one (its secret sealed under the identity provider's KEK). `npm start`
- * wires the credential issuer to the identity provider's wallet_approval.revoked this way, on
+ * wires the credential issuer to the identity provider's wallet_approval.* events this way, on
  * every start. The URL is the caller's (no target check here: an operator's tool).
  */
 export async function ensureWebhookEndpoint(ctx: AdminContext, input: { org: string; url: string; events: WebhookEventType[]; description: string }) {

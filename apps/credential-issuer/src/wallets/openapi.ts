@@ -158,14 +158,14 @@ export const WALLET_OPERATIONS: OperationSpec[] = [
     method: 'post',
     path: '/authorization-server/events',
     tag: 'Wallets (OpenID4VCI)',
-    summary: 'The identity provider’s webhook: a person revoked an approval for a wallet',
+    summary: 'The identity provider’s webhook: a wallet’s approval ended, or the data behind its credentials changed',
     description:
-      'For the identity provider only, and only where AUTHORIZATION_SERVER_WEBHOOK_SECRET is set (the secret of a webhook endpoint of the credential issuer’s client’s organization, at this URL, asking for wallet_approval.revoked). A Standard Webhooks delivery: webhook-id, webhook-timestamp (within five minutes) and webhook-signature (v1, HMAC-SHA256 of the id, the timestamp and the body as sent) are checked first. On wallet_approval.revoked every credential issued on that approval is revoked in its status list, with a credential.revoked event to WALLET_ORGANIZATION_ID’s endpoints; a credential being issued on it at that moment is revoked by its own request. Any other event type is acknowledged and ignored. Idempotent: a retried delivery changes nothing.',
+      'For the identity provider only, and only where AUTHORIZATION_SERVER_WEBHOOK_SECRET is set (the secret of a webhook endpoint of the credential issuer’s client’s organization, at this URL, asking for wallet_approval.revoked and wallet_approval.data_changed). A Standard Webhooks delivery: webhook-id, webhook-timestamp (within five minutes) and webhook-signature (v1, HMAC-SHA256 of the id, the timestamp and the body as sent) are checked first. Then the credentials issued on that approval for the configurations the event names (all it granted when it was revoked, those whose data changed otherwise) are revoked in their status lists, each with a credential.revoked event to WALLET_ORGANIZATION_ID’s endpoints; a credential being issued on it at that moment is revoked by its own request. Any other event type is acknowledged and ignored. Idempotent: a retried delivery changes nothing.',
     body: ZWebhookEventBody,
     responses: {
       204: { description: 'Taken (acted on, or nothing to do)' },
       ...errorResponses({
-        400: 'wallet_approval.revoked without an authorization id, or a body that is not JSON',
+        400: 'A wallet_approval event without an authorization id or its configurations (the field named), or a signed body that is not JSON',
         401: 'invalid_signature: a header missing, a timestamp more than five minutes away, or a signature the secret did not make',
         404: 'Not served here: AUTHORIZATION_SERVER_WEBHOOK_SECRET is not set',
       }),
