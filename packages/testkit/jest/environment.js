@@ -28,10 +28,11 @@ function holding() {
 // for the process to exit on its own before it kills it and prints "a worker process has failed to
 // exit gracefully". A worker whose event loop is already empty can still take longer than that to
 // exit on a busy machine (CI runs two suites at once): a natural exit tears the whole heap of a
-// long-lived worker down, and nothing it held was to blame. So a worker (a child process with an
-// IPC channel) watches for that request itself, names anything besides its stdio and jest's channel
-// that is still open then (a leak the per-file teardown below did not catch), and exits at once
-// with process.exit, which leaves the heap to the operating system.
+// long-lived worker down (the preset's workerIdleMemoryLimit keeps that heap small), and nothing
+// it held was to blame. So a worker (a child process with an IPC channel) watches for that request
+// itself, names anything besides its stdio and jest's channel that is still open then (a leak the
+// per-file teardown below did not catch), and exits at once with process.exit, which leaves the
+// heap to the operating system.
 // Only in a worker jest forked, which listens on its channel from the start: never in jest's own
 // process (a run in band), which another tool may have started with a channel of its own.
 if (typeof process.send === 'function' && process.env.JEST_WORKER_ID && process.listenerCount('message') > 0 && !globalThis.__svcWorkerExitWatch) {
