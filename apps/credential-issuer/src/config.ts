@@ -37,6 +37,8 @@ const ZConfig = z.object({
       .regex(/^whsec_[A-Za-z0-9+/]{32,88}={0,2}$/, 'must be a webhook endpoint’s secret: whsec_ and base64')
       .optional(),
   ),
+  /** How often the approvals behind wallets' live credentials are checked at the identity provider (the reconciliation). */
+  WALLET_APPROVAL_SWEEP_SECONDS: env.int(300, 1),
   /** How long verifiers and caches may keep a status list (Cache-Control max-age, and the list's `ttl`). */
   STATUS_LIST_MAX_AGE_SECONDS: env.int(300, 0),
   /** Signing threads; BBS is CPU-bound, so one per core. */

@@ -7,6 +7,8 @@ import { IssuerKeys } from './services/issuer-keys.js';
 import { StatusListPublisher } from './services/status-list-publisher.js';
 import { SigningPool } from './signing-pool.js';
 import { startOfferPurge } from './wallets/offer-purge.js';
+import { startApprovalSweep } from './wallets/approval-sweep.js';
+import { authorizationServerClient } from './wallets/authorization-server.js';
 
 export interface AppDeps extends CoreDeps {
   config: Config;
@@ -48,6 +50,20 @@ export function buildDeps(config: Config): AppDeps {
     events: new LimitEvents(core.db, core.logger),
   });
   const stopOfferPurge = startOfferPurge(core.db, () => core.clock.now(), core.logger);
+  const server = config.authorizationServer;
+  const stopApprovalSweep = server
+    ? startApprovalSweep(
+        {
+          db: core.db,
+          cache: core.store.cache,
+          now: () => core.clock.now(),
+          logger: core.logger,
+          organizationId: server.organizationId,
+          server: authorizationServerClient(server, config.publicUrl),
+        },
+        config.WALLET_APPROVAL_SWEEP_SECONDS,
+      )
+    : () => undefined;
   return {
     ...core,
     config,
@@ -65,6 +81,7 @@ export function buildDeps(config: Config): AppDeps {
     checks: [...coreChecks(core), dependencyCheck('issuer_key', () => issuerKeys.current(), { workers: pool.size })],
     close: async () => {
       stopOfferPurge();
+      stopApprovalSweep();
       await pool.close();
       await limiter.close();
       await authenticator.close();

@@ -308,6 +308,26 @@ export const ZIntrospectionRequest = z.object({
   ...clientAuthentication,
 });
 
+/**
+ * The credential issuer's question about the wallets' approvals its live credentials were issued
+ * on (`authorization_id`, repeated in a form, or an array): which are still live.
+ */
+export const ZWalletApprovalsRequest = z.object({
+  authorization_id: z
+    .union([
+      z.uuid({ message: 'must be an authorization id (a UUID)' }),
+      z
+        .array(z.uuid({ message: 'must be an authorization id (a UUID)' }))
+        .min(1)
+        .max(50),
+    ])
+    .transform((ids) => (Array.isArray(ids) ? ids : [ids])),
+  ...clientAuthentication,
+});
+export const ZWalletApprovalsResponse = z.object({
+  approvals: z.array(z.object({ authorization_id: z.string(), active: z.boolean() })),
+});
+
 /** RFC 7662 §2.2; anything not active is `{active: false}` and nothing else. */
 export const ZIntrospectionResponse = z.object({
   active: z.boolean(),

@@ -25,6 +25,7 @@ let issuer: StartedService;
 const person = { email: uniqueEmail('wallet-holder'), password: 'correct horse battery staple' };
 const minor = { email: uniqueEmail('wallet-minor'), password: 'correct horse battery staple' };
 let walletClientId: string;
+let eventsUrl: string;
 /** The wallet organization's API key, for the credential issuer's VC API (derive, verify). */
 let apiToken: string;
 
@@ -58,6 +59,7 @@ beforeAll(async () => {
   const issuerUrl = `http://127.0.0.1:${issuerPort}`;
   // The issuer hears of revoked approvals as `npm start` wires it: an endpoint of its client's organization.
   const approvalEventsSecret = await ensureApprovalEventsEndpoint(ctx, { org: org.id, issuerUrl });
+  eventsUrl = `${issuerUrl}/authorization-server/events`;
   const shared = {
     DATABASE_URL: testDatabaseUrl(),
     ...(testRedisUrl() ? { REDIS_URL: testRedisUrl() } : {}),
@@ -83,6 +85,7 @@ beforeAll(async () => {
       AUTHORIZATION_SERVER_CLIENT_SECRET: issuerClient.client_secret!,
       WALLET_ORGANIZATION_ID: org.id,
       AUTHORIZATION_SERVER_WEBHOOK_SECRET: approvalEventsSecret,
+      WALLET_APPROVAL_SWEEP_SECONDS: '1',
     }),
   ]);
 }, 90_000);
@@ -287,27 +290,60 @@ describe('OpenID4VCI authorization code flow through the identity provider', () 
     expect(((await denied.json()) as { error: string }).error).toBe('credential_request_denied');
   });
 
-  it('revokes the credential issued on an approval once the person revokes it: the identity provider’s webhook tells the issuer', async () => {
-    const { credentialRequest, jwt, accessTokenResponse } = await receive(person);
-    const res = await credentialRequest({ credential_identifier: 'age_over_sd_jwt', proofs: { jwt: [jwt] } });
+  /** A fresh SD-JWT VC on a fresh approval, and how to read its bit in its Token Status List as a verifier does. */
+  async function issuedWithStatus() {
+    const received = await receive(person);
+    const res = await received.credentialRequest({ credential_identifier: 'age_over_sd_jwt', proofs: { jwt: [received.jwt] } });
     const credential = ((await res.json()) as { credentials: { credential: string }[] }).credentials[0]!.credential;
-    // What a verifier reads: the Token Status List the credential names, and its bit.
     const payload = (jwt: string) => JSON.parse(Buffer.from(jwt.split('.')[1]!, 'base64url').toString('utf8'));
     const { idx, uri } = payload(credential.split('~')[0]!).status.status_list as { idx: number; uri: string };
     const revokedBit = async () => {
       const list = payload(await (await fetch(uri)).text()).status_list as { lst: string };
       return (inflateSync(Buffer.from(list.lst, 'base64url'))[idx >> 3]! >> (idx & 7)) & 1;
     };
-    expect(await revokedBit()).toBe(0);
-    // The wallet's user revokes it (here through the wallet's own refresh token: reason client).
-    await fetch(`${idp.url}/oauth/revoke`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ token: accessTokenResponse.refresh_token!, client_id: walletClientId }),
-    });
-    const deadline = Date.now() + 20_000;
-    while ((await revokedBit()) === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(await revokedBit()).toBe(1);
+    // The wallet's user revokes the approval (here through the wallet's own refresh token: reason client).
+    const revoke = () =>
+      fetch(`${idp.url}/oauth/revoke`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ token: received.accessTokenResponse.refresh_token!, client_id: walletClientId }),
+      });
+    const untilRevoked = async () => {
+      const deadline = Date.now() + 20_000;
+      while ((await revokedBit()) === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+      return revokedBit();
+    };
+    return { authorizationId: received.accessTokenResponse.authorization_id as string, revokedBit, revoke, untilRevoked };
+  }
+  /** The identity provider's deliveries of wallet_approval.revoked for one approval, by outcome. */
+  const deliveries = (authorizationId: string) =>
+    db.webhookDelivery.findMany({ where: { event: { type: 'wallet_approval.revoked', subject: authorizationId } }, select: { status: true } });
+
+  it('revokes the credential issued on an approval once the person revokes it: the identity provider’s webhook tells the issuer', async () => {
+    const issued = await issuedWithStatus();
+    expect(await issued.revokedBit()).toBe(0);
+    expect((await issued.revoke()).status).toBe(200);
+    expect(await issued.untilRevoked()).toBe(1);
+    // The webhook delivered it (the sweep, every second here, may have got there first).
+    const deadline = Date.now() + 10_000;
+    while ((await deliveries(issued.authorizationId)).every((d) => d.status !== 'succeeded') && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await deliveries(issued.authorizationId)).toEqual([{ status: 'succeeded' }]);
+  });
+
+  it('revokes it all the same when the event never arrives: the issuer asks about its credentials’ approvals (the reconciliation)', async () => {
+    await db.webhookEndpoint.updateMany({ where: { url: eventsUrl }, data: { enabled: false } });
+    try {
+      const issued = await issuedWithStatus();
+      // The approval stands: the sweeps since leave the credential alone.
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      expect(await issued.revokedBit()).toBe(0);
+      expect((await issued.revoke()).status).toBe(200);
+      expect(await issued.untilRevoked()).toBe(1);
+      expect(await deliveries(issued.authorizationId)).toEqual([]);
+    } finally {
+      await db.webhookEndpoint.updateMany({ where: { url: eventsUrl }, data: { enabled: true } });
+    }
   });
 
   it('refuses a token once the person revokes the authorization, and a token the identity provider never issued', async () => {

@@ -6,7 +6,7 @@
  * with this issuer's own confidential client) whether the token is still live, which credentials
  * the person approved, and what their verified data says for each.
  */
-import { type GrantedCredentialDetail, ZIntrospectionResponse } from '@svc/schemas';
+import { type GrantedCredentialDetail, ZIntrospectionResponse, ZWalletApprovalsResponse } from '@svc/schemas';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import type { AuthorizationServer } from '../config.js';
 import { authorizationServerUnavailable } from '../errors.js';
@@ -50,6 +50,8 @@ export interface AuthorizationServerClient {
   verify(token: string): Promise<VerifiedWalletToken | undefined>;
   /** What a verified token grants here, asked of the identity provider; undefined when it is no longer live or grants nothing here. */
   approvedGrant(token: string): Promise<ApprovedGrant | undefined>;
+  /** Which of these approvals (at most 50) still stand at the identity provider; throws when it cannot be asked. */
+  liveApprovals(authorizationIds: string[]): Promise<Set<string>>;
 }
 
 interface Endpoints {
@@ -141,6 +143,20 @@ export function authorizationServerClient(server: AuthorizationServer, credentia
         jkt: cnf?.jkt,
         certificateBound: cnf?.['x5t#S256'] !== undefined,
       };
+    },
+
+    async liveApprovals(authorizationIds) {
+      const body = new URLSearchParams(authorizationIds.map((id): [string, string] => ['authorization_id', id]));
+      const res = await fetch(`${server.issuer}/oauth/wallet-approvals`, {
+        method: 'POST',
+        headers: { authorization: basic, 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+        body,
+        signal: AbortSignal.timeout(TIMEOUT_MS),
+        redirect: 'error',
+      });
+      if (!res.ok) throw new Error(`the identity provider's wallet-approvals answered ${res.status}`);
+      const parsed = ZWalletApprovalsResponse.parse(await res.json());
+      return new Set(parsed.approvals.filter((a) => a.active).map((a) => a.authorization_id));
     },
   };
 }

@@ -6,6 +6,7 @@ import { Webhook } from 'standardwebhooks';
 import request from 'supertest';
 import { loadConfig } from '../../src/config.js';
 import { endApprovalCredentials, endedMeanwhile } from '../../src/wallets/approval-events.js';
+import { sweepApprovals } from '../../src/wallets/approval-sweep.js';
 import { arrangeOrg, buildIssuer } from '../helpers.js';
 
 // The identity provider's wallet_approval.revoked at POST /authorization-server/events: signed as
@@ -188,5 +189,32 @@ describe('a credential recorded while its approval ends', () => {
     const fresh = await issuedOn(authorizationId);
     expect(await endedMeanwhile(deps, `${authorizationId}#age_over_sd_jwt`, new Date(Date.now() + 1))).toBe(false);
     expect(await statusOf(fresh)).toBe('active');
+  });
+});
+
+describe('the reconciliation (sweepApprovals)', () => {
+  it('asks about every approval behind a live credential, fifty at a time, and revokes the credentials of those that ended', async () => {
+    const approvals: string[] = Array.from({ length: 60 }, () => randomUUID());
+    const credentials = new Map<string, string>();
+    for (const id of approvals) credentials.set(id, await issuedOn(id));
+    const ended = new Set([approvals[3]!, approvals[55]!]);
+    // The identity provider's answer, as POST /oauth/wallet-approvals gives it (tests/platform runs the real one).
+    const asked: string[][] = [];
+    const server = {
+      liveApprovals: async (ids: string[]) => {
+        asked.push(ids);
+        return new Set(ids.filter((id) => !ended.has(id)));
+      },
+    };
+    const deps = { db, cache: issuer.deps.store.cache, now: () => new Date(), logger: issuer.deps.logger, organizationId, server };
+    expect(await sweepApprovals(deps)).toBe(2);
+    const mine = asked.flat().filter((id) => credentials.has(id));
+    expect(new Set(mine)).toEqual(new Set(approvals));
+    expect(Math.max(...asked.map((batch) => batch.length))).toBeLessThanOrEqual(50);
+    for (const [id, credential] of credentials) expect([id, await statusOf(credential)]).toEqual([id, ended.has(id) ? 'revoked' : 'active']);
+    // A revoked credential is not asked about again.
+    asked.length = 0;
+    await sweepApprovals(deps);
+    expect(asked.flat()).not.toContain(approvals[3]);
   });
 });

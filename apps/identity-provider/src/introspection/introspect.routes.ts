@@ -1,10 +1,11 @@
 import { Router } from 'express';
 import { handle, methodNotAllowed, openCors } from '@svc/http';
-import { ZIntrospectionRequest } from '@svc/schemas';
+import { ZIntrospectionRequest, ZWalletApprovalsRequest } from '@svc/schemas';
 import { authenticateGuarded, presentedCredentials } from '../clients/client-auth.js';
-import { invalidClient } from '../errors.js';
+import { invalidClient, unauthorizedClient } from '../errors.js';
 import type { IntrospectionDeps } from './deps.js';
 import { introspect, signedIntrospection } from './introspection.js';
+import { walletApprovals } from './wallet-approvals.js';
 
 export const INTROSPECTION_JWT = 'application/token-introspection+jwt';
 
@@ -32,5 +33,21 @@ export function introspectRouter(deps: IntrospectionDeps): Router {
       }),
     )
     .all(methodNotAllowed);
+  // The credential issuer's reconciliation: which approvals behind its live credentials still stand.
+  const credentialIssuer = deps.config.credentialIssuer;
+  if (credentialIssuer) {
+    router
+      .route('/oauth/wallet-approvals')
+      .post(
+        handle({ body: ZWalletApprovalsRequest }, async ({ body }, req, res) => {
+          const presented = presentedCredentials(deps.config, req, body);
+          const app = await authenticateGuarded(deps, presented, req.ip);
+          if (app.clientId !== credentialIssuer.clientId) throw unauthorizedClient('Only the credential issuer’s client asks about wallets’ approvals');
+          await deps.limits.introspection(app.clientId);
+          res.set('Cache-Control', 'no-store').json({ approvals: await walletApprovals(deps.tokens.db, body.authorization_id) });
+        }),
+      )
+      .all(methodNotAllowed);
+  }
   return router;
 }

@@ -98,6 +98,18 @@ export const TOKEN_EXAMPLES: Record<string, OperationExample[]> = {
       response: { active: false },
     },
   ],
+  'POST /oauth/wallet-approvals': [
+    {
+      summary:
+        'the credential issuer’s client asks which wallets’ approvals behind its live credentials still stand (an unknown id, or an approval that granted no credentials, is not live)',
+      setup: `export ISSUER_CLIENT=$(jq -r '.clients.credential_issuer | "\\(.client_id):\\(.client_secret)"' .data/demo.json)`,
+      basic: '$ISSUER_CLIENT',
+      form: true,
+      body: { authorization_id: '0b6f1f3e-2c4d-4e8a-9b1c-5d7e9f1a3b5c' },
+      status: 200,
+      response: { approvals: [{ authorization_id: '0b6f1f3e-2c4d-4e8a-9b1c-5d7e9f1a3b5c', active: false }] },
+    },
+  ],
   'POST /oauth/revoke': [
     {
       summary: 'revoke a refresh token and the access tokens it produced',

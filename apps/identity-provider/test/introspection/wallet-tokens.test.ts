@@ -221,3 +221,54 @@ describe('a wallet’s grant of credentials, ended', () => {
     expect(event).toEqual({ authorization_id: live.tokens.authorization_id, credential_configuration_ids: ['age_over_sd_jwt'], reason: 'application_revoked' });
   });
 });
+
+describe('POST /oauth/wallet-approvals: the credential issuer’s reconciliation', () => {
+  const ask = (client: Client | undefined, ids: string[]) => {
+    const req = request(idp.app).post('/oauth/wallet-approvals').type('form');
+    if (client?.client_secret) req.set('Authorization', basic(client.client_id, client.client_secret));
+    return req.send(
+      new URLSearchParams([
+        ...(client && !client.client_secret ? [['client_id', client.client_id]] : []),
+        ...ids.map((id) => ['authorization_id', id]),
+      ]).toString(),
+    );
+  };
+
+  it('tells the issuer’s client which approvals still stand, and says nothing more of the rest', async () => {
+    const live = await walletTokens();
+    const ended = await walletTokens();
+    await request(idp.app).post('/oauth/revoke').type('form').send({ token: ended.tokens.refresh_token, client_id: wallet.client_id });
+    const plain = await walletTokens({ details: false, scope: 'openid identity:read' });
+    const unknown = '0b6f1f3e-2c4d-4e8a-9b1c-5d7e9f1a3b5c';
+    const ids = [live, ended, plain].map((w) => w.tokens.authorization_id as string);
+    const res = await ask(issuerClient, [...ids, unknown]);
+    expect(res.status).toBe(200);
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(res.body).toEqual({
+      approvals: [
+        { authorization_id: ids[0], active: true },
+        { authorization_id: ids[1], active: false },
+        { authorization_id: ids[2], active: false },
+        { authorization_id: unknown, active: false },
+      ],
+    });
+  });
+
+  it('answers no other client, a public one or an anonymous caller, and refuses what is not a list of ids', async () => {
+    const id = (await walletTokens()).tokens.authorization_id as string;
+    for (const client of [otherClient, wallet]) {
+      const refused = await ask(client, [id]);
+      expect(refused.status).toBe(400);
+      expect(refused.body.error).toBe('unauthorized_client');
+    }
+    expect((await ask(undefined, [id])).status).toBe(401);
+    const notIds = await ask(issuerClient, ['nope']);
+    expect(notIds.status).toBe(400);
+    expect(notIds.body.error_description).toContain('authorization_id');
+    const tooMany = await ask(
+      issuerClient,
+      Array.from({ length: 51 }, () => id),
+    );
+    expect(tooMany.status).toBe(400);
+  });
+});
