@@ -310,7 +310,7 @@ export const ZIntrospectionRequest = z.object({
 
 /**
  * The credential issuer's question about the wallets' approvals its live credentials were issued
- * on (`authorization_id`, repeated in a form, or an array): which are still live.
+ * on (`authorization_id`, repeated in a form, or an array): where each stands.
  */
 export const ZWalletApprovalsRequest = z.object({
   authorization_id: z
@@ -321,11 +321,12 @@ export const ZWalletApprovalsRequest = z.object({
         .min(1)
         .max(50),
     ])
-    .transform((ids) => (Array.isArray(ids) ? ids : [ids])),
+    .transform((ids) => (Array.isArray(ids) ? ids : [ids]).map((id) => id.toLowerCase())),
   ...clientAuthentication,
 });
+/** Each approval asked about: `active`, `ended` (revoked, or its application revoked), or `unknown` to the identity provider (never a reason to revoke). */
 export const ZWalletApprovalsResponse = z.object({
-  approvals: z.array(z.object({ authorization_id: z.string(), active: z.boolean() })),
+  approvals: z.array(z.object({ authorization_id: z.string(), status: z.enum(['active', 'ended', 'unknown']) })),
 });
 
 /** RFC 7662 §2.2; anything not active is `{active: false}` and nothing else. */

@@ -50,8 +50,12 @@ export interface AuthorizationServerClient {
   verify(token: string): Promise<VerifiedWalletToken | undefined>;
   /** What a verified token grants here, asked of the identity provider; undefined when it is no longer live or grants nothing here. */
   approvedGrant(token: string): Promise<ApprovedGrant | undefined>;
-  /** Which of these approvals (at most 50) still stand at the identity provider; throws when it cannot be asked. */
-  liveApprovals(authorizationIds: string[]): Promise<Set<string>>;
+  /**
+   * Which of these approvals (at most 50) the identity provider knows to have ended (revoked, or
+   * their application revoked); one it does not know is not among them. Throws when it cannot be
+   * asked, or answers about other ids than these.
+   */
+  endedApprovals(authorizationIds: string[]): Promise<Set<string>>;
 }
 
 interface Endpoints {
@@ -145,7 +149,7 @@ export function authorizationServerClient(server: AuthorizationServer, credentia
       };
     },
 
-    async liveApprovals(authorizationIds) {
+    async endedApprovals(authorizationIds) {
       const body = new URLSearchParams(authorizationIds.map((id): [string, string] => ['authorization_id', id]));
       const res = await fetch(`${server.issuer}/oauth/wallet-approvals`, {
         method: 'POST',
@@ -155,8 +159,12 @@ export function authorizationServerClient(server: AuthorizationServer, credentia
         redirect: 'error',
       });
       if (!res.ok) throw new Error(`the identity provider's wallet-approvals answered ${res.status}`);
-      const parsed = ZWalletApprovalsResponse.parse(await res.json());
-      return new Set(parsed.approvals.filter((a) => a.active).map((a) => a.authorization_id));
+      const { approvals } = ZWalletApprovalsResponse.parse(await res.json());
+      // An answer about other approvals than those asked is no answer: nothing is revoked on it.
+      const asked = new Set(authorizationIds);
+      if (approvals.length !== asked.size || approvals.some((a) => !asked.has(a.authorization_id)))
+        throw new Error('the identity provider answered about other approvals than those asked');
+      return new Set(approvals.filter((a) => a.status === 'ended').map((a) => a.authorization_id));
     },
   };
 }

@@ -201,9 +201,9 @@ describe('the reconciliation (sweepApprovals)', () => {
     // The identity provider's answer, as POST /oauth/wallet-approvals gives it (tests/platform runs the real one).
     const asked: string[][] = [];
     const server = {
-      liveApprovals: async (ids: string[]) => {
+      endedApprovals: async (ids: string[]) => {
         asked.push(ids);
-        return new Set(ids.filter((id) => !ended.has(id)));
+        return new Set(ids.filter((id) => ended.has(id)));
       },
     };
     const deps = { db, cache: issuer.deps.store.cache, now: () => new Date(), logger: issuer.deps.logger, organizationId, server };
@@ -216,5 +216,26 @@ describe('the reconciliation (sweepApprovals)', () => {
     asked.length = 0;
     await sweepApprovals(deps);
     expect(asked.flat()).not.toContain(approvals[3]);
+  });
+
+  it('resumes where a failed sweep stopped, and revokes nothing on an answer it cannot take', async () => {
+    for (let i = 0; i < 55; i++) await issuedOn(randomUUID());
+    const seen: string[] = [];
+    let calls = 0;
+    const failing = {
+      endedApprovals: async (ids: string[]) => {
+        calls++;
+        if (calls === 2) throw new Error('429 from the identity provider');
+        seen.push(...ids);
+        return new Set<string>();
+      },
+    };
+    const deps = { db, cache: issuer.deps.store.cache, now: () => new Date(), logger: issuer.deps.logger, organizationId, server: failing };
+    await expect(sweepApprovals(deps)).rejects.toThrow('429');
+    const firstPage = [...seen];
+    await sweepApprovals(deps);
+    // The second sweep went on after the first page, not from the start.
+    expect(seen.slice(firstPage.length)).not.toContain(firstPage[0]);
+    expect(seen.slice(firstPage.length).every((id) => id > firstPage.at(-1)!)).toBe(true);
   });
 });

@@ -42,6 +42,7 @@ export function introspectRouter(deps: IntrospectionDeps): Router {
         handle({ body: ZWalletApprovalsRequest }, async ({ body }, req, res) => {
           const presented = presentedCredentials(deps.config, req, body);
           const app = await authenticateGuarded(deps, presented, req.ip);
+          if (app.isPublic) throw invalidClient('Client authentication is required: a public client cannot ask', presented.method === 'basic');
           if (app.clientId !== credentialIssuer.clientId) throw unauthorizedClient('Only the credential issuer’s client asks about wallets’ approvals');
           await deps.limits.introspection(app.clientId);
           res.set('Cache-Control', 'no-store').json({ approvals: await walletApprovals(deps.tokens.db, body.authorization_id) });

@@ -31,13 +31,16 @@ export const INTROSPECTION_OPERATIONS: ApiSpec['operations'] = [
     tag: 'OAuth',
     summary: 'Which wallets’ approvals still stand? (the credential issuer’s reconciliation)',
     description:
-      'For the credential issuer’s own client (CREDENTIAL_ISSUER_CLIENT_ID) only, authenticated as at the token endpoint; served only where a credential issuer is configured. For up to 50 `authorization_id`s (repeated in the form, or a JSON array), each answers `active: true` while it is approved, grants credentials (authorization_details) and its application is not revoked; anything else, an unknown id included, is `active: false` and nothing more. The issuer asks about the approvals behind its live credentials every few minutes and revokes those of an approval no longer active, so a wallet_approval.revoked that never reached it still takes effect. Charged against the client’s introspection budget.',
+      'For the credential issuer’s own confidential client (CREDENTIAL_ISSUER_CLIENT_ID) only, authenticated as at the token endpoint; served only where a credential issuer is configured. For up to 50 `authorization_id`s (repeated in the form, or a JSON array), each answers `status`: `active` while the approval (one that granted credentials: authorization_details) is approved and its application live, `ended` once it is revoked or its application is, `unknown` for an id of no such approval here. The issuer asks about the approvals behind its live credentials every few minutes and revokes those of an `ended` one, so a wallet_approval.revoked that never reached it still takes effect; `unknown` never revokes anything (a restored or wrong database cannot end valid credentials). Charged against the client’s introspection budget.',
     security: [['clientBasic'], []],
     body: ZWalletApprovalsRequest,
     bodyTypes: FORM,
     responses: {
       200: { description: 'Each approval asked about, live or not', schema: ZWalletApprovalsResponse },
-      ...oauthErrors({ 400: 'invalid_request (an id named), or unauthorized_client: not the credential issuer’s client', 401: 'invalid_client' }),
+      ...oauthErrors({
+        400: 'invalid_request (an id named), or unauthorized_client: not the credential issuer’s client',
+        401: 'invalid_client, or a public client',
+      }),
       ...rateLimited,
     },
   },

@@ -1,19 +1,24 @@
 import type { Db } from '@svc/db';
 import { storedDetails } from '../authorize/authorization-details.js';
 
+type ApprovalStatus = 'active' | 'ended' | 'unknown';
+
 /**
- * Which of these wallets' approvals are still live: approved (its code spent or not), granting
- * credentials, and its application not revoked. Anything else, an unknown id included, is not, and
- * nothing more is said of it. For the credential issuer's client only (the route checks), which
- * asks about the approvals its live credentials were issued on: a revocation whose
+ * Where each of these wallets' approvals stands: `active` while approved (its code spent or not)
+ * with its application live, `ended` once revoked or its application revoked, `unknown` for an id
+ * this identity provider holds no approval of credentials under (an id of another deployment, or
+ * one a restored database lost): the issuer revokes on `ended` only, so a wrong or stale database
+ * cannot end valid credentials en masse. For the credential issuer's client only (the route
+ * checks), which asks about the approvals its live credentials were issued on: a revocation whose
  * wallet_approval.revoked never reached it still ends them (docs/credential-issuer.md).
  */
-export async function walletApprovals(db: Db, ids: string[]): Promise<{ authorization_id: string; active: boolean }[]> {
+export async function walletApprovals(db: Db, ids: string[]): Promise<{ authorization_id: string; status: ApprovalStatus }[]> {
   const unique = [...new Set(ids)];
   const rows = await db.authorization.findMany({
-    where: { id: { in: unique }, status: { in: ['approved', 'consumed'] }, application: { status: 'active' } },
-    select: { id: true, authorizationDetails: true },
+    where: { id: { in: unique } },
+    select: { id: true, status: true, authorizationDetails: true, application: { select: { status: true } } },
   });
-  const live = new Set(rows.filter((r) => storedDetails(r.authorizationDetails).length > 0).map((r) => r.id));
-  return unique.map((id) => ({ authorization_id: id, active: live.has(id) }));
+  const live = (r: (typeof rows)[number]) => (r.status === 'approved' || r.status === 'consumed') && r.application.status === 'active';
+  const known = new Map(rows.filter((r) => storedDetails(r.authorizationDetails).length > 0).map((r) => [r.id, live(r) ? 'active' : 'ended'] as const));
+  return unique.map((id) => ({ authorization_id: id, status: known.get(id) ?? 'unknown' }));
 }

@@ -101,13 +101,13 @@ export const TOKEN_EXAMPLES: Record<string, OperationExample[]> = {
   'POST /oauth/wallet-approvals': [
     {
       summary:
-        'the credential issuer’s client asks which wallets’ approvals behind its live credentials still stand (an unknown id, or an approval that granted no credentials, is not live)',
+        'the credential issuer’s client asks where the wallets’ approvals behind its live credentials stand (here an id of no such approval: unknown, which never revokes anything)',
       setup: `export ISSUER_CLIENT=$(jq -r '.clients.credential_issuer | "\\(.client_id):\\(.client_secret)"' .data/demo.json)`,
       basic: '$ISSUER_CLIENT',
       form: true,
       body: { authorization_id: '0b6f1f3e-2c4d-4e8a-9b1c-5d7e9f1a3b5c' },
       status: 200,
-      response: { approvals: [{ authorization_id: '0b6f1f3e-2c4d-4e8a-9b1c-5d7e9f1a3b5c', active: false }] },
+      response: { approvals: [{ authorization_id: '0b6f1f3e-2c4d-4e8a-9b1c-5d7e9f1a3b5c', status: 'unknown' }] },
     },
   ],
   'POST /oauth/revoke': [

@@ -234,7 +234,7 @@ describe('POST /oauth/wallet-approvals: the credential issuer’s reconciliation
     );
   };
 
-  it('tells the issuer’s client which approvals still stand, and says nothing more of the rest', async () => {
+  it('tells the issuer’s client where each approval stands: active, ended, or unknown (never a reason to revoke)', async () => {
     const live = await walletTokens();
     const ended = await walletTokens();
     await request(idp.app).post('/oauth/revoke').type('form').send({ token: ended.tokens.refresh_token, client_id: wallet.client_id });
@@ -244,23 +244,26 @@ describe('POST /oauth/wallet-approvals: the credential issuer’s reconciliation
     const res = await ask(issuerClient, [...ids, unknown]);
     expect(res.status).toBe(200);
     expect(res.headers['cache-control']).toBe('no-store');
+    // Upper case as a caller may write it: the same approval.
+    const res2 = await ask(issuerClient, [ids[0]!.toUpperCase()]);
+    expect(res2.body).toEqual({ approvals: [{ authorization_id: ids[0], status: 'active' }] });
     expect(res.body).toEqual({
       approvals: [
-        { authorization_id: ids[0], active: true },
-        { authorization_id: ids[1], active: false },
-        { authorization_id: ids[2], active: false },
-        { authorization_id: unknown, active: false },
+        { authorization_id: ids[0], status: 'active' },
+        { authorization_id: ids[1], status: 'ended' },
+        // An approval that granted no credentials is none of the issuer's business: unknown, as an id of nothing.
+        { authorization_id: ids[2], status: 'unknown' },
+        { authorization_id: unknown, status: 'unknown' },
       ],
     });
   });
 
   it('answers no other client, a public one or an anonymous caller, and refuses what is not a list of ids', async () => {
     const id = (await walletTokens()).tokens.authorization_id as string;
-    for (const client of [otherClient, wallet]) {
-      const refused = await ask(client, [id]);
-      expect(refused.status).toBe(400);
-      expect(refused.body.error).toBe('unauthorized_client');
-    }
+    const other = await ask(otherClient, [id]);
+    expect(other.status).toBe(400);
+    expect(other.body.error).toBe('unauthorized_client');
+    expect((await ask(wallet, [id])).status).toBe(401);
     expect((await ask(undefined, [id])).status).toBe(401);
     const notIds = await ask(issuerClient, ['nope']);
     expect(notIds.status).toBe(400);
