@@ -28,7 +28,7 @@ function holding() {
 // for the process to exit on its own before it kills it and prints "a worker process has failed to
 // exit gracefully". A worker whose event loop is already empty can still take longer than that to
 // exit on a busy machine (CI runs two suites at once): a natural exit tears the whole heap of a
-// long-lived worker down (the preset's workerIdleMemoryLimit keeps that heap small), and nothing
+// long-lived worker down (a suite of many files replaces its workers first: MANY_FILES), and nothing
 // it held was to blame. So a worker (a child process with an IPC channel) watches for that request
 // itself, names anything besides its stdio and jest's channel that is still open then (a leak the
 // per-file teardown below did not catch), and exits at once with process.exit, which leaves the

@@ -26,9 +26,14 @@ export default {
   testTimeout: 60_000,
   // Two cores: more workers only contend.
   maxWorkers: 2,
-  // Each test file's ES modules stay in the worker's heap after the file (jest's vm modules): a
-  // worker grew by about 30 MB a file, to 1.3 GB over the identity provider's suite, and its long
-  // collections then stalled requests past Redis's one-second command timeout (a 503 in a test)
-  // and delayed the worker's exit past jest's wait. A worker past this size is replaced between files.
-  workerIdleMemoryLimit: '512MB',
 };
+
+/**
+ * For a suite of many files (the identity provider's): each test file's ES modules stay in the
+ * worker's heap after the file (jest's vm modules), about 30 MB a file, and a worker that grew to
+ * 1.3 GB stalled requests in its long collections past Redis's one-second command timeout (a 503
+ * in a test) and its exit past jest's wait. A worker past this size is replaced between files.
+ * Not in the preset: with a memory limit jest never runs in band, and a package of one or two
+ * files would then start a worker it does not need.
+ */
+export const MANY_FILES = { workerIdleMemoryLimit: '512MB' };
