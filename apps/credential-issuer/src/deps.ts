@@ -7,8 +7,8 @@ import { IssuerKeys } from './services/issuer-keys.js';
 import { StatusListPublisher } from './services/status-list-publisher.js';
 import { SigningPool } from './signing-pool.js';
 import { startOfferPurge } from './wallets/offer-purge.js';
-import { startApprovalSweep } from './wallets/approval-sweep.js';
-import { authorizationServerClient } from './wallets/authorization-server.js';
+import { startApprovalSweep } from './wallets/approvals/approval-sweep.js';
+import { type AuthorizationServerClient, authorizationServerClient } from './wallets/approvals/authorization-server.js';
 
 export interface AppDeps extends CoreDeps {
   config: Config;
@@ -20,6 +20,8 @@ export interface AppDeps extends CoreDeps {
   issuerKeys: IssuerKeys;
   pool: SigningPool;
   statusLists: StatusListPublisher;
+  /** The identity provider wallets' approvals are asked of, when one is configured. */
+  authorizationServer: AuthorizationServerClient | undefined;
   counters: {
     issued: Counter<'request'>;
     revoked: Counter<never>;
@@ -50,23 +52,28 @@ export function buildDeps(config: Config): AppDeps {
     events: new LimitEvents(core.db, core.logger),
   });
   const stopOfferPurge = startOfferPurge(core.db, () => core.clock.now(), core.logger);
+  // The identity provider as the authorization server of wallets' approvals: one client (one
+  // discovery, one key set cache) for the credential requests and the reconciliation.
   const server = config.authorizationServer;
-  const stopApprovalSweep = server
-    ? startApprovalSweep(
-        {
-          db: core.db,
-          cache: core.store.cache,
-          now: () => core.clock.now(),
-          logger: core.logger,
-          organizationId: server.organizationId,
-          server: authorizationServerClient(server, config.publicUrl),
-        },
-        config.WALLET_APPROVAL_SWEEP_SECONDS,
-      )
-    : () => undefined;
+  const authorizationServer = server && authorizationServerClient(server, config.publicUrl);
+  const stopApprovalSweep =
+    server && authorizationServer
+      ? startApprovalSweep(
+          {
+            db: core.db,
+            cache: core.store.cache,
+            now: () => core.clock.now(),
+            logger: core.logger,
+            organizationId: server.organizationId,
+            server: authorizationServer,
+          },
+          config.WALLET_APPROVAL_SWEEP_SECONDS,
+        )
+      : () => undefined;
   return {
     ...core,
     config,
+    authorizationServer,
     version: readPackageVersion(new URL('../package.json', import.meta.url)),
     authenticator,
     limiter,

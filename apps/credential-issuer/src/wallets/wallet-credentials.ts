@@ -23,9 +23,9 @@ import {
   unknownConfiguration,
   unknownCredentialIdentifier,
 } from '../errors.js';
-import type { ApprovedGrant, AuthorizationServerClient } from './authorization-server.js';
+import type { ApprovedGrant, AuthorizationServerClient } from './approvals/authorization-server.js';
 import { type IssueContext, issueGiven, iso } from '../services/issue-credential.js';
-import { endedMeanwhile } from './approval-events.js';
+import { endedMeanwhile } from './approvals/approval-events.js';
 import { allocateStatusIndex, BITSTRING_ENTRY } from '../services/status-lists.js';
 import { CREDENTIALS_V2, UNDEFINED_TERMS_V2 } from '../vc/document-loader.js';
 import { configurationById, vctOf } from './configurations.js';

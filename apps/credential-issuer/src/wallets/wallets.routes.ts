@@ -19,8 +19,7 @@ import { authorizationServerMetadata, credentialIssuerMetadata, jwtVcIssuerMetad
 import { createOffer, exchangePreAuthorizedCode, offerByHandle } from './offers.js';
 import { signedTokenStatusList, TOKEN_STATUS_LIST_TYP } from './token-status-lists.js';
 import { issueToWallet, type PresentedToken } from './wallet-credentials.js';
-import { authorizationServerClient } from './authorization-server.js';
-import { approvalEventOf, endApprovalCredentials, verifyEventSignature } from './approval-events.js';
+import { approvalEventOf, endApprovalCredentials, verifyEventSignature } from './approvals/approval-events.js';
 
 const publicCache = (seconds: number) => ({ 'Cache-Control': `public, max-age=${seconds}`, 'Access-Control-Allow-Origin': '*' });
 const noStore = { 'Cache-Control': 'no-store' };
@@ -35,7 +34,6 @@ export function walletsRouter(deps: AppDeps): Router {
   const issuer = deps.config.publicUrl;
   const authorizationServer = deps.config.authorizationServer;
   const offers = { db: deps.db, publicUrl: issuer, now: () => deps.clock.now(), authorizationServer: authorizationServer?.issuer };
-  const approvals = authorizationServer && authorizationServerClient(authorizationServer, issuer);
   // RFC 9449: proofs at /token bind the offer's token to a key; at /credential they prove it. No
   // server nonces: each proof's jti is remembered in the shared store, so a replay is refused.
   const dpop = (invalid: (description: string) => Error) =>
@@ -152,7 +150,7 @@ export function walletsRouter(deps: AppDeps): Router {
           },
           presented,
           body,
-          approvals,
+          deps.authorizationServer,
         );
         deps.counters.issued.inc({ request: 'openid4vci' });
         res.set(noStore).json(issued);

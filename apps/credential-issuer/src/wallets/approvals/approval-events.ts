@@ -2,9 +2,9 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Db } from '@svc/db';
 import type { CoreDeps } from '@svc/runtime';
 import { z } from 'zod';
-import { invalidEventSignature, invalidField } from '../errors.js';
-import { revokeCredential } from '../services/credential-records.js';
-import { CREDENTIAL_CONFIGURATIONS } from './configurations.js';
+import { invalidEventSignature, invalidField } from '../../errors.js';
+import { revokeCredential } from '../../services/credential-records.js';
+import { CREDENTIAL_CONFIGURATIONS } from '../configurations.js';
 
 /**
  * How far a delivery's `webhook-timestamp` may be from this clock, as Standard Webhooks' own
