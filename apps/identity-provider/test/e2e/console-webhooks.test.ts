@@ -11,7 +11,7 @@ import type { Browser, Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { headersOf, startReceiver } from '../webhooks/receiver.js';
 import { join } from 'node:path';
-import { launchChromium, lowestContrast, screenshotDir, WIDTHS } from './page-checks.js';
+import { launchChromium, lowestContrast, saveScreenshot, screenshotDir, WIDTHS } from './page-checks.js';
 
 jest.setTimeout(120_000);
 const shots = screenshotDir('console-webhooks');
@@ -142,7 +142,7 @@ describe('webhooks in the developer console', () => {
     await page.getByLabel('Endpoint URL (https)').fill(`${receiver.url}/a-rather-long-path/that-must-wrap-on-a-phone`);
     await page.getByRole('button', { name: 'Add endpoint' }).click();
     await copySecret(page);
-    await page.locator('#webhooks').screenshot({ path: join(shots, 'console-webhooks-phone.png') });
+    await saveScreenshot(page.locator('#webhooks'), { path: join(shots, 'console-webhooks-phone.png') });
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(overflow).toBeLessThanOrEqual(0);
     expect((await lowestContrast(page)).ratio).toBeGreaterThanOrEqual(4.5);

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { freePort, startService, testRedisUrl, testSandboxDatabaseUrl, uniqueEmail, uniqueNamespace, type StartedService } from '@svc/testkit';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium, lowestContrast, screenshotDir, WIDTHS } from './page-checks.js';
+import { launchChromium, lowestContrast, saveScreenshot, screenshotDir, WIDTHS } from './page-checks.js';
 
 jest.setTimeout(120_000);
 const shots = screenshotDir('console');
@@ -205,7 +205,7 @@ describe('the developer console in a browser', () => {
         expect((await page.getByRole('heading', { level: 1 }).textContent())?.trim()).toBe(heading);
         expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
         expect((await lowestContrast(page)).ratio).toBeGreaterThanOrEqual(4.5);
-        await page.screenshot({
+        await saveScreenshot(page, {
           path: join(shots, `console-${locale === 'en-US' ? 'dashboard' : `sign-in-${locale.slice(0, 2)}`}-${width.name}.png`),
           fullPage: true,
         });

@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot } from '@svc/testkit';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -67,4 +67,17 @@ export async function unreachableByKeyboard(page: Page) {
     reached.add(await page.evaluate(() => document.activeElement?.outerHTML.slice(0, 60) ?? ''));
   }
   return controls.filter((c) => !reached.has(c));
+}
+
+/**
+ * Saves a screenshot for the docs. Chromium now and then answers "Unable to capture screenshot"
+ * when the machine is busy (the page is fine: the checks before it passed); one more try then.
+ */
+export async function saveScreenshot(target: Page | Locator, options: { path: string; fullPage?: boolean }): Promise<void> {
+  try {
+    await target.screenshot(options);
+  } catch (err) {
+    if (!String(err).includes('Unable to capture screenshot')) throw err;
+    await target.screenshot(options);
+  }
 }

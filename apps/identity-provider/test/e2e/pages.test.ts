@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { createClient, createOrg, createUser } from '@svc/admin';
 import { uniqueEmail } from '@svc/testkit';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium, lowestContrast, screenshotDir, unreachableByKeyboard, WIDTHS } from './page-checks.js';
+import { launchChromium, lowestContrast, saveScreenshot, screenshotDir, unreachableByKeyboard, WIDTHS } from './page-checks.js';
 import { useRunningIdp } from './server.js';
 
 // What an end user sees: every hosted page at a phone and a desktop width, in a real browser.
@@ -64,7 +64,7 @@ async function checkPage(open: (page: Page) => Promise<void>, name: string, loca
     if (keyboard) expect(await unreachableByKeyboard(page)).toEqual([]);
     await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
     // /docs is long: its first screen is enough to show.
-    await page.screenshot({ path: join(shots, `${name}-${size.name}.png`), fullPage: name !== 'docs' });
+    await saveScreenshot(page, { path: join(shots, `${name}-${size.name}.png`), fullPage: name !== 'docs' });
     await page.context().close();
   }
 }
