@@ -7,7 +7,7 @@
 // own port, database, secrets and keys (docs/sandbox.md).
 // Ctrl-C (or SIGTERM) drains the services, then stops the embedded PostgreSQL.
 import { spawn } from 'node:child_process';
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +16,7 @@ import { waitFor } from '@svc/testkit/processes';
 import { dataDir, ensureApprovalEventsEndpoint, ensureSigningKeys, openLocalDatabase, rewrapKeys, seedDemo } from '@svc/admin';
 import { formatLogLine } from './log-lines.mjs';
 import { takenPorts } from './port-holders.mjs';
+import { bannerLines } from './start-banner.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const env = process.env;
@@ -87,7 +88,15 @@ try {
   await shutdown(1);
 }
 ready = true;
-printBanner(demo);
+process.stdout.write(
+  bannerLines({
+    services,
+    sandboxUrl: sandboxDatabase ? publicUrl(sandbox) : undefined,
+    demo,
+    demoAppPort: demoApp.port,
+    demoFile: join(dataDir(env), 'demo.json'),
+  }).join('\n'),
+);
 
 const lastSpeaker = { name: '' };
 
@@ -386,68 +395,4 @@ async function registerDemoAppCallback(db, demo) {
   const client = await db.application.findUnique({ where, select: { redirectUris: true } });
   if (client && !client.redirectUris.includes(demoRedirectUri)) await db.application.update({ where, data: { redirectUris: { push: demoRedirectUri } } });
   demo.clients.confidential.redirect_uri = demoRedirectUri;
-}
-
-function printBanner(demo) {
-  const [idp, wallet, issuer] = services.map((s) => `http://localhost:${s.port}`);
-  const lines = ['', 'All services are ready:', `  identity-provider  ${idp}`, `  wallet-verify      ${wallet}`, `  credential-issuer  ${issuer}`];
-  if (sandboxDatabase)
-    lines.push(
-      `  sandbox            ${publicUrl(sandbox)}  (the identity provider's sandbox: sign up, register an app and make test users there; docs/sandbox.md)`,
-    );
-  if (demo) {
-    const client = demo.clients.confidential;
-    const verifier = randomBytes(32).toString('base64url');
-    const challenge = createHash('sha256').update(verifier).digest('base64url');
-    const authorize = new URL('/oauth/authorize', idp);
-    authorize.search = new URLSearchParams({
-      client_id: client.client_id,
-      redirect_uri: client.redirect_uri,
-      response_type: 'code',
-      scope: 'openid identity:read kyc:read',
-      state: randomBytes(8).toString('hex'),
-      nonce: randomBytes(8).toString('hex'),
-      code_challenge: challenge,
-      code_challenge_method: 'S256',
-    }).toString();
-    const user = demo.users.palm_verified;
-    lines.push(
-      '',
-      `Demo app (a relying party built with the SDK): open http://localhost:${demoApp.port} and sign in as ${user.email}${demo.fresh ? ' (password below)' : ` (password in ${join(dataDir(env), 'demo.json')})`}.`,
-      'Every endpoint by example: docs/identity-provider.md, docs/wallet-verify.md, docs/credential-issuer.md ("Every endpoint, by example").',
-    );
-    // Demo secrets are shown once, when they are made, in a marked block; later starts point to the file.
-    if (!demo.fresh) {
-      lines.push(
-        '',
-        `Demo data: client_id=${client.client_id}; its secret, the users' passwords and the API keys are in ${join(dataDir(env), 'demo.json')} (mode 0600).`,
-        `  open ${authorize}`,
-        `  PKCE code_verifier for that URL: ${verifier}`,
-      );
-    } else
-      lines.push(
-        '',
-        '=== DEMO SECRETS (embedded demo data, local development only; shown once, kept in .data/demo.json) ===',
-        `  OAuth client (confidential)  client_id=${client.client_id}`,
-        `                               client_secret=${client.client_secret}`,
-        `  OAuth client (public, PKCE)  client_id=${demo.clients.public.client_id}`,
-        `  redirect URI                 ${client.redirect_uri}`,
-        `  user (palm-verified)         ${user.email} / ${user.password}   wallet ${user.wallets[0]}`,
-        `  user (not palm-verified)     ${demo.users.not_palm_verified.email} / ${demo.users.not_palm_verified.password}`,
-        `  developer (org owner)        ${demo.users.developer.email} / ${demo.users.developer.password}`,
-        `  wallet-verify API key        ${demo.api_keys.wallet_verify.key}`,
-        `  credential-issuer API token  ${demo.api_keys.credential_issuer.key}`,
-        '',
-        'Try:',
-        `  curl -H 'X-SVC-API-Key: ${demo.api_keys.wallet_verify.key}' '${wallet}/v1/human/verify?wallet_address=${user.wallets[0]}'`,
-        `  curl -H 'X-API-Token: ${demo.api_keys.credential_issuer.key}' -H 'content-type: application/json' ${issuer}/credential-offers -d '{"credential_configuration_id": "age_over_sd_jwt", "claims": {"age_over_18": true}}'`,
-        '  (an offer for a wallet: scan its offer_link as a QR code, type its tx_code; docs/credential-issuer.md, "Wallets")',
-        `  open ${authorize}`,
-        `  PKCE code_verifier for that URL: ${verifier}`,
-        '  (after you approve, the demo app shows the code to exchange with that verifier: docs/identity-provider.md)',
-        '=== END OF DEMO SECRETS ===',
-      );
-  }
-  lines.push('', 'Ctrl-C stops everything.', '');
-  process.stdout.write(lines.join('\n'));
 }
