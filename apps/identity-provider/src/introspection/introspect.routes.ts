@@ -44,7 +44,7 @@ export function introspectRouter(deps: IntrospectionDeps): Router {
           const app = await authenticateGuarded(deps, presented, req.ip);
           if (app.isPublic) throw invalidClient('Client authentication is required: a public client cannot ask', presented.method === 'basic');
           if (app.clientId !== credentialIssuer.clientId) throw unauthorizedClient('Only the credential issuer’s client asks about wallets’ approvals');
-          await deps.limits.introspection(app.clientId);
+          await deps.limits.walletApprovals(app.clientId);
           res.set('Cache-Control', 'no-store').json({ approvals: await walletApprovals(deps.tokens.db, body.authorization_id) });
         }),
       )

@@ -14,7 +14,7 @@ const tooManyFailures = (retryAfterSeconds: number) =>
   rateLimited(retryAfterSeconds, 'Too many failed requests for this client from this address; wait and try again');
 const failureKey = (clientId: string | undefined, source: string) => `auth-fail:${sha256Hex(clientId ?? '')}:${limitSource(source)}`;
 // An end user's share lives under its client budget's hash tag, so the two stay in one Redis Cluster slot.
-type Budget = 'client' | 'client-token' | 'client-introspection';
+type Budget = 'client' | 'client-token' | 'client-introspection' | 'client-approvals';
 const budgetKey = (budget: Budget, clientId: string) => `${budget}:${clientId}`;
 const shareKey = (budget: Budget, clientId: string, holder: string) => `{${budgetKey(budget, clientId)}}:user:${sha256Hex(holder)}`;
 
@@ -87,6 +87,16 @@ export class RequestLimits {
    */
   async introspection(clientId: string): Promise<void> {
     await this.charge('client-introspection', clientId);
+  }
+
+  /**
+   * The credential issuer's reconciliation (POST /oauth/wallet-approvals): a budget of its own, as
+   * large as the client's. A sweep over many live credentials asks page after page; on the
+   * introspection budget it would use up what the issuer needs to check wallets' tokens, and
+   * wallets would be refused their credentials while it ran.
+   */
+  async walletApprovals(clientId: string): Promise<void> {
+    await this.charge('client-approvals', clientId);
   }
 
   /** Every /oauth/authorize writes a pending row unauthenticated: bounded per client and source. */
@@ -172,7 +182,12 @@ export class RequestLimits {
     const refused = decisions?.find((d) => !d.allowed);
     if (!refused) return;
     const what = holder && refused === decisions![0] ? 'This user is' : 'This client is';
-    const kind = { client: 'requests', 'client-token': 'token requests', 'client-introspection': 'introspection requests' }[budget];
+    const kind = {
+      client: 'requests',
+      'client-token': 'token requests',
+      'client-introspection': 'introspection requests',
+      'client-approvals': 'approval queries',
+    }[budget];
     throw rateLimited(refused.retryAfterSeconds, `${what} over ${refused.limit} ${kind} per ${unit}`, {
       'X-RateLimit-Limit': String(refused.limit),
       'X-RateLimit-Remaining': '0',

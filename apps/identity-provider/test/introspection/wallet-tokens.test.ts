@@ -274,4 +274,31 @@ describe('POST /oauth/wallet-approvals: the credential issuer’s reconciliation
     );
     expect(tooMany.status).toBe(400);
   });
+
+  it('has a budget of its own: a long sweep past it gets 429 and leaves the issuer its introspection of wallets’ tokens', async () => {
+    const limited = buildIdp({
+      CREDENTIAL_ISSUER_URL: ISSUER,
+      CREDENTIAL_ISSUER_CLIENT_ID: issuerClient.client_id,
+      RATE_LIMIT_DEFAULT: '3',
+      RATE_LIMIT_UNIT: 'hour',
+      REDIS_KEY_PREFIX: uniqueNamespace('wallet-approvals-limit'),
+    });
+    try {
+      const w = await walletTokens();
+      const sweep = (target: typeof limited.app) =>
+        request(target)
+          .post('/oauth/wallet-approvals')
+          .type('form')
+          .set('Authorization', basic(issuerClient.client_id, issuerClient.client_secret!))
+          .send({ authorization_id: w.tokens.authorization_id });
+      const statuses = [];
+      for (let i = 0; i < 4; i++) statuses.push((await sweep(limited.app)).status);
+      expect(statuses).toEqual([200, 200, 200, 429]);
+      const checked = await introspect(issuerClient, w.tokens.access_token, limited.app);
+      expect(checked.status).toBe(200);
+      expect(checked.body.active).toBe(true);
+    } finally {
+      await limited.deps.close();
+    }
+  });
 });
