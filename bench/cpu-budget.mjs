@@ -9,7 +9,7 @@ import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { createFixture, issueTokens, startIdentityProvider } from './idp-fixture.mjs';
+import { createFixture, issueTokens, SCOPE, startIdentityProvider } from './idp-fixture.mjs';
 import { benchDatabase, startTarget } from './lib.mjs';
 
 const { values } = parseArgs({ options: { seconds: { type: 'string', default: '8' } } });
@@ -26,6 +26,32 @@ function ticks(pid) {
     return 0;
   }
 }
+/**
+ * The same, by the process's threads: the event loop (node names it MainThread), libuv's thread
+ * pool (where node:crypto's signatures with a callback run) and the rest (V8's collector and
+ * compiler threads). Threads that ended are not counted; the pool's live for the process's life.
+ */
+function threadTicks(pid) {
+  const split = { loop: 0, pool: 0, other: 0 };
+  let tasks = [];
+  try {
+    tasks = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return split;
+  }
+  for (const tid of tasks) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const used = Number(fields[11]) + Number(fields[12]);
+      split[name === 'MainThread' ? 'loop' : name === 'libuv-worker' ? 'pool' : 'other'] += used;
+    } catch {
+      // The thread ended between the listing and the read.
+    }
+  }
+  return split;
+}
 const postgresTicks = () =>
   readdirSync('/proc')
     .filter((d) => /^\d+$/.test(d))
@@ -39,13 +65,17 @@ const postgresTicks = () =>
 
 async function measure(name, target, options) {
   await autocannon({ ...options, connections: 50, duration: 2 });
-  const before = { target: ticks(target.pid), postgres: postgresTicks(), generator: ticks(process.pid) };
+  const before = { target: ticks(target.pid), threads: threadTicks(target.pid), postgres: postgresTicks(), generator: ticks(process.pid) };
   const result = await autocannon({ ...options, connections: 50, duration: seconds });
   const per = (t) => (t * TICK_MS) / result.requests.total;
+  const threads = threadTicks(target.pid);
   return {
     name,
     rps: result.requests.average,
     target: per(ticks(target.pid) - before.target),
+    loop: per(threads.loop - before.threads.loop),
+    pool: per(threads.pool - before.threads.pool),
+    other: per(threads.other - before.threads.other),
     postgres: per(postgresTicks() - before.postgres),
     generator: per(ticks(process.pid) - before.generator),
     bad: result.non2xx + result.errors,
@@ -75,7 +105,7 @@ const database = await benchDatabase();
 const fixture = await createFixture(database.url);
 {
   const target = await startIdentityProvider(database.url);
-  const pool = (await issueTokens(target.url, fixture, 100)).map((t) => t.refresh_token);
+  await issueTokens(target.url, fixture, 1);
   rows.push(
     await measure('identity-provider client user-token', target, {
       url: `${target.url}/oauth/client/user-token`,
@@ -84,24 +114,31 @@ const fixture = await createFixture(database.url);
       body: JSON.stringify({ client_id: fixture.client.client_id, client_secret: fixture.client.client_secret, email: fixture.user.email }),
     }),
   );
-  rows.push(
-    await measure('identity-provider refresh grant', target, {
-      url: `${target.url}/oauth/token`,
-      requests: [
-        {
-          method: 'POST',
-          headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: fixture.basicAuth },
-          setupRequest: (req) => ({
-            ...req,
-            body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: pool.shift() ?? 'svcrt_pool_empty' }).toString(),
-          }),
-          onResponse: (status, body) => {
-            if (status === 200) pool.push(JSON.parse(body).refresh_token);
+  // With an id_token (two RSA signatures an answer) and without (a grant without openid: one).
+  for (const [name, scope] of [
+    ['identity-provider refresh grant', SCOPE],
+    ['identity-provider refresh, no id_token', SCOPE.replace('openid ', '')],
+  ]) {
+    const pool = (await issueTokens(target.url, fixture, 100, scope)).map((t) => t.refresh_token);
+    rows.push(
+      await measure(name, target, {
+        url: `${target.url}/oauth/token`,
+        requests: [
+          {
+            method: 'POST',
+            headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: fixture.basicAuth },
+            setupRequest: (req) => ({
+              ...req,
+              body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: pool.shift() ?? 'svcrt_pool_empty' }).toString(),
+            }),
+            onResponse: (status, body) => {
+              if (status === 200) pool.push(JSON.parse(body).refresh_token);
+            },
           },
-        },
-      ],
-    }),
-  );
+        ],
+      }),
+    );
+  }
   await target.stop();
 }
 await database.close();
@@ -109,11 +146,15 @@ await database.close();
 console.log(
   `\nCPU ms per answered request, 50 connections, ${seconds} s, ${cpus().length} cores, Node.js ${process.versions.node} (${new Date().toISOString()})`,
 );
-console.log(`${'target'.padEnd(38)}${'req/s'.padStart(8)}${'target'.padStart(9)}${'postgres'.padStart(10)}${'load gen'.padStart(10)}${'sum'.padStart(8)}`);
+// The target's figure split by thread: event loop, libuv's pool, V8's own threads.
+console.log(
+  `${'target'.padEnd(38)}${'req/s'.padStart(8)}${'target'.padStart(9)}${'(loop'.padStart(8)}${'pool'.padStart(7)}${'v8)'.padStart(7)}${'postgres'.padStart(10)}${'load gen'.padStart(10)}${'sum'.padStart(8)}`,
+);
 for (const r of rows) {
   const sum = r.target + r.postgres + r.generator;
+  const split = [r.loop, r.pool, r.other].map((v, i) => v.toFixed(3).padStart(i === 0 ? 8 : 7)).join('');
   console.log(
-    `${r.name.padEnd(38)}${r.rps.toFixed(0).padStart(8)}${r.target.toFixed(3).padStart(9)}${r.postgres.toFixed(3).padStart(10)}${r.generator.toFixed(3).padStart(10)}${sum.toFixed(3).padStart(8)}${r.bad ? `  (${r.bad} non-2xx)` : ''}`,
+    `${r.name.padEnd(38)}${r.rps.toFixed(0).padStart(8)}${r.target.toFixed(3).padStart(9)}${split}${r.postgres.toFixed(3).padStart(10)}${r.generator.toFixed(3).padStart(10)}${sum.toFixed(3).padStart(8)}${r.bad ? `  (${r.bad} non-2xx)` : ''}`,
   );
 }
 
