@@ -27,9 +27,10 @@ function ticks(pid) {
   }
 }
 /**
- * The same, by the process's threads: the event loop (node names it MainThread), libuv's thread
- * pool (where node:crypto's signatures with a callback run) and the rest (V8's collector and
- * compiler threads). Threads that ended are not counted; the pool's live for the process's life.
+ * The same, by the process's threads: the event loop (the thread whose id is the process's),
+ * libuv's thread pool (node:crypto's signatures with a callback run there; Node.js 22 and later
+ * name its threads libuv-worker) and every other thread (V8's collector and compiler, node's own).
+ * Threads that ended are not counted; the pool's live as long as the process.
  */
 function threadTicks(pid) {
   const split = { loop: 0, pool: 0, other: 0 };
@@ -45,7 +46,7 @@ function threadTicks(pid) {
       const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       const used = Number(fields[11]) + Number(fields[12]);
-      split[name === 'MainThread' ? 'loop' : name === 'libuv-worker' ? 'pool' : 'other'] += used;
+      split[tid === String(pid) ? 'loop' : name === 'libuv-worker' ? 'pool' : 'other'] += used;
     } catch {
       // The thread ended between the listing and the read.
     }
@@ -146,9 +147,9 @@ await database.close();
 console.log(
   `\nCPU ms per answered request, 50 connections, ${seconds} s, ${cpus().length} cores, Node.js ${process.versions.node} (${new Date().toISOString()})`,
 );
-// The target's figure split by thread: event loop, libuv's pool, V8's own threads.
+// The target's figure split by thread: event loop, libuv's pool, the other threads.
 console.log(
-  `${'target'.padEnd(38)}${'req/s'.padStart(8)}${'target'.padStart(9)}${'(loop'.padStart(8)}${'pool'.padStart(7)}${'v8)'.padStart(7)}${'postgres'.padStart(10)}${'load gen'.padStart(10)}${'sum'.padStart(8)}`,
+  `${'target'.padEnd(38)}${'req/s'.padStart(8)}${'target'.padStart(9)}${'(loop'.padStart(8)}${'pool'.padStart(7)}${'other)'.padStart(7)}${'postgres'.padStart(10)}${'load gen'.padStart(10)}${'sum'.padStart(8)}`,
 );
 for (const r of rows) {
   const sum = r.target + r.postgres + r.generator;

@@ -33,7 +33,8 @@ export async function sweepApprovals(deps: ApprovalSweepDeps): Promise<number> {
   let after = (await deps.cache.get(cursor)) ?? '';
   let revoked = 0;
   for (;;) {
-    // Index-ordered (IssuedCredential_live_approval_idx): a page costs the same however many there are.
+    // In the order of IssuedCredential_live_approval_idx: a page reads on from where the last one
+    // stopped, not every live credential of the issuer again (a sweep grows with their number, not its square).
     const rows = await deps.db.$queryRaw<{ id: string }[]>`
       SELECT DISTINCT split_part(approval, '#', 1) AS id FROM "IssuedCredential"
       WHERE "organizationId" = ${deps.organizationId}::uuid AND approval IS NOT NULL AND "revokedAt" IS NULL
