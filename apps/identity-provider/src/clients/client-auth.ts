@@ -29,7 +29,7 @@ export interface PresentedCredentials {
   certificate?: ClientCertificate | undefined;
 }
 
-interface CredentialFields {
+export interface CredentialFields {
   client_id?: unknown;
   client_secret?: unknown;
   client_assertion?: unknown;

@@ -1,7 +1,7 @@
-import { Router } from 'express';
+import { type Request, Router } from 'express';
 import { handle, methodNotAllowed, openCors } from '@svc/http';
 import { ZIntrospectionRequest, ZWalletApprovalsRequest } from '@svc/schemas';
-import { authenticateGuarded, presentedCredentials } from '../clients/client-auth.js';
+import { authenticateGuarded, type CredentialFields, presentedCredentials } from '../clients/client-auth.js';
 import { invalidClient, unauthorizedClient } from '../errors.js';
 import type { IntrospectionDeps } from './deps.js';
 import { introspect, signedIntrospection } from './introspection.js';
@@ -10,6 +10,13 @@ import { walletApprovals } from './wallet-approvals.js';
 export const INTROSPECTION_JWT = 'application/token-introspection+jwt';
 
 export function introspectRouter(deps: IntrospectionDeps): Router {
+  /** The client that authenticated the request; a public client (it proves nothing) is refused with `refusal`. */
+  const confidentialClient = async (req: Request, body: CredentialFields, refusal: string) => {
+    const presented = presentedCredentials(deps.config, req, body);
+    const app = await authenticateGuarded(deps, presented, req.ip);
+    if (app.isPublic) throw invalidClient(refusal, presented.method === 'basic');
+    return app;
+  };
   const router = Router();
   router
     .route('/oauth/introspect')
@@ -17,11 +24,9 @@ export function introspectRouter(deps: IntrospectionDeps): Router {
     .post(
       openCors,
       handle({ body: ZIntrospectionRequest }, async ({ body }, req, res) => {
-        const presented = presentedCredentials(deps.config, req, body);
-        const app = await authenticateGuarded(deps, presented, req.ip);
         // RFC 7662 §4: the endpoint must not become a way to scan for tokens, so every caller proves
         // who it is (a public client proves nothing) and is charged against a budget as large as its token budget.
-        if (app.isPublic) throw invalidClient('Introspection needs client authentication: a public client cannot introspect', presented.method === 'basic');
+        const app = await confidentialClient(req, body, 'Introspection needs client authentication: a public client cannot introspect');
         await deps.limits.introspection(app.clientId);
         const answer = await introspect(deps.tokens, app, body.token, body.token_type_hint, deps.config.credentialIssuer);
         res.set('Cache-Control', 'no-store');
@@ -40,9 +45,7 @@ export function introspectRouter(deps: IntrospectionDeps): Router {
       .route('/oauth/wallet-approvals')
       .post(
         handle({ body: ZWalletApprovalsRequest }, async ({ body }, req, res) => {
-          const presented = presentedCredentials(deps.config, req, body);
-          const app = await authenticateGuarded(deps, presented, req.ip);
-          if (app.isPublic) throw invalidClient('Client authentication is required: a public client cannot ask', presented.method === 'basic');
+          const app = await confidentialClient(req, body, 'Client authentication is required: a public client cannot ask');
           if (app.clientId !== credentialIssuer.clientId) throw unauthorizedClient('Only the credential issuer’s client asks about wallets’ approvals');
           await deps.limits.walletApprovals(app.clientId);
           res.set('Cache-Control', 'no-store').json({ approvals: await walletApprovals(deps.tokens.db, body.authorization_id) });

@@ -43,7 +43,9 @@ export async function sweepApprovals(deps: ApprovalSweepDeps): Promise<number> {
     const ids = rows.map((r) => r.id);
     for (const id of ids.length ? await deps.server.endedApprovals(ids) : []) {
       // Every configuration it has credentials of, one no longer offered included (by the index of
-      // the query above: the authorization id is what comes before '#').
+      // the query above: the authorization id is what comes before '#'). endApprovalCredentials
+      // reads the credentials again, on purpose: after it has remembered the end, so one recorded
+      // meanwhile is either in that read or revoked by its own request (endedMeanwhile).
       const on = await deps.db.$queryRaw<{ approval: string }[]>`
         SELECT approval FROM "IssuedCredential"
         WHERE "organizationId" = ${deps.organizationId}::uuid AND approval IS NOT NULL AND "revokedAt" IS NULL AND split_part(approval, '#', 1) = ${id}`;
