@@ -66,6 +66,8 @@ const demo = await loadOrSeedDemo(database.url, wantDemo);
 const approvalEventsSecret = await wireApprovalEvents(database.url, demo);
 const sandboxDatabase = await openSandboxDatabase();
 const started = [...services, ...(sandboxDatabase ? [sandbox] : []), ...(demo ? [demoApp] : [])];
+// Who spoke the last line shown in a terminal; a service may speak as soon as it is spawned.
+const lastSpeaker = { name: '' };
 const children = started.map(startService);
 let stopping = false;
 let ready = false;
@@ -97,8 +99,6 @@ process.stdout.write(
     demoFile: join(dataDir(env), 'demo.json'),
   }).join('\n'),
 );
-
-const lastSpeaker = { name: '' };
 
 function startService({ name, app, port, entry }, index) {
   const childEnv = entry ? demoAppEnv(port) : name === 'sandbox' ? sandboxEnv() : serviceEnv(name, port);

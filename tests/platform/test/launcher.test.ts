@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { processAlive } from '@svc/db';
 import { cleanEnv, freePort, isListening, repoRoot, run, waitFor } from '@svc/testkit';
+import { runInTerminal } from './terminal.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'svc-launcher-'));
 // As root the embedded cluster runs as the `postgres` user, which must be able to enter the directory.
@@ -14,6 +15,7 @@ type Ports = Record<'IDP_PORT' | 'WALLET_VERIFY_PORT' | 'CREDENTIAL_ISSUER_PORT'
 const launcherEnv = (ports: Ports) =>
   cleanEnv({ SVC_DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])) });
 
+/** `npm start` in a terminal, as the README has a person run it, up to its banner. */
 async function launch() {
   const ports: Ports = {
     IDP_PORT: await freePort(),
@@ -23,7 +25,7 @@ async function launch() {
     DEMO_APP_PORT: await freePort(),
     EMBEDDED_PG_PORT: await freePort(),
   };
-  const launcher = run(process.execPath, [`${repoRoot}scripts/start.mjs`], launcherEnv(ports), true);
+  const launcher = runInTerminal('npm start', launcherEnv(ports));
   await waitFor(
     async () => {
       if (launcher.child.exitCode !== null) throw new Error(`the launcher exited ${launcher.child.exitCode}:\n${launcher.output()}`);
@@ -98,23 +100,33 @@ describe('npm start (the launcher) on embedded defaults', () => {
 
     const pg = postmasterPid();
     expect(pg).toBeDefined();
-    // Ctrl-C in a terminal signals the whole foreground process group: launcher, services, postgres.
-    process.kill(-launcher.child.pid!, 'SIGINT');
-    expect(await launcher.exited).toBe(0);
+    // Ctrl-C in a terminal signals its whole foreground process group: npm, the launcher, the services.
+    launcher.press('\u0003');
+    // npm reports a script ended by Ctrl-C as a shell does, 128 + SIGINT; the launcher itself exits 0.
+    expect(await launcher.exited).toBe(130);
     for (const port of Object.values(ports)) expect(await isListening(port)).toBe(false);
     expect(processAlive(pg!)).toBe(false);
     // In order and quietly: the database outlives the services, so none logs a lost connection.
     const stopping = launcher.output().slice(launcher.output().indexOf('[start] stopping services'));
-    expect(stopping).toMatch(/\[start\] stopping services…\n(.*\n)*\[start\] services and embedded PostgreSQL stopped\n$/);
-    expect(stopping).not.toMatch(/"level":(40|50|60)|shutting down|terminating connection|ECONNRESET|\n\s+at /);
+    expect(stopping).toMatch(/^\[start\] stopping services…\n(.*\n)*\[start\] services and embedded PostgreSQL stopped\n$/);
+    expect(stopping).not.toMatch(/ (WARN|ERROR|FATAL) |shutting down|terminating connection|ECONNRESET|\n\s+at /);
   });
 
-  it('reuses the data on a second start', async () => {
+  it('reuses the data on a second start, shows no secrets again, and stops on Ctrl-C', async () => {
     const before = JSON.parse(readFileSync(join(dataDir, 'demo.json'), 'utf8'));
-    const { launcher } = await launch();
-    expect(launcher.output()).not.toContain('seeded demo data');
-    expect(launcher.output()).toContain(`client_id=${before.clients.confidential.client_id}`);
-    launcher.child.kill('SIGTERM');
-    expect(await launcher.exited).toBe(0);
+    const { launcher, ports } = await launch();
+    const output = launcher.output();
+    for (const port of [ports.IDP_PORT, ports.WALLET_VERIFY_PORT, ports.CREDENTIAL_ISSUER_PORT, ports.SANDBOX_PORT, ports.DEMO_APP_PORT])
+      expect((await fetch(`http://127.0.0.1:${port}/ready`)).status).toBe(200);
+    expect(output).not.toContain('seeded demo data');
+    expect(output).toContain(`client_id=${before.clients.confidential.client_id}`);
+    expect(output).toContain(`(password in ${join(dataDir, 'demo.json')})`);
+    expect(output).not.toContain('DEMO SECRETS');
+    expect(output).not.toContain(before.clients.confidential.client_secret);
+    launcher.press('\u0003');
+    // npm reports a script ended by Ctrl-C as a shell does, 128 + SIGINT; the launcher itself exits 0.
+    expect(await launcher.exited).toBe(130);
+    for (const port of Object.values(ports)) expect(await isListening(port)).toBe(false);
+    expect(launcher.output()).toMatch(/\[start\] services and embedded PostgreSQL stopped\n$/);
   });
 });
