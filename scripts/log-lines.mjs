@@ -28,9 +28,9 @@ export function formatLogLine(service, line, { colour = true, index = 0, repeat 
   if (entry === null || typeof entry !== 'object' || typeof entry.msg !== 'string') return `${tag} ${line}`;
   const [name, levelColour] = LEVELS[entry.level] ?? [String(entry.level ?? ''), 0];
   const time = typeof entry.time === 'string' ? entry.time.slice(11, 19) : '';
-  const { method, path, status, duration_ms: ms, ...rest } = entry;
-  // A completed request reads as one: GET /v2/userinfo 200 3.1 ms.
-  const request = entry.msg === 'request completed' && method ? `${method} ${path} ${status} ${ms} ms` : undefined;
+  const { method, route, status, duration_ms: ms, ...rest } = entry;
+  // A completed request reads as one, by its route template: GET /v2/presets/:preset_name 200 3.1 ms.
+  const request = entry.msg === 'request completed' && method ? `${method} ${route} ${status} ${ms} ms` : undefined;
   const fields = Object.entries(request ? rest : entry)
     .filter(([k]) => !HIDDEN.has(k))
     .map(([k, v]) => `${paint(90, `${k}=`, colour)}${value(v)}`);

@@ -9,6 +9,18 @@ interface BodyParserError {
   code?: string;
 }
 
+/**
+ * What the framework refuses before any route runs, classed 4xx but not one of ours: a path
+ * parameter that is not valid percent-encoding (`/v2/presets/%zz`) is a URIError with status 400.
+ * Always the client's fault, so a 400 (not the framework's text or status, which name internals).
+ */
+function fromFramework(err: unknown): HttpError | undefined {
+  const status = (err as { status?: unknown; statusCode?: unknown } | null)?.status ?? (err as { statusCode?: unknown } | null)?.statusCode;
+  if (typeof status !== 'number' || status < 400 || status > 499) return undefined;
+  if (err instanceof URIError) return new HttpError(400, 'invalid_request', 'The request path is not valid percent-encoding');
+  return new HttpError(400, 'invalid_request', 'The request could not be read');
+}
+
 /** body-parser reports its failures by `type`; each is the client's fault, never a 500. */
 function fromBodyParser(err: BodyParserError): HttpError | undefined {
   switch (err.type) {
@@ -66,7 +78,7 @@ export function createErrorHandler(isOutage: OutageClassifier = () => false): Er
 }
 
 function answer(err: unknown, req: Parameters<ErrorRequestHandler>[1], res: Parameters<ErrorRequestHandler>[2]): void {
-  const known = err instanceof HttpError ? err : fromBodyParser(err as BodyParserError);
+  const known = err instanceof HttpError ? err : (fromBodyParser(err as BodyParserError) ?? fromFramework(err));
   if (known) {
     if (known.status >= 500) req.log?.warn({ err: known }, known.description);
     res

@@ -5,6 +5,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import { authChallenge } from './challenge.js';
 import { UnauthorizedError } from './errors.js';
 import { methodNotAllowed } from './method-not-allowed.js';
+import { routeTemplate } from './route-template.js';
 
 /**
  * One service's Prometheus metrics, on a registry of its own (never prom-client's global one, so
@@ -56,7 +57,7 @@ export class Metrics {
     const counted = new Map<string, { inc(): void }>();
     const timed = new Map<string, { observe(v: number): void }>();
     return (req, res, seconds) => {
-      const route = routeOf(req);
+      const route = routeTemplate(req);
       const status = res.statusCode;
       const timing = `${req.method} ${route}`;
       const key = `${timing} ${status}`;
@@ -75,11 +76,6 @@ export class Metrics {
       if (status === 429) this.rateLimited.inc({ route });
     };
   }
-}
-
-function routeOf(req: Request): string {
-  const path = (req.route as { path?: unknown } | undefined)?.path;
-  return typeof path === 'string' ? `${req.baseUrl}${path}` : 'unmatched';
 }
 
 const digest = (v: string) => createHash('sha256').update(v).digest();

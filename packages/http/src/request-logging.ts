@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request } from 'express';
 import type { Logger } from './logger.js';
+import { routeTemplate } from './route-template.js';
 
 declare module 'http' {
   interface IncomingMessage {
@@ -43,8 +44,9 @@ function loggerFor(req: IncomingMessage & { [CHILD]?: Logger }, logger: Logger):
 
 /**
  * Logs each completed request at a level chosen by its status (2xx/3xx debug, or info with `all`;
- * 4xx info, 5xx error). Only method, path, status and duration: never headers or bodies, whose
- * secrets the redaction paths would otherwise have to catch.
+ * 4xx info, 5xx error). Only method, route template, status and duration: never the path (a path
+ * parameter may be a secret), headers or bodies, whose secrets the redaction paths would otherwise
+ * have to catch.
  */
 export function completionLog(logger: Logger, all = false): (req: Request, res: ServerResponse, ms: number) => void {
   const success = all ? 'info' : 'debug';
@@ -52,6 +54,9 @@ export function completionLog(logger: Logger, all = false): (req: Request, res: 
     const level = res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'info' : success;
     if (!logger.isLevelEnabled(level)) return;
     // Not req.log: an app mounted inside another (the contract tests') has left its prototype by now.
-    loggerFor(req, logger)[level]({ method: req.method, path: req.path, status: res.statusCode, duration_ms: Math.round(ms * 10) / 10 }, 'request completed');
+    loggerFor(req, logger)[level](
+      { method: req.method, route: routeTemplate(req), status: res.statusCode, duration_ms: Math.round(ms * 10) / 10 },
+      'request completed',
+    );
   };
 }

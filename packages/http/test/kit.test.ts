@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from '@jest/globals';
+import express from 'express';
 import request from 'supertest';
 import { z } from 'zod';
 import {
@@ -301,6 +302,40 @@ describe('logging', () => {
     await request(app).get('/missing');
     const completed = lines.map((l) => JSON.parse(l)).filter((l) => l.msg === 'request completed');
     expect(completed.map((l) => ({ 30: 'info' })[l.level as 30])).toEqual(levels);
-    expect(completed.at(-1)).toMatchObject({ method: 'GET', path: '/missing', status: 404 });
+    expect(completed.at(-1)).toMatchObject({ method: 'GET', route: 'unmatched', status: 404 });
+  });
+
+  it('logs the route template, never a path parameter (an offer handle in a path is a secret)', async () => {
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk, _enc, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    const app = createBaseApp({ logger: createLogger({ name: 'test', level: 'info' }, sink), logAllRequests: true });
+    const offers = express.Router();
+    offers.get('/:handle', (_req, res) => void res.json({ ok: true }));
+    app.use('/credential-offers', offers);
+    await request(finishApp(app)).get('/credential-offers/secret-handle-123').expect(200);
+    const output = lines.join('');
+    expect(output).not.toContain('secret-handle-123');
+    expect(JSON.parse(lines.at(-1)!)).toMatchObject({ route: '/credential-offers/:handle', status: 200 });
+  });
+
+  it('answers a path parameter that is not valid percent-encoding with 400, and logs no stack', async () => {
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk, _enc, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    const app = createBaseApp({ logger: createLogger({ name: 'test', level: 'info' }, sink) });
+    app.get('/v2/presets/:preset_name', (_req, res) => void res.json({ ok: true }));
+    const res = await request(finishApp(app)).get('/v2/presets/%zz');
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ error: 'invalid_request', error_description: 'The request path is not valid percent-encoding' });
+    expect(lines.join('')).not.toMatch(/unhandled error|URIError|\bat /);
   });
 });

@@ -9,7 +9,7 @@ describe('npm start log lines in a terminal', () => {
   it('reads a completed request as one: time, level, service, method, path, status, duration', () => {
     const shown = formatLogLine(
       'identity-provider',
-      line({ level: 30, req_id: 'r1', method: 'GET', path: '/v2/userinfo', status: 200, duration_ms: 3.1, msg: 'request completed' }),
+      line({ level: 30, req_id: 'r1', method: 'GET', route: '/v2/userinfo', status: 200, duration_ms: 3.1, msg: 'request completed' }),
       { colour: false },
     );
     expect(shown).toBe('04:50:01 INFO  [identity-provider] GET /v2/userinfo 200 3.1 ms');

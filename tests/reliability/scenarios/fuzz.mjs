@@ -42,6 +42,10 @@ function casesFor(path, method, op, doc) {
   const json = op.requestBody?.content?.['application/json']?.schema;
   const cases = [];
   const add = (label, init) => cases.push({ label: `${method.toUpperCase()} ${path}: ${label}`, url, method: method.toUpperCase(), ...init });
+  // A path parameter that is not valid percent-encoding fails before any route runs.
+  if (/\{[^}]+\}/.test(path)) {
+    for (const bad of ['%zz', '%', '%E0%A4%A', 'a%2']) add(`path parameter ${bad}`, { url: path.replace(/\{[^}]+\}/g, bad) });
+  }
   for (const param of op.parameters ?? []) {
     if (param.in !== 'query') continue;
     add(`query ${param.name} odd`, { query: `${param.name}=${encodeURIComponent(ODD_STRINGS[2])}&${param.name}=%C0%AF&${param.name}=%FF` });
