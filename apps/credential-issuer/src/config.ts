@@ -50,7 +50,7 @@ const ZConfig = z.object({
   /** When Redis is down: refuse (closed) or hold each replica to limit ÷ RATE_LIMIT_REPLICAS (open). */
   RATE_LIMIT_ON_REDIS_FAILURE: z.preprocess(blank, z.enum(['closed', 'open']).default('open')),
   RATE_LIMIT_REPLICAS: env.int(1, 1),
-  /** Default lifetime of a credential; unset: validUntil is "" (no expiry), as the spec allows. */
+  /** Default lifetime of a credential; unset: no validUntil (no expiry). */
   CREDENTIAL_VALIDITY_SECONDS: z.preprocess(blank, z.coerce.number().int().min(60).optional()),
   CREDENTIAL_STATUS_TYPE: z.preprocess(
     blank,

@@ -23,7 +23,6 @@ export const CREDENTIAL_ISSUER_EXAMPLES: Record<string, OperationExample[]> = {
           type: ['VerifiableCredential'],
           issuer: ISSUER_DID,
           validFrom: '2026-11-25T02:32:40Z',
-          validUntil: '',
           credentialSubject: { id: 'did:ethr:0x52908400098527886E0F7030069857D2E4169EE7', kyc_passed: true, age_over_18: true },
           credentialStatus: {
             type: 'SvcRevocationRegistry',

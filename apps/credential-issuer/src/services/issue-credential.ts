@@ -62,15 +62,17 @@ export async function issueForSubject(
   const key = await ctx.keys.current();
   const now = ctx.clock.now();
   const recordId = randomUUID();
+  // No end: validUntil is left out, since VC DM 2.0 §4.9 makes a present one an XML Schema
+  // dateTimeStamp (which "" is not), and the W3C suites refuse an empty one.
   const validUntil =
-    input.validUntil ?? (ctx.config.CREDENTIAL_VALIDITY_SECONDS ? iso(new Date(now.getTime() + ctx.config.CREDENTIAL_VALIDITY_SECONDS * 1000)) : '');
+    input.validUntil ?? (ctx.config.CREDENTIAL_VALIDITY_SECONDS ? iso(new Date(now.getTime() + ctx.config.CREDENTIAL_VALIDITY_SECONDS * 1000)) : undefined);
   const credential: Credential = {
     '@context': [CREDENTIALS_V2, UNDEFINED_TERMS_V2],
     id: `urn:uuid:${recordId}`,
     type: ['VerifiableCredential'],
     issuer: key.controller,
     validFrom: iso(now),
-    validUntil,
+    ...(validUntil ? { validUntil } : {}),
     credentialSubject: { id: `did:ethr:${input.subjectAddress}`, ...input.claims },
     credentialStatus: statusEntry(ctx.config),
   };

@@ -99,7 +99,7 @@ export async function judgeStatements(
     }
     for (const { member, value } of facts.validUntil) {
       const at = Date.parse(value);
-      // The spec's shape signs validUntil "" for a credential that does not expire.
+      // Credentials of the spec's shape issued by earlier releases sign validUntil "" for no expiry: they keep verifying.
       if (value !== '' && Number.isNaN(at)) errors.push(problem('MALFORMED_VALUE_ERROR', `${member} is not a dateTime`));
       else if (at < now.getTime()) errors.push(problem('RANGE_ERROR', `the credential expired at ${member}`));
     }
