@@ -30,17 +30,28 @@ export const ZCreatedTestUser = ZTestUser.extend({ password: z.string() });
 export const ZTestUserList = z.object({ items: z.array(ZTestUser) });
 export const ZTestUserParams = z.object({ user_id: z.string().uuid('must be a UUID') });
 
-export const ZCreateTestAuthorizationRequest = z.strictObject({
-  client_id: z.string().min(1).max(100),
-  user_id: z.string().uuid('must be a UUID'),
-  /** Space-separated, as in /oauth/authorize. */
-  scope: z.string().min(1).max(2000),
-  redirect_uri: z.string().min(1).max(2000),
-  code_challenge: z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'must be a base64url S256 challenge (43 characters)'),
-  code_challenge_method: z.literal('S256').default('S256'),
-  state: z.string().max(500).optional(),
-  nonce: z.string().max(500).optional(),
-});
+export const ZCreateTestAuthorizationRequest = z
+  .strictObject({
+    client_id: z.string().min(1).max(100),
+    user_id: z.string().uuid('must be a UUID'),
+    /** Space-separated, as in /oauth/authorize; or `scopes`. */
+    scope: z.string().min(1).max(2000).optional(),
+    /** The same as an array, as applications list their scopes; or `scope`. */
+    scopes: z
+      .array(z.string().regex(/^\S{1,200}$/, 'must be one scope, without spaces'))
+      .min(1)
+      .max(100)
+      .optional(),
+    redirect_uri: z.string().min(1).max(2000),
+    code_challenge: z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'must be a base64url S256 challenge (43 characters)'),
+    code_challenge_method: z.literal('S256').default('S256'),
+    state: z.string().max(500).optional(),
+    nonce: z.string().max(500).optional(),
+  })
+  .superRefine((body, ctx) => {
+    if ((body.scope === undefined) === (body.scopes === undefined))
+      ctx.addIssue({ code: 'custom', path: ['scope'], message: 'give exactly one of scope (a space-separated string) or scopes (an array)' });
+  });
 
 export const ZAuthorizationIdParams = z.object({ authorization_id: z.string().uuid('must be a UUID') });
 export const ZDataWindowEnded = z.object({ authorization_id: z.string(), data_window_ended_at: z.string() });

@@ -11,6 +11,9 @@ import { type Environment, environmentOf, marked } from '@svc/secrets';
 
 export type BaseUrls = Partial<Record<Environment, string>>;
 
+/** How a sentence names an environment: "the sandbox", but "production" (not "the production"). */
+const called = (environment: Environment) => (environment === 'sandbox' ? 'the sandbox' : 'production');
+
 export class EnvironmentGuard {
   constructor(
     readonly name: Environment,
@@ -60,6 +63,6 @@ export class EnvironmentGuard {
   private explain(what: string, owner: Environment): string {
     const there = this.baseUrls[owner];
     const here = this.baseUrls[this.name];
-    return `${what} belongs to the ${owner}${there ? `: send it to ${there}` : ''}, not to the ${this.name}${here ? ` (${here})` : ''}`;
+    return `${what} belongs to ${called(owner)}${there ? `: send it to ${there}` : ''}, not to ${called(this.name)}${here ? ` (${here})` : ''}`;
   }
 }

@@ -51,7 +51,8 @@ type PresentedToken =
 
 /** What a presented token is, as far as `app` may know: its own refresh or access token, with its grant. */
 async function readPresentedToken(ctx: TokenContext, token: string, app: Application, hint: TokenTypeHint | undefined): Promise<PresentedToken> {
-  const looksRefresh = token.startsWith('svcrt_');
+  // This environment's own form: `sbx_svcrt_` in the sandbox.
+  const looksRefresh = token.startsWith(ctx.environment.mark('svcrt_'));
   const looksJwt = token.split('.').length === 3;
   if (looksRefresh && hint !== 'access_token') {
     const row = await ctx.db.refreshToken.findUnique({

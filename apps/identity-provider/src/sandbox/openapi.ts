@@ -65,7 +65,7 @@ export const SANDBOX_OPERATIONS: ApiSpec['operations'] = [
     tag: 'Sandbox',
     summary: 'Authorize an application for a test user without a browser: the approval, with a code to exchange',
     description:
-      'Checked as /oauth/authorize checks it (your application, its exact redirect URI, its scopes, an S256 code_challenge); the test user approves every requested scope. Exchange the code at /oauth/token with the code_verifier, as usual.',
+      'Checked as /oauth/authorize checks it (your application, its exact redirect URI, its scopes, an S256 code_challenge); the test user approves every requested scope. The scopes come as `scope`, space-separated as in /oauth/authorize, or as `scopes`, an array as applications list them: exactly one of the two. Exchange the code at /oauth/token with the code_verifier, as usual.',
     security,
     body: ZCreateTestAuthorizationRequest,
     responses: {

@@ -24,10 +24,12 @@ export async function authorizeTestUser(deps: SandboxDeps, caller: SandboxCaller
   if (!app || app.organizationId !== caller.organizationId || (caller.clientId && caller.clientId !== app.clientId)) throw applicationNotFound();
   const user = await testUserOf(deps, caller.organizationId, body.user_id);
   if (!redirectUriMatches(app.redirectUris, body.redirect_uri)) throw invalidRequest('redirect_uri does not exactly match a URI registered for this client');
+  // The schema lets exactly one of the two through.
+  const scope = body.scope ?? body.scopes?.join(' ') ?? '';
   let scopes: string[];
   try {
     scopes = checkAuthorizeRequest(app, {
-      scope: body.scope,
+      scope,
       responseType: 'code',
       codeChallenge: body.code_challenge,
       codeChallengeMethod: body.code_challenge_method,
@@ -40,7 +42,7 @@ export async function authorizeTestUser(deps: SandboxDeps, caller: SandboxCaller
   const created = await createAuthorization(deps.db, {
     app,
     redirectUri: body.redirect_uri,
-    request: { scope: body.scope, responseType: 'code', codeChallenge: body.code_challenge, codeChallengeMethod: 'S256', state: body.state, nonce: body.nonce },
+    request: { scope, responseType: 'code', codeChallenge: body.code_challenge, codeChallengeMethod: 'S256', state: body.state, nonce: body.nonce },
     scopes,
     userId: user.id,
     now,

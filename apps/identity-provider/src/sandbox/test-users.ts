@@ -65,15 +65,20 @@ function plan(body: Request): Plan {
 }
 
 /**
- * Test users live under reserved names (RFC 2606 / 6761: .invalid, .test), so one can never take
- * a real person's email (and with it their sign-up, or an invitation meant for them).
+ * Test users live under names reserved for testing and documentation (RFC 2606, RFC 6761: the
+ * top-level .test, .example, .invalid and .localhost, and example.com, .net and .org), so one can
+ * never take a real person's email (and with it their sign-up, or an invitation meant for them).
  */
-const RESERVED_DOMAIN = /@([a-z0-9-]+\.)*[a-z0-9-]+\.(invalid|test)$/;
+const RESERVED_DOMAIN = /@(([a-z0-9-]+\.)*[a-z0-9-]+\.(test|example|invalid|localhost)|([a-z0-9-]+\.)*example\.(com|net|org))$/;
 
 export async function createTestUser(deps: SandboxDeps, organizationId: string, body: Request) {
   if (body.email && !RESERVED_DOMAIN.test(body.email))
     throw new ValidationError([
-      { field: 'body.email', message: 'must be under a reserved domain such as @example.test or @sandbox.invalid (test users are not real people)' },
+      {
+        field: 'body.email',
+        message:
+          'must be under a domain reserved for testing (RFC 2606): .test, .example, .invalid, .localhost, or example.com, .net or .org, such as @example.test (test users are not real people)',
+      },
     ]);
   const planned = plan(body);
   if ((await deps.db.user.count({ where: { testUserOfOrganizationId: organizationId } })) >= TEST_USERS_PER_ORGANIZATION) {

@@ -35,7 +35,7 @@ describe('personal access tokens', () => {
       const prod = await developer(open.app);
       const refused = await request(sandbox.idp.app).get('/v2/developer/applications').set(as(prod.token));
       expect(refused.status).toBe(401);
-      expect(refused.body.error_description).toMatch(/^This personal access token belongs to the production: send it to https:\/\/id\.example\.com/);
+      expect(refused.body.error_description).toMatch(/^This personal access token belongs to production: send it to https:\/\/id\.example\.com/);
     } finally {
       await open.deps.close();
     }

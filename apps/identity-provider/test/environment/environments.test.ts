@@ -17,8 +17,8 @@ const refreshAt = (app: App, client: { client_id: string; client_secret: string 
     .set('Authorization', basic(client.client_id, client.client_secret!))
     .send({ grant_type: 'refresh_token', refresh_token: refreshToken });
 
-const toSandbox = `belongs to the sandbox: send it to ${SANDBOX_URL}, not to the production (${PRODUCTION_URL})`;
-const toProduction = `belongs to the production: send it to ${PRODUCTION_URL}, not to the sandbox (${SANDBOX_URL})`;
+const toSandbox = `belongs to the sandbox: send it to ${SANDBOX_URL}, not to production (${PRODUCTION_URL})`;
+const toProduction = `belongs to production: send it to ${PRODUCTION_URL}, not to the sandbox (${SANDBOX_URL})`;
 
 describe('discovery', () => {
   it('says which environment answers, and where the other one is', async () => {

@@ -48,7 +48,12 @@ async function grant(org: Org, userId: string, scope = 'openid identity:read kyc
     .set('Authorization', basic(org.client.client_id, org.client.client_secret))
     .send({ grant_type: 'authorization_code', code: approval.body.code, redirect_uri: CALLBACK, code_verifier: verifier });
   expect(tokens.status).toBe(200);
-  return { authorizationId: approval.body.authorization_id as string, accessToken: tokens.body.access_token as string, approval: approval.body };
+  return {
+    authorizationId: approval.body.authorization_id as string,
+    accessToken: tokens.body.access_token as string,
+    approval: approval.body,
+    tokens: tokens.body,
+  };
 }
 
 const preset = (name: string, accessToken: string) => request(sandbox.idp.app).get(`/v2/presets/${name}`).set('Authorization', `Bearer ${accessToken}`);
@@ -167,6 +172,22 @@ describe('test users', () => {
       .set(org.auth)
       .send({ email: uniqueEmail('qa').replace(/@.*/, '@qa.example.test'), presets: {} });
     expect(reserved.status).toBe(201);
+    // Every name RFC 2606 reserves, the error cites it, and look-alikes of them are not reserved.
+    for (const domain of ['a.example', 'a.localhost', 'example.com', 'qa.example.net', 'example.org', 'sandbox.invalid']) {
+      const made = await request(sandbox.idp.app)
+        .post('/v2/sandbox/users')
+        .set(org.auth)
+        .send({ email: uniqueEmail('qa').replace(/@.*/, `@${domain}`), presets: {} });
+      expect([domain, made.status]).toEqual([domain, 201]);
+    }
+    for (const domain of ['myexample.com', 'example.com.evil.io', 'test.com', 'example.co']) {
+      const refused = await request(sandbox.idp.app)
+        .post('/v2/sandbox/users')
+        .set(org.auth)
+        .send({ email: `qa@${domain}`, presets: {} });
+      expect([domain, refused.status]).toEqual([domain, 400]);
+      expect(refused.body.details[0].message).toContain('RFC 2606');
+    }
   });
 });
 
@@ -202,6 +223,42 @@ describe('a browserless authorization of a test user', () => {
       .set('Authorization', basic(org.client.client_id, org.client.client_secret))
       .send({ token: narrow.accessToken });
     expect(await codes('identity_verified', narrow.accessToken)).toEqual([401, 'E4042']);
+  });
+
+  it('takes the scopes as a string (scope) or an array (scopes), exactly one of them', async () => {
+    const org = await organization(sandbox.idp.app);
+    const user = await testUser(org, { presets: {} });
+    const ask = (scopes: object) =>
+      request(sandbox.idp.app)
+        .post('/v2/sandbox/authorizations')
+        .set(org.auth)
+        .send({ client_id: org.client.client_id, user_id: user.user_id, redirect_uri: CALLBACK, code_challenge: pkce().challenge, ...scopes });
+    const asArray = await ask({ scopes: ['openid', 'identity:read'] });
+    expect(asArray.status).toBe(201);
+    expect(asArray.body.granted_scopes).toEqual(['identity:read', 'openid']);
+    for (const wrong of [{}, { scope: 'openid', scopes: ['openid'] }, { scopes: ['openid identity:read'] }, { scopes: [] }]) {
+      const refused = await ask(wrong);
+      expect(refused.status).toBe(400);
+      expect(refused.body.details[0].field).toMatch(/^body\.scope/);
+    }
+  });
+
+  it('gives refresh tokens the client can revoke, as in production', async () => {
+    const org = await organization(sandbox.idp.app);
+    const user = await testUser(org, { presets: {} });
+    const { tokens } = await grant(org, user.user_id);
+    expect(tokens.refresh_token).toMatch(/^sbx_svcrt_/);
+    const auth = basic(org.client.client_id, org.client.client_secret);
+    const revoked = await request(sandbox.idp.app).post('/oauth/revoke').set('Authorization', auth).send({ token: tokens.refresh_token });
+    expect(revoked.body).toMatchObject({ revoked: true, revoked_count: 1, details: [{ token_type: 'refresh_token', status: 'revoked' }] });
+    const refreshed = await request(sandbox.idp.app)
+      .post('/oauth/token')
+      .type('form')
+      .set('Authorization', auth)
+      .send({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token });
+    expect(refreshed.body.error).toBe('invalid_grant');
+    const introspected = await request(sandbox.idp.app).post('/oauth/introspect').type('form').set('Authorization', auth).send({ token: tokens.refresh_token });
+    expect(introspected.body).toEqual({ active: false });
   });
 
   it('is checked as /oauth/authorize checks it, and only for the organization’s own applications, users and authorizations', async () => {
