@@ -8,6 +8,7 @@ import type { Locale } from '../views/locales/index.js';
 import { escapeHtml as e, layout } from '../views/pages.js';
 import { button, cards, check, field, hidden, number, text, when } from './console-html.js';
 import { type ConsoleTexts, consoleTexts } from './console-texts.js';
+import type { SecretPage } from './console-webhooks.js';
 import { type WebhookSummary, webhooksSection } from './webhooks-section.js';
 
 export const CONSOLE_STYLE = `body{max-width:52rem}
@@ -242,15 +243,15 @@ ${languages(ctx)}`,
 }
 
 /** A secret shown this once: a client secret, a key, a token, an invitation, a test user's password. */
-export function renderSecret(ctx: ConsoleContext, input: { heading: string; lines: [string, string][]; secret: string; note?: string }): string {
+export function renderSecret(ctx: ConsoleContext, input: SecretPage): string {
   const t = consoleTexts(ctx.lang);
   return page(
     ctx,
-    t.secretHeading,
+    input.title ?? t.secretHeading,
     `<header><p class="provider">${e(ctx.provider)}</p>${badge(t, ctx)}</header>
 <h1>${e(input.heading)}</h1>
 ${input.lines.map(([label, value]) => `<p>${e(label)}: <code>${e(value)}</code></p>`).join('')}
-<h2>${e(t.secretHeading)}</h2>
+<h2>${e(input.label ?? t.secretHeading)}</h2>
 <p class="secret" id="secret">${e(input.secret)}</p>
 <p class="error">${e(input.note ?? t.secretOnce)}</p>
 <p><a href="/console?lang=${ctx.lang}">${e(t.back)}</a></p>`,

@@ -71,6 +71,10 @@ export interface ConsoleTexts {
   palmVerified: string;
   walletAddress: string;
   createTestUser: string;
+  /** The page that shows a new test user's email and its one-time password. */
+  testUserCreated: string;
+  testUserPassword: string;
+  testUserPasswordOnce: string;
   delete: string;
   secretHeading: string;
   secretOnce: string;
@@ -148,6 +152,10 @@ const en: ConsoleTexts = {
   walletAddress: 'Wallet address (optional)',
   createTestUser: 'Create test user',
   delete: 'Delete',
+  testUserCreated: 'Test user created',
+  testUserPassword: 'Password',
+  testUserPasswordOnce:
+    'Shown once: only its hash is kept. Sign in as this test user with the email above and this password wherever your application asks for a sign-in.',
   secretHeading: 'Copy it now',
   secretOnce: 'This is shown once: only its hash is kept. Store it where your app reads its secrets.',
   back: 'Back to the console',
@@ -224,6 +232,10 @@ const de: ConsoleTexts = {
   walletAddress: 'Wallet-Adresse (optional)',
   createTestUser: 'Testnutzer anlegen',
   delete: 'Löschen',
+  testUserCreated: 'Testnutzer angelegt',
+  testUserPassword: 'Passwort',
+  testUserPasswordOnce:
+    'Wird nur einmal angezeigt: gespeichert wird nur der Hash. Melden Sie sich als dieser Testnutzer mit der E-Mail oben und diesem Passwort an, wo Ihre Anwendung eine Anmeldung verlangt.',
   secretHeading: 'Jetzt kopieren',
   secretOnce: 'Dies wird nur einmal angezeigt: gespeichert wird nur der Hash. Legen Sie es dort ab, wo Ihre Anwendung ihre Geheimnisse liest.',
   back: 'Zurück zur Konsole',
@@ -300,6 +312,10 @@ const fr: ConsoleTexts = {
   walletAddress: 'Adresse de portefeuille (facultative)',
   createTestUser: 'Créer un utilisateur de test',
   delete: 'Supprimer',
+  testUserCreated: 'Utilisateur de test créé',
+  testUserPassword: 'Mot de passe',
+  testUserPasswordOnce:
+    'Affiché une seule fois : seule son empreinte est conservée. Connectez-vous en tant que cet utilisateur de test avec l’e-mail ci-dessus et ce mot de passe là où votre application demande une connexion.',
   secretHeading: 'Copiez-le maintenant',
   secretOnce: 'Il n’est affiché qu’une fois : seule son empreinte est conservée. Rangez-le là où votre application lit ses secrets.',
   back: 'Retour à la console',

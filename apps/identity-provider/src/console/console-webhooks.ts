@@ -22,7 +22,19 @@ import { webhookTexts } from './console-webhook-texts.js';
 import { CONSOLE_DELIVERIES, type WebhookSummary } from './webhooks-section.js';
 
 /** Back to a section of the console, or a secret shown once. */
-export type Outcome = { section: string } | { secret: { heading: string; lines: [string, string][]; secret: string; note?: string } };
+export type Outcome = { section: string } | { secret: SecretPage };
+/**
+ * A value shown once. `title` names the page when it is more than a secret to copy (a test user);
+ * `label` says what the value is when "secret" would mislead (a password).
+ */
+export interface SecretPage {
+  heading: string;
+  lines: [string, string][];
+  secret: string;
+  note?: string;
+  title?: string;
+  label?: string;
+}
 /** A console action: signed in, from the console's own page, with its CSRF token. */
 export type Action = (work: (developer: Developer, form: Form, req: Request) => Promise<Outcome>) => RequestHandler;
 

@@ -363,12 +363,15 @@ export function consoleRouter(deps: SandboxDeps & WebhookDeps): Router {
         const user = await createTestUser(deps, developer.organizationId, body);
         return {
           secret: {
-            heading: t(req).createTestUser,
+            heading: t(req).testUserCreated,
+            title: t(req).testUserCreated,
             lines: [
               [t(req).email, user.email],
               ['user_id', user.user_id],
             ],
+            label: t(req).testUserPassword,
             secret: user.password,
+            note: t(req).testUserPasswordOnce,
           },
         };
       }),

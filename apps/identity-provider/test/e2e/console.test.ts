@@ -53,9 +53,9 @@ async function signUp(page: Page, email = uniqueEmail('console')) {
   return email;
 }
 
-/** The secret on a "copy it now" page, and back to the console. */
-async function copySecret(page: Page) {
-  await page.getByRole('heading', { name: 'Copy it now' }).waitFor();
+/** The secret on a "copy it now" page (or a page that names what it is), and back to the console. */
+async function copySecret(page: Page, label = 'Copy it now') {
+  await page.getByRole('heading', { name: label }).waitFor();
   const secret = (await page.locator('#secret').textContent())!.trim();
   await page.getByRole('link', { name: 'Back to the console' }).click();
   return secret;
@@ -84,7 +84,10 @@ describe('the developer console in a browser', () => {
     await page.getByLabel('Presets (JSON)').fill('{"date_of_birth": "1990-04-12", "kyc_passed": true}');
     await page.getByLabel('Statuses (JSON)').fill('{"kyc_passed": "pending"}');
     await page.getByRole('button', { name: 'Create test user' }).click();
-    expect(await copySecret(page)).toMatch(/^test-/);
+    // What was made, and that the value shown once is the test user's password.
+    await page.getByRole('heading', { level: 1, name: 'Test user created' }).waitFor();
+    expect(await page.title()).toBe('Test user created');
+    expect(await copySecret(page, 'Password')).toMatch(/^test-/);
     await page.locator('#test-users').getByText('kyc_passed (pending)').waitFor();
 
     await page.locator('#token-name').fill('CI');
