@@ -32,6 +32,8 @@ const authorizationParameters = {
   nonce: plainText(500).optional(),
   /** RFC 9396 (OpenID4VCI 1.0 §5.1.1): a JSON array naming the credentials a wallet asks for. */
   authorization_details: plainText(4096).optional(),
+  /** RFC 9449 §10: the thumbprint of the DPoP key the code is bound to. */
+  dpop_jkt: plainText(100).optional(),
 };
 
 export const ZAuthorizeQuery = z.object({

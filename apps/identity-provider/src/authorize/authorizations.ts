@@ -26,9 +26,12 @@ export interface AuthorizeRequest {
   locale?: string | undefined;
   /** RFC 9396, as sent (checked by credentialDetails): with it, `scope` may be empty. */
   authorizationDetails?: string | unknown[] | undefined;
+  /** RFC 9449 §10: the thumbprint of the DPoP key the code is bound to. */
+  dpopJkt?: string | undefined;
 }
 
 const CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
+const THUMBPRINT = /^[A-Za-z0-9_-]{43}$/;
 
 /** Checks what RFC 6749/7636/9700 require once client and redirect URI are known good. */
 export function checkAuthorizeRequest(app: Application, req: AuthorizeRequest): string[] {
@@ -36,6 +39,8 @@ export function checkAuthorizeRequest(app: Application, req: AuthorizeRequest): 
   if (!req.codeChallenge) throw new RedirectableError('invalid_request', 'code_challenge is required (PKCE)');
   if (req.codeChallengeMethod !== 'S256') throw new RedirectableError('invalid_request', 'code_challenge_method must be S256');
   if (!CHALLENGE.test(req.codeChallenge)) throw new RedirectableError('invalid_request', 'code_challenge must be 43 base64url characters (S256)');
+  if (req.dpopJkt !== undefined && !THUMBPRINT.test(req.dpopJkt))
+    throw new RedirectableError('invalid_request', 'dpop_jkt must be a JWK SHA-256 thumbprint (43 base64url characters, RFC 9449 §10)');
   const scopes = [...new Set(req.scope.split(' ').filter(Boolean))];
   if (scopes.length === 0 && req.authorizationDetails === undefined) throw new RedirectableError('invalid_scope', 'scope is required');
   const unknown = scopes.filter((s) => !(SCOPES as readonly string[]).includes(s));
@@ -71,6 +76,7 @@ export async function createAuthorization(db: Db, { app, redirectUri, request: r
       nonce: req.nonce ?? null,
       loginHint: req.loginHint ?? null,
       locale: req.locale ?? null,
+      dpopJkt: req.dpopJkt ?? null,
       ...(details?.length ? { authorizationDetails: details } : {}),
       expiresAt: new Date(now.getTime() + PENDING_TTL_SECONDS * 1000),
     },

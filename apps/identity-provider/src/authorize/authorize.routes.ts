@@ -15,6 +15,7 @@ import { messages, pickLocale } from '../views/locales/index.js';
 import { pageCsp, renderError } from '../views/pages.js';
 import { wantsHtml } from '../http/request-kind.js';
 import { optionalSession } from '../http/session-cookie.js';
+import { pushedRequestBinding } from '../http/dpop-binding.js';
 
 /** Before the redirect URI is trusted, errors are shown, never redirected (RFC 6749 §4.1.2.1). */
 function showError(req: Request, res: Response, error: string, description: string): void {
@@ -40,6 +41,7 @@ const authorizeRequestOf = (p: RequestParameters): AuthorizeRequest => ({
   loginHint: p.login_hint,
   locale: p.locale,
   authorizationDetails: p.authorization_details,
+  dpopJkt: p.dpop_jkt,
 });
 
 /** The client's side of an authorization: starting it (directly or pushed first), and polling for its outcome. */
@@ -140,7 +142,7 @@ export function authorizeRouter(deps: AuthorizeDeps): Router {
         if (sent.redirect_uri === undefined || !redirectUriMatches(app.redirectUris, sent.redirect_uri))
           throw invalidRequest('redirect_uri does not exactly match a URI registered for this client');
         await deps.limits.authorize(app.clientId, req.ip ?? 'unknown');
-        const request = authorizeRequestOf(sent);
+        const request = { ...authorizeRequestOf(sent), dpopJkt: await pushedRequestBinding(deps, req, res, app, sent.dpop_jkt) };
         let checked: ReturnType<typeof checkedRequest>;
         try {
           checked = checkedRequest(app, request);

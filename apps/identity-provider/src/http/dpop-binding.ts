@@ -31,3 +31,28 @@ export async function tokenRequestBinding(deps: DpopBindingDeps, req: Request, r
   res.set('DPoP-Nonce', deps.dpop.nonce());
   return deps.dpop.verify(proof, { method: req.method, url: requestUrl(deps, req), requireNonce: true, algorithms: clientAlgorithms(app, DPOP_ALGORITHMS) });
 }
+
+/**
+ * The DPoP key a pushed authorization request binds its code to (RFC 9449 §10.1): the key of the
+ * proof it carries, or else its dpop_jkt; both given, they must name the same key. Undefined when
+ * neither is: the code is then bound to nothing but PKCE.
+ */
+export async function pushedRequestBinding(
+  deps: DpopBindingDeps,
+  req: Request,
+  res: Response,
+  app: Application,
+  dpopJkt: string | undefined,
+): Promise<string | undefined> {
+  const proof = req.get('dpop');
+  if (proof === undefined) return dpopJkt;
+  res.set('DPoP-Nonce', deps.dpop.nonce());
+  const jkt = await deps.dpop.verify(proof, {
+    method: req.method,
+    url: requestUrl(deps, req),
+    requireNonce: true,
+    algorithms: clientAlgorithms(app, DPOP_ALGORITHMS),
+  });
+  if (dpopJkt !== undefined && dpopJkt !== jkt) throw invalidDpopProof('dpop_jkt names another key than the one that signed the DPoP proof');
+  return jkt;
+}

@@ -233,6 +233,9 @@ export async function exchangeCode(
   const challenge = createHash('sha256').update(input.codeVerifier).digest('base64url');
   if (!constantTimeEqual(challenge, a.codeChallenge)) throw invalidGrant('code_verifier does not match the code_challenge');
   if (a.status !== 'approved') throw invalidGrant(`The authorization is ${a.status}`);
+  // RFC 9449 §10: a code bound to a DPoP key is exchanged only with a proof signed by that key.
+  if (a.dpopJkt && a.dpopJkt !== grant.jkt)
+    throw invalidGrant('This authorization code is bound to a DPoP key (dpop_jkt): send a DPoP proof signed with that key');
   await grant.admit(a.userId ?? a.id);
   // Exactly one exchange wins; a concurrent second one finds the code consumed.
   const consumed = await ctx.db.authorizationCode.updateMany({ where: { id: row.id, consumedAt: null }, data: { consumedAt: now } });

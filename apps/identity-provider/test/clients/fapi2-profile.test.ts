@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { createClient } from '@svc/admin';
 import { uniqueNamespace } from '@svc/testkit';
-import { createLocalJWKSet, decodeProtectedHeader, exportJWK, generateKeyPair, importJWK, type JWK, jwtVerify, SignJWT } from 'jose';
+import { calculateJwkThumbprint, createLocalJWKSet, decodeProtectedHeader, exportJWK, generateKeyPair, importJWK, type JWK, jwtVerify, SignJWT } from 'jose';
 import request from 'supertest';
 import { arrange, basic, buildIdp, pkce, REDIRECT, signIn, useIdp } from '../helpers.js';
 
@@ -59,13 +59,16 @@ const authenticated = async (key: 'es' | 'rsa' = 'es', aud?: string) => ({
 });
 const proof = (target: App, path: string, key = dpop) =>
   new SignJWT({ htm: 'POST', htu: `${issuer()}${path}`, jti: randomUUID(), nonce: (target === app() ? suite.idp.deps : laterDeps!).dpop.nonce() })
-    .setProtectedHeader({ alg: key === dpop ? 'ES256' : 'RS256', typ: 'dpop+jwt', jwk: key.jwk })
+    .setProtectedHeader({ alg: key.jwk.kty === 'EC' ? 'ES256' : 'RS256', typ: 'dpop+jwt', jwk: key.jwk })
     .setIssuedAt()
     .sign(key.privateKey);
 let laterDeps: ReturnType<typeof buildIdp>['deps'] | undefined;
 
-/** Pushes a request, authorizes with its request_uri and approves it: the code and its verifier. */
-async function codeFor(requestKey: 'es' | 'rsa' = 'es') {
+/**
+ * Pushes a request, authorizes with its request_uri and approves it: the code and its verifier.
+ * `binding`: a DPoP proof sent with the pushed request (its key), and a dpop_jkt among the parameters.
+ */
+async function codeFor(requestKey: 'es' | 'rsa' = 'es', binding: { proofKey?: typeof dpop; dpopJkt?: string } = {}) {
   const { verifier, challenge } = pkce();
   const parameters = {
     redirect_uri: REDIRECT,
@@ -75,12 +78,12 @@ async function codeFor(requestKey: 'es' | 'rsa' = 'es') {
     nonce: 'nn',
     code_challenge: challenge,
     code_challenge_method: 'S256',
+    ...(binding.dpopJkt ? { dpop_jkt: binding.dpopJkt } : {}),
   };
   const requestObject = await sign({ ...parameters, iss: fapi.client_id, aud: issuer() }, requestKey, { typ: 'oauth-authz-req+jwt' });
-  const pushed = await request(app())
-    .post('/oauth/par')
-    .type('form')
-    .send({ ...(await authenticated()), request: requestObject });
+  const par = request(app()).post('/oauth/par').type('form');
+  if (binding.proofKey) par.set('DPoP', await proof(app(), '/oauth/par', binding.proofKey));
+  const pushed = await par.send({ ...(await authenticated()), request: requestObject });
   if (pushed.status !== 201) return { pushed, verifier, code: '' };
   const started = await request(app())
     .get('/oauth/authorize')
@@ -121,6 +124,30 @@ describe('a fapi2 client', () => {
       .send({ token: tokens.body.access_token, ...(await authenticated()) });
     expect(decodeProtectedHeader(introspected.text).alg).toBe('PS256');
     expect((await jwtVerify(introspected.text, jwks, { audience: fapi.client_id })).payload.token_introspection).toMatchObject({ active: true });
+  });
+
+  it('has its code bound to the DPoP key of its pushed request, or the one dpop_jkt names (RFC 9449 §10)', async () => {
+    const otherPair = await generateKeyPair('ES256');
+    const other = { privateKey: otherPair.privateKey, jwk: await exportJWK(otherPair.publicKey) };
+    const thumbprint = (key: typeof dpop) => calculateJwkThumbprint(key.jwk, 'sha256');
+    // Bound by the proof the pushed request carried: a stolen code is useless with another key.
+    const byProof = await codeFor('es', { proofKey: dpop });
+    expect(byProof.pushed.status).toBe(201);
+    const stolen = await exchange(byProof.code, byProof.verifier, { dpopProof: await proof(app(), '/oauth/token', other) });
+    expect(stolen.body).toMatchObject({ error: 'invalid_grant', error_description: expect.stringContaining('bound to a DPoP key') });
+    expect((await exchange(byProof.code, byProof.verifier)).status).toBe(200);
+    // Bound by dpop_jkt alone.
+    const byJkt = await codeFor('es', { dpopJkt: await thumbprint(other) });
+    expect((await exchange(byJkt.code, byJkt.verifier)).body.error).toBe('invalid_grant');
+    expect((await exchange(byJkt.code, byJkt.verifier, { dpopProof: await proof(app(), '/oauth/token', other) })).status).toBe(200);
+    // Both, naming different keys: refused when pushed.
+    const mismatch = await codeFor('es', { proofKey: dpop, dpopJkt: await thumbprint(other) });
+    expect(mismatch.pushed.status).toBe(400);
+    expect(mismatch.pushed.body.error).toBe('invalid_dpop_proof');
+    // Not a thumbprint.
+    const malformed = await codeFor('es', { dpopJkt: 'not-a-thumbprint' });
+    expect(malformed.pushed.status).toBe(400);
+    expect(malformed.pushed.body.error_description).toContain('dpop_jkt');
   });
 
   it('may not skip PAR (§5.3.2.2)', async () => {
