@@ -125,7 +125,10 @@ declare module '@digitalbazaar/ecdsa-multikey' {
 
 declare module 'jsonld' {
   const jsonld: {
-    toRDF(document: unknown, options: { documentLoader: (url: string) => Promise<unknown>; safe?: boolean }): Promise<unknown[]>;
+    toRDF(
+      document: unknown,
+      options: { documentLoader: (url: string) => Promise<unknown>; safe?: boolean; rdfDirection?: 'i18n-datatype' | 'compound-literal' },
+    ): Promise<unknown[]>;
   };
   export default jsonld;
 }

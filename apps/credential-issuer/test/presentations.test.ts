@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { createVerifyCryptosuite } from '@digitalbazaar/bbs-2023-cryptosuite';
 import { DataIntegrityProof } from '@digitalbazaar/data-integrity';
 import * as EcdsaMultikey from '@digitalbazaar/ecdsa-multikey';
 import { cryptosuite as ecdsaRdfc2019 } from '@digitalbazaar/ecdsa-rdfc-2019-cryptosuite';
@@ -86,5 +87,47 @@ describe('POST /presentations/verify', () => {
     const res = await post('/presentations/verify', { verifiablePresentation: 'vp', options: { challenge: 'x' } });
     expect(res.status).toBe(400);
     expect(res.body.details[0].field).toBe('body.verifiablePresentation');
+  });
+});
+
+describe('language and direction (VC DM 2.0 §11.1, rdfDirection i18n-datatype)', () => {
+  const tagged = (value: string, language: string, direction: 'ltr' | 'rtl') => ({ '@value': value, '@language': language, '@direction': direction });
+
+  it('issues, verifies, derives and presents a credential whose name and description, and its issuer’s, carry a direction', async () => {
+    const issuerDid = (await suite.issuer.deps.issuerKeys.current()).controller;
+    const credential = {
+      '@context': ['https://www.w3.org/ns/credentials/v2'],
+      type: ['VerifiableCredential'],
+      issuer: { id: issuerDid, name: tagged('Example Issuer', 'en', 'ltr'), description: tagged('مُصدِر تجريبي', 'ar', 'rtl') },
+      name: tagged('Example', 'en', 'ltr'),
+      description: [tagged('A credential with a direction', 'en', 'ltr'), tagged('شهادة تجريبية', 'ar', 'rtl')],
+      credentialSubject: { id: `did:ethr:${SUBJECT}`, name: tagged('Alice', 'en', 'ltr'), description: tagged('عضو', 'ar', 'rtl') },
+    };
+    const issued = await post('/credentials/issue', { credential, options: { mandatoryPointers: ['/name'] } });
+    expect(issued.body).toMatchObject({ verifiableCredential: { issuer: credential.issuer, name: credential.name, proof: { cryptosuite: 'bbs-2023' } } });
+    const base = issued.body.verifiableCredential;
+    expect((await post('/credentials/verify', { verifiableCredential: base })).body).toMatchObject({ verified: true, errors: [] });
+
+    const derived = await post('/credentials/derive', {
+      verifiableCredential: base,
+      options: { selectivePointers: ['/credentialSubject/name', '/description'] },
+    });
+    expect(derived.status).toBe(201);
+    const shown = derived.body.verifiableCredential;
+    expect(shown).toMatchObject({ issuer: credential.issuer, name: credential.name, description: credential.description });
+    expect(shown.credentialSubject).toEqual({ id: `did:ethr:${SUBJECT}`, name: credential.credentialSubject.name });
+    expect((await post('/credentials/verify', { verifiableCredential: shown })).body).toMatchObject({ verified: true, errors: [] });
+    // As any bbs-2023 verifier does, with the unmodified library.
+    const library = await vc.verifyCredential({
+      credential: shown,
+      suite: new DataIntegrityProof({ cryptosuite: createVerifyCryptosuite() }),
+      documentLoader,
+      checkStatus: async () => ({ verified: true }),
+    });
+    expect(library.verified).toBe(true);
+
+    const presentation = await (await holder('Ed25519')).present([shown], 'challenge-dir');
+    const presented = await post('/presentations/verify', { verifiablePresentation: presentation, options: { challenge: 'challenge-dir' } });
+    expect(presented.body).toMatchObject({ verified: true, errors: [], credentialResults: [{ verified: true, errors: [] }] });
   });
 });

@@ -12,6 +12,14 @@ const STATUS = 'https://www.w3.org/ns/credentials/status#';
 const SEC_PROOF = 'https://w3id.org/security#proof';
 
 /**
+ * How the RDF the proofs cover is made: language-and-direction values (`@direction`, VC DM 2.0
+ * §11.1) become `https://www.w3.org/ns/i18n#<language>_<direction>` datatypes, as VC DM 2.0
+ * recommends and as the cryptosuites canonicalize them (bbs-2023's di-sd-primitives, the rdfc
+ * suites and jsonld-signatures all default to it). Without it JSON-LD's safe mode refuses them.
+ */
+export const RDF_OPTIONS = /** @type {const} */ ({ documentLoader, safe: true, rdfDirection: 'i18n-datatype' });
+
+/**
  * The members the issuer judges (or sets), by the predicate they stand for: each may be written
  * only under its own name, so what a reader of the JSON sees is what was signed.
  */
@@ -35,7 +43,7 @@ const RESERVED = /** @type {const} */ ({
 /** @param {Record<string, unknown>} document @returns {Promise<Quad[]>} */
 async function quadsOf(document) {
   const { proof: _proof, ...unsigned } = document;
-  return /** @type {Quad[]} */ (await jsonld.toRDF(unsigned, { documentLoader, safe: true }));
+  return /** @type {Quad[]} */ (await jsonld.toRDF(unsigned, RDF_OPTIONS));
 }
 
 /** @param {Quad[]} quads @param {string} graph */
@@ -125,7 +133,7 @@ export async function presentationFacts(presentation) {
  * @param {Record<string, unknown>} credential
  */
 export async function disguisedMembers(credential) {
-  const quads = /** @type {Quad[]} */ (await jsonld.toRDF(credential, { documentLoader, safe: true }));
+  const quads = /** @type {Quad[]} */ (await jsonld.toRDF(credential, RDF_OPTIONS));
   const nodes = index(quads, '');
   const [key, props] = theNode(nodes, `${CRED}VerifiableCredential`, 'credential');
   const jsonCount = (/** @type {unknown} */ v) => (v === undefined ? 0 : Array.isArray(v) ? v.length : 1);
