@@ -39,7 +39,8 @@ import {
 } from '../http/session-cookie.js';
 import type { SandboxDeps } from '../sandbox/deps.js';
 import { createTestUser, deleteTestUser, listTestUsers } from '../sandbox/test-users.js';
-import { signIn, signOut } from '../sessions/sessions.js';
+import { signIn } from '../sessions/sessions.js';
+import { type EndSessionDeps, endSession } from '../logout/end-session.js';
 import { pickLocale } from '../views/locales/index.js';
 import { pageCsp } from '../views/pages.js';
 import { CONSOLE_STYLE, type ConsoleContext, renderDashboard, renderEntry, renderNoOrganization, renderSecret } from './console-pages.js';
@@ -50,7 +51,7 @@ import type { WebhookDeps } from '../webhooks/deps.js';
 /** A signed-in developer of the console, and the session that signed them in. */
 type Signed = { session: SessionUser; developer: Developer };
 
-export function consoleRouter(deps: SandboxDeps & WebhookDeps): Router {
+export function consoleRouter(deps: SandboxDeps & WebhookDeps & EndSessionDeps): Router {
   const router = Router();
   const { issuer } = deps.config;
   const loginCsrfCookie = cookieName(deps, 'svc_login_csrf');
@@ -209,11 +210,13 @@ export function consoleRouter(deps: SandboxDeps & WebhookDeps): Router {
     }
   });
 
+  // Signing out of the console ends the person's session, which their apps' sign-ins share: the
+  // same end as /oauth/logout, so the apps that registered a back-channel logout URI are told.
   router.post('/console/sign-out', async (req, res) => {
     if (fromOwnPage(req, issuer)) {
       const session = await requireSession(deps, req, { csrf: true }).catch(() => undefined);
-      if (session) await signOut(deps.db, cookie(req, cookieName(deps, 'svc_session')), deps.clock.now());
-      clearSessionCookie(deps, res);
+      if (session) await endSession(deps, req, res);
+      else clearSessionCookie(deps, res);
     }
     back(req, res);
   });
