@@ -171,6 +171,15 @@ const refreshBinding = (app: Application, jkt: string | undefined) => (jkt && ap
 const newRefreshToken = (ctx: TokenContext) => ctx.environment.mark(`svcrt_${randomBase62(43)}`);
 
 /**
+ * Whether a second presentation of a rotated refresh token can be a retry of the client that
+ * rotated it: only where that client can be proven, by its authentication (a confidential client)
+ * or by its DPoP key (a bound token, whose retry must carry a proof of the same key). An unbound
+ * public client's token proves nothing but possession: a thief presenting a copy within the window
+ * would be handed the client's new pair, so for it every second presentation is reuse.
+ */
+const retryProvable = (app: Application, row: PresentedRefreshToken) => row.applicationId === app.id && (!app.isPublic || row.dpopJkt !== null);
+
+/**
  * Reuse of a rotated refresh token means someone holds a stolen copy, and nobody can tell whether
  * it is the client or the thief (RFC 9700 §4.14.2): the whole grant goes, its refresh tokens and
  * every access token issued under it.
@@ -304,7 +313,7 @@ export async function refresh(ctx: TokenContext, app: Application, input: { refr
   const terms = { jkt: grant.jkt, asked };
   if (app.isPublic) {
     const row = await readRefreshToken(ctx.sql, presentedHash);
-    if (row?.rotatedAt && row.applicationId === app.id) {
+    if (row?.rotatedAt && retryProvable(app, row)) {
       // A concurrent rotation may still be remembering its answer: wait for it, as below.
       const replayed = await recallRotation(ctx, presented, terms, { rotatedAt: row.rotatedAt, wait: true });
       if (replayed) return replayed;
@@ -329,7 +338,7 @@ export async function refresh(ctx: TokenContext, app: Application, input: { refr
     // Already rotated, by an earlier request whose answer was lost or by a concurrent one (whose
     // rotation this statement's snapshot did not see yet): the same client with the same key gets
     // that rotation's answer within the retry window. Anything else is reuse.
-    if (row && row.applicationId === app.id) {
+    if (row && retryProvable(app, row)) {
       // Not rotated for another reason (expired, revoked, another key): say so at once.
       const refused = row.rotatedAt ? undefined : await refusal(ctx, { app, row, token: input.refreshToken, asked, jkt: grant.jkt, now });
       if (refused) throw refused;

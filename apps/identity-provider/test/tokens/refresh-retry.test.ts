@@ -101,6 +101,29 @@ describe('a refresh retried within the window', () => {
     expect((await refresh()).body.error).toBe('invalid_grant');
   });
 
+  it('by a public client without DPoP is reuse: a copy of its token cannot fetch the new pair (attack: a thief within 10 s)', async () => {
+    const a = await arrange(suite.db);
+    const session = await signIn(suite.idp.app, a.user.email, a.user.password);
+    const { code, verifier } = await obtainCode(suite.idp.app, a.publicClient.client_id, session);
+    const issued = await exchangeWith(suite.idp.app, a.publicClient, { code, code_verifier: verifier });
+    expect(issued.status).toBe(200);
+    const refresh = () =>
+      request(suite.idp.app)
+        .post('/oauth/token')
+        .type('form')
+        .send({ grant_type: 'refresh_token', client_id: a.publicClient.client_id, refresh_token: issued.body.refresh_token });
+    const client = await refresh();
+    expect(client.status).toBe(200);
+    const thief = await refresh();
+    expect(thief.body).toMatchObject({ error: 'invalid_grant', error_description: REUSED });
+    // Detected: the whole grant is gone, the client's new pair with it.
+    const next = await request(suite.idp.app)
+      .post('/oauth/token')
+      .type('form')
+      .send({ grant_type: 'refresh_token', client_id: a.publicClient.client_id, refresh_token: client.body.refresh_token });
+    expect(next.body.error).toBe('invalid_grant');
+  });
+
   it('by a public client in parallel answers every request the one rotation’s pair', async () => {
     const a = await arrange(suite.db);
     const session = await signIn(suite.idp.app, a.user.email, a.user.password);
