@@ -29,6 +29,8 @@ export interface ConsoleContext {
   /** The other environment's base URL, when known. */
   otherBaseUrl: string | undefined;
   provider: string;
+  /** The announced origin, when the browser was just moved here from another address (toAnnouncedAddress). */
+  movedTo?: string | undefined;
 }
 
 const problems = (t: ConsoleTexts, messages: string[]) =>
@@ -39,6 +41,8 @@ const badge = (t: ConsoleTexts, ctx: ConsoleContext) =>
 
 const languages = (ctx: ConsoleContext) =>
   `<p class="lang muted">${(['en', 'de', 'fr'] as const).map((l) => (l === ctx.lang ? `<strong>${l}</strong>` : `<a href="/console?lang=${l}" hreflang="${l}">${l}</a>`)).join('')}</p>`;
+
+const moved = (t: ConsoleTexts, ctx: ConsoleContext) => (ctx.movedTo ? `<p class="muted" role="status">${e(t.movedHere(ctx.movedTo))}</p>` : '');
 
 const page = (ctx: ConsoleContext, title: string, body: string) => layout(title, body, ctx.lang, CONSOLE_STYLE);
 
@@ -67,6 +71,7 @@ ${text('invitation_token', 'Invitation token (optional)', 'autocomplete="off"')}
     t.title,
     `<header><p class="provider">${e(ctx.provider)}</p>${badge(t, ctx)}</header>
 <h1>${e(signIn ? t.signInHeading : t.signUpHeading)}</h1>
+${moved(t, ctx)}
 ${input.error ? `<p class="error" role="alert">${e(input.error)}</p>` : ''}
 ${form}
 ${languages(ctx)}`,
@@ -232,6 +237,7 @@ ${field('statuses', t.statusesJson, '<textarea id="statuses" name="statuses">{}<
     t.title,
     `<header><p class="provider">${e(ctx.provider)} · ${e(d.email)}</p>${badge(t, ctx)}</header>
 <h1>${e(t.title)}</h1>
+${moved(t, ctx)}
 <p>${e(t.organization(d.organization.name, d.organization.role))}</p>
 ${ctx.environment === 'sandbox' && ctx.otherBaseUrl ? `<p class="muted">${e(t.environmentNote(ctx.otherBaseUrl))}</p>` : ''}
 ${problems(t, d.problems)}

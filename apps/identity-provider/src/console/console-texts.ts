@@ -81,6 +81,8 @@ export interface ConsoleTexts {
   back: string;
   problems: string;
   environmentNote: (other: string) => string;
+  /** Said on arrival after a page opened at another name of this machine was moved here. */
+  movedHere: (address: string) => string;
 }
 
 const en: ConsoleTexts = {
@@ -161,6 +163,7 @@ const en: ConsoleTexts = {
   back: 'Back to the console',
   problems: 'Please correct:',
   environmentNote: (other) => `Production is at ${other}: its credentials are separate.`,
+  movedHere: (address) => `The console works at ${address} only, where its sign-in and forms work: you were brought here from another address of this machine.`,
 };
 
 const de: ConsoleTexts = {
@@ -241,6 +244,8 @@ const de: ConsoleTexts = {
   back: 'Zurück zur Konsole',
   problems: 'Bitte korrigieren:',
   environmentNote: (other) => `Die Produktion ist unter ${other}: ihre Zugangsdaten sind getrennt.`,
+  movedHere: (address) =>
+    `Die Konsole funktioniert nur unter ${address}, wo Anmeldung und Formulare funktionieren: Sie wurden von einer anderen Adresse dieses Rechners hierher geleitet.`,
 };
 
 const fr: ConsoleTexts = {
@@ -321,6 +326,8 @@ const fr: ConsoleTexts = {
   back: 'Retour à la console',
   problems: 'Veuillez corriger :',
   environmentNote: (other) => `La production est à ${other} : ses identifiants sont distincts.`,
+  movedHere: (address) =>
+    `La console ne fonctionne qu’à ${address}, où la connexion et les formulaires fonctionnent : vous y avez été amené depuis une autre adresse de cette machine.`,
 };
 
 const TEXTS: Record<Locale, ConsoleTexts> = { en, de, fr };

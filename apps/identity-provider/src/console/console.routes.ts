@@ -45,6 +45,7 @@ import { pickLocale } from '../views/locales/index.js';
 import { pageCsp } from '../views/pages.js';
 import { CONSOLE_STYLE, type ConsoleContext, renderDashboard, renderEntry, renderNoOrganization, renderSecret } from './console-pages.js';
 import { consoleTexts } from './console-texts.js';
+import { MOVED_FLAG, toAnnouncedAddress } from './announced-address.js';
 import { type Action, consoleWebhooks, webhookActions } from './console-webhooks.js';
 import type { WebhookDeps } from '../webhooks/deps.js';
 
@@ -54,12 +55,14 @@ type Signed = { session: SessionUser; developer: Developer };
 export function consoleRouter(deps: SandboxDeps & WebhookDeps & EndSessionDeps): Router {
   const router = Router();
   const { issuer } = deps.config;
+  router.use('/console', toAnnouncedAddress(issuer));
   const loginCsrfCookie = cookieName(deps, 'svc_login_csrf');
   const context = (req: Request): ConsoleContext => ({
     lang: pickLocale(typeof req.query.lang === 'string' ? req.query.lang : undefined, req.headers['accept-language']),
     environment: deps.environment.name,
     otherBaseUrl: deps.environment.baseUrl(deps.environment.sandbox ? 'production' : 'sandbox'),
     provider: deps.config.IDP_DISPLAY_NAME,
+    movedTo: req.query[MOVED_FLAG] === 'moved' ? new URL(issuer).origin : undefined,
   });
   const send = (res: Response, status: number, html: string) =>
     res

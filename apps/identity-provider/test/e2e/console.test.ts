@@ -189,6 +189,20 @@ describe('the developer console in a browser', () => {
     await browser.context().close();
   });
 
+  it('opened at another name of this machine, moves to the announced address, says so, and its forms work there', async () => {
+    const page = await newPage();
+    const elsewhere = sandbox.url.replace('127.0.0.1', 'localhost');
+    await page.goto(`${elsewhere}/console/signup`);
+    expect(page.url()).toBe(`${sandbox.url}/console/signup?address=moved`);
+    await page.getByText(`The console works at ${sandbox.url} only`).waitFor();
+    await page.getByLabel('Email').fill(uniqueEmail('moved'));
+    await page.getByLabel('Password (8 characters or more)').fill(PASSWORD);
+    await page.getByLabel('Organization name').fill('Acme Health');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.getByText('Acme Health · you are an owner').waitFor();
+    await page.context().close();
+  });
+
   it('fits a phone and a desktop, in English, German and French, with AA contrast', async () => {
     for (const [locale, heading] of [
       ['en-US', 'Developer console'],
