@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { baseServiceEnv, ConfigError, env, keyEncryptionEnv, keyEncryptionSettings, parseEnv } from '@svc/http';
+import { API_KEY_MAX_LIMITS } from '@svc/schemas';
 import { z } from 'zod';
 
 const blank = (v: unknown) => (v === '' ? undefined : v);
@@ -50,6 +51,12 @@ const ZConfig = z.object({
   /** When Redis is down: refuse (closed) or hold each replica to limit ÷ RATE_LIMIT_REPLICAS (open). */
   RATE_LIMIT_ON_REDIS_FAILURE: z.preprocess(blank, z.enum(['closed', 'open']).default('open')),
   RATE_LIMIT_REPLICAS: env.int(1, 1),
+  /**
+   * The platform maximum of one API key's limits: a key whose own limits are higher (tenants choose
+   * them) is held to these. The operator's to raise; the identity provider refuses keys above them.
+   */
+  API_KEY_MAX_HOURLY_LIMIT: env.int(API_KEY_MAX_LIMITS.hourly, 1),
+  API_KEY_MAX_BURST_LIMIT: env.int(API_KEY_MAX_LIMITS.burst, 1),
   /** Default lifetime of a credential; unset: no validUntil (no expiry). */
   CREDENTIAL_VALIDITY_SECONDS: z.preprocess(blank, z.coerce.number().int().min(60).optional()),
   CREDENTIAL_STATUS_TYPE: z.preprocess(

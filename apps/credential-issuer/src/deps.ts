@@ -50,6 +50,7 @@ export function buildDeps(config: Config): AppDeps {
     logger: core.logger,
     clock: core.clock,
     events: new LimitEvents(core.db, core.logger),
+    maxLimits: { hourly: config.API_KEY_MAX_HOURLY_LIMIT, burst: config.API_KEY_MAX_BURST_LIMIT },
   });
   const stopOfferPurge = startOfferPurge(core.db, () => core.clock.now(), core.logger);
   // The identity provider as the authorization server of wallets' approvals: one client (one

@@ -19,6 +19,9 @@ export function buildIssuer(env: NodeJS.ProcessEnv = {}) {
     ISSUER_SIGNING_KEY_KEK: testSigningKeyKek('credential-issuer'),
     LOG_LEVEL: 'silent',
     SIGNING_WORKERS: '2',
+    // Roomy, as arrangeOrg's keys are: these tests fire many requests at once.
+    API_KEY_MAX_HOURLY_LIMIT: '100000',
+    API_KEY_MAX_BURST_LIMIT: '1000',
     ...env,
   });
   const deps = buildDeps(config);

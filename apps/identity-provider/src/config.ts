@@ -1,4 +1,5 @@
 import { baseServiceEnv, ConfigError, env, keyEncryptionEnv, keyEncryptionSettings, parseEnv } from '@svc/http';
+import { API_KEY_MAX_LIMITS } from '@svc/schemas';
 import { z } from 'zod';
 import type { BaseUrls } from './environment/environment.js';
 
@@ -64,6 +65,13 @@ const ZConfig = z.object({
   /** /oauth/authorize requests per client and source address per minute, then 429. */
   AUTHORIZE_RATE_LIMIT: env.int(30, 1),
   RATE_LIMIT_UNIT: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['second', 'minute', 'hour']).default('minute')),
+  /**
+   * The platform maximum of one API key's limits (wallet verify, the credential issuer): a developer
+   * asking for more is refused (400 naming the field and the maximum). The operator's to raise; set
+   * the same values on wallet-verify and the credential issuer, which hold every key to them.
+   */
+  API_KEY_MAX_HOURLY_LIMIT: env.int(API_KEY_MAX_LIMITS.hourly, 1),
+  API_KEY_MAX_BURST_LIMIT: env.int(API_KEY_MAX_LIMITS.burst, 1),
   /**
    * OpenID4VCI's authorization code flow (docs/credential-issuer.md, "Wallets"): the credential
    * issuer this server authorizes wallets for, and the client id it introspects their tokens with

@@ -1,4 +1,5 @@
 import { baseServiceEnv, env, parseEnv } from '@svc/http';
+import { API_KEY_MAX_LIMITS } from '@svc/schemas';
 import { z } from 'zod';
 
 const ZConfig = z.object({
@@ -9,6 +10,12 @@ const ZConfig = z.object({
   RATE_LIMIT_ON_REDIS_FAILURE: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['closed', 'open']).default('closed')),
   /** Replicas sharing the limits; failing open, each holds limit ÷ replicas. */
   RATE_LIMIT_REPLICAS: env.int(1, 1),
+  /**
+   * The platform maximum of one API key's limits: a key whose own limits are higher (tenants choose
+   * them) is held to these. The operator's to raise; the identity provider refuses keys above them.
+   */
+  API_KEY_MAX_HOURLY_LIMIT: env.int(API_KEY_MAX_LIMITS.hourly, 1),
+  API_KEY_MAX_BURST_LIMIT: env.int(API_KEY_MAX_LIMITS.burst, 1),
   /** A palm status change or a wallet's removal shows within this many seconds. */
   WALLET_CACHE_TTL_SECONDS: env.int(10),
   /** A disabled key or a changed limit takes effect within this many seconds. */

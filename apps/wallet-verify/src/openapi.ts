@@ -3,7 +3,7 @@ import { ZAreaBError, ZErrorBody, ZWalletVerification, ZWalletVerifyQuery } from
 import { WALLET_VERIFY_EXAMPLES } from './openapi-examples.js';
 
 const LIMIT_HEADERS = {
-  'X-RateLimit-Limit': 'Requests allowed per hour',
+  'X-RateLimit-Limit': 'Requests this key is allowed per hour: its own limit, held to the platform maximum the operator sets',
   'X-RateLimit-Remaining': 'Requests left in the current hour',
   'X-RateLimit-Reset': 'Unix time at which the hour ends',
 };
@@ -29,7 +29,7 @@ export const WALLET_VERIFY_API: ApiSpec = {
           401: { description: '"Missing API key", "Invalid / disabled API key", or the same followed by why for a sandbox key (sbx_)', schema: ZAreaBError },
           403: { description: '"Invalid / disabled API key": disabled, or without wallet:verify', schema: ZAreaBError },
           404: { description: '"Wallet not found"', schema: ZAreaBError, headers: LIMIT_HEADERS },
-          429: { description: '"Rate limit exceeded" (Retry-After)', schema: ZAreaBError, headers: LIMIT_HEADERS },
+          429: { description: '"Rate limit exceeded" (Retry-After): over the key’s hourly or per-second limit', schema: ZAreaBError, headers: LIMIT_HEADERS },
           ...errorResponses({ 503: 'Redis unreachable while failing closed (Retry-After)' }),
         },
       },

@@ -111,6 +111,22 @@ describe('rate limits', () => {
   });
 });
 
+describe('the platform maximum of a key’s limits', () => {
+  it('holds a key whose own limits are above it (a tenant asked for 10 000 000 an hour) to the maximum', async () => {
+    const { key, human } = await arrange(db, { hourlyLimit: 10_000_000, burstLimit: 100_000 });
+    const clock = clockAt('2026-11-22T10:15:00Z');
+    const app = service(clock, { API_KEY_MAX_HOURLY_LIMIT: '50', API_KEY_MAX_BURST_LIMIT: '3' });
+    const hit = () => request(app).get('/v1/human/verify').query({ wallet_address: human.wallet }).set('X-SVC-API-Key', key.key);
+    const answers = [];
+    for (let i = 0; i < 4; i++) answers.push(await hit());
+    expect(answers.map((r) => r.status)).toEqual([200, 200, 200, 429]);
+    expect(answers[0]!.headers['x-ratelimit-limit']).toBe('50');
+    expect(answers[0]!.headers['x-ratelimit-remaining']).toBe('49');
+    expect(answers[3]!.body).toEqual({ error: 'Rate limit exceeded' });
+    expect(answers[3]!.headers['retry-after']).toBe('1');
+  });
+});
+
 describe('several replicas sharing one store', () => {
   it('together allow exactly the limit under concurrent load', async () => {
     const { key, human } = await arrange(db, { hourlyLimit: 25, burstLimit: 1000 });

@@ -151,7 +151,7 @@ export const COMMANDS: Record<string, Command> = {
     },
   },
   'apikey:create': {
-    summary: 'create an API key: --org --permissions a,b [--hourly-limit N] [--burst-limit N] [--name]',
+    summary: 'create an API key: --org --permissions a,b [--hourly-limit N] [--burst-limit N] [--name] (limits up to API_KEY_MAX_*_LIMIT)',
     options: { org: str, permissions: str, 'hourly-limit': str, 'burst-limit': str, name: str },
     required: ['org', 'permissions'],
     run: (ctx, v) =>
@@ -176,7 +176,7 @@ export const COMMANDS: Record<string, Command> = {
     run: (ctx, v) => rotateApiKey(ctx, { id: s(v, 'id') }),
   },
   'apikey:limits': {
-    summary: "change an API key's limits: --id [--hourly-limit N] [--burst-limit N]",
+    summary: "change an API key's limits: --id [--hourly-limit N] [--burst-limit N] (up to API_KEY_MAX_*_LIMIT)",
     options: { id: str, 'hourly-limit': str, 'burst-limit': str },
     required: ['id'],
     run: (ctx, v) => setApiKeyLimits(ctx, { id: s(v, 'id'), hourlyLimit: int(v, 'hourly-limit'), burstLimit: int(v, 'burst-limit') }),

@@ -14,6 +14,13 @@ export interface AdminContext {
   keys?: Partial<Record<KeyService, KeyEncryption>>;
   /** The identity provider's CREDENTIAL_ISSUER_CLIENT_ID, if set: revoking a wallet's approval, or changing the data behind its credentials, tells the credential issuer (wallet_approval.*). */
   credentialIssuerClientId?: string;
+  /**
+   * The platform maximum of an API key's limits: creating or re-limiting a key above it is refused.
+   * The admin CLI and the identity provider's developer API always set it (from API_KEY_MAX_*);
+   * unset (scripts, tests), only the database's bound applies. The services hold every key to it
+   * anyway when they enforce limits.
+   */
+  apiKeyMaxLimits?: { hourly: number; burst: number };
 }
 
 /**

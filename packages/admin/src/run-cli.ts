@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { apiKeyMaxLimitsFromEnv } from './api-keys.js';
 import { COMMANDS } from './commands.js';
 import { closest } from './did-you-mean.js';
 import type { AdminContext } from './context.js';
@@ -81,8 +82,9 @@ export async function runCli(argv: string[], connect: () => Promise<AdminContext
   }
   let ctx: (AdminContext & { close(): Promise<void> }) | undefined;
   try {
+    const apiKeyMaxLimits = apiKeyMaxLimitsFromEnv(io.env ?? process.env);
     ctx = await connect();
-    const result = await command.run(ctx, values);
+    const result = await command.run({ apiKeyMaxLimits, ...ctx }, values);
     io.stdout(`${JSON.stringify(result)}\n`);
     return 0;
   } catch (err) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { hashApiKey } from '@svc/secrets';
 import { uniqueEmail } from '@svc/testkit';
-import { cli, db, expectRefused, newOrg, newUser, WALLET } from './cli-harness.js';
+import { cli, cliWith, db, expectRefused, newOrg, newUser, WALLET } from './cli-harness.js';
 
 describe('admin CLI', () => {
   it('rejects unknown commands and flags without touching the database', async () => {
@@ -259,6 +259,25 @@ describe('admin CLI', () => {
         burst_limit: 3,
       });
       expect((await cli('apikey:disable', '--id', rotated.json.id)).json).toEqual({ id: rotated.json.id, status: 'disabled' });
+    });
+
+    it('refuses limits above the platform maximum, which only the operator raises', async () => {
+      const { org } = await newOrg();
+      const flooding = ['apikey:create', '--org', org.id, '--permissions', 'wallet:verify', '--hourly-limit', '10000000'];
+      expectRefused(await cli(...flooding), /--hourly-limit must be at most 10000, the platform maximum per key \(API_KEY_MAX_HOURLY_LIMIT\)/);
+      expectRefused(
+        await cli('apikey:create', '--org', org.id, '--permissions', 'wallet:verify', '--burst-limit', '100000'),
+        /--burst-limit must be at most 100, the platform maximum per key \(API_KEY_MAX_BURST_LIMIT\)/,
+      );
+      expect(await db.apiKey.count({ where: { organizationId: org.id } })).toBe(0);
+      const raised = await cliWith({ env: { API_KEY_MAX_HOURLY_LIMIT: '20000000' } }, ...flooding);
+      expect(await db.apiKey.findUniqueOrThrow({ where: { id: raised.json.id } })).toMatchObject({ hourlyLimit: 10_000_000 });
+      expectRefused(await cli('apikey:limits', '--id', raised.json.id, '--burst-limit', '101'), /--burst-limit must be at most 100/);
+      expectRefused(
+        await cliWith({ env: { API_KEY_MAX_BURST_LIMIT: 'lots' } }, 'apikey:limits', '--id', raised.json.id, '--burst-limit', '5'),
+        /API_KEY_MAX_BURST_LIMIT must be a whole number/,
+      );
+      expect(await db.apiKey.findUniqueOrThrow({ where: { id: raised.json.id } })).toMatchObject({ burstLimit: 10 });
     });
 
     it.each([

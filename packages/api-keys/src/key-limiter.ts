@@ -18,6 +18,12 @@ export interface KeyLimiterOptions {
   clock: { now(): Date };
   /** Where a key reaching its hourly limit is announced (the webhook outbox). */
   events?: LimitEvents;
+  /**
+   * The platform maximum of a key's limits (API_KEY_MAX_HOURLY_LIMIT, API_KEY_MAX_BURST_LIMIT):
+   * tenants choose their keys' limits, so a key made above it (or before it was lowered) is held
+   * to it here, whatever its record says.
+   */
+  maxLimits: { hourly: number; burst: number };
 }
 
 /** The X-RateLimit-* headers every answer to a known key carries (areas B and C). */
@@ -47,9 +53,11 @@ export class KeyLimiter {
   }
 
   async consume(keyId: string, limits: KeyLimits): Promise<RateLimitDecision> {
-    const decision = await this.decide(keyId, limits);
-    const { organizationId } = limits;
-    if (organizationId) this.options.events?.observe({ id: keyId, organizationId, hourlyLimit: limits.hourlyLimit }, decision);
+    const { maxLimits } = this.options;
+    const held = { ...limits, hourlyLimit: Math.min(limits.hourlyLimit, maxLimits.hourly), burstLimit: Math.min(limits.burstLimit, maxLimits.burst) };
+    const decision = await this.decide(keyId, held);
+    const { organizationId } = held;
+    if (organizationId) this.options.events?.observe({ id: keyId, organizationId, hourlyLimit: held.hourlyLimit }, decision);
     return decision;
   }
 

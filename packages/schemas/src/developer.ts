@@ -132,14 +132,45 @@ export const ZApplicationList = z.object({ items: z.array(ZApplicationView) });
 export const ZRotatedSecret = z.object({ client_id: z.string(), client_secret: z.string() });
 
 export const API_KEY_PERMISSIONS = ['wallet:verify', 'credentials:issue'] as const;
+
+/** A new key's limits when none are given: the spec's 1000 requests per hour and 10 per second. */
+export const API_KEY_DEFAULT_LIMITS = { hourly: 1000, burst: 10 } as const;
+/**
+ * The platform maximum of one key's limits when the operator sets none (API_KEY_MAX_HOURLY_LIMIT,
+ * API_KEY_MAX_BURST_LIMIT): ten times the defaults. Tenants choose their keys' limits, so without
+ * a ceiling a per-key limit would be whatever a tenant says.
+ */
+export const API_KEY_MAX_LIMITS = { hourly: 10_000, burst: 100 } as const;
+/**
+ * What all of one organization's keys together may use of one service when the operator sets
+ * nothing else (ORGANIZATION_HOURLY_LIMIT, ORGANIZATION_BURST_LIMIT): as much as one key at the
+ * platform maximum, so more keys share a budget rather than add to it.
+ */
+export const ORGANIZATION_LIMITS = { hourly: 10_000, burst: 100 } as const;
+
 export const ZCreateApiKeyRequest = z.strictObject({
   name: name.optional(),
   permissions: z
     .array(z.enum(API_KEY_PERMISSIONS))
     .min(1, 'must list at least one permission')
     .refine((p) => new Set(p).size === p.length, 'must not list a permission twice'),
-  hourly_limit: z.number().int().min(1).max(10_000_000).optional(),
-  burst_limit: z.number().int().min(1).max(100_000).optional(),
+  // The ceiling is the operator's (checked by the service, whose 400 names it), not this schema's.
+  hourly_limit: z
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .meta({
+      description: `Requests per clock hour (default ${API_KEY_DEFAULT_LIMITS.hourly}); at most the platform maximum, ${API_KEY_MAX_LIMITS.hourly.toLocaleString('en')} unless the operator set another (API_KEY_MAX_HOURLY_LIMIT). Above it: 400 naming the field and the maximum.`,
+    }),
+  burst_limit: z
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .meta({
+      description: `Requests per second (default ${API_KEY_DEFAULT_LIMITS.burst}); at most the platform maximum, ${API_KEY_MAX_LIMITS.burst} unless the operator set another (API_KEY_MAX_BURST_LIMIT). Above it: 400 naming the field and the maximum.`,
+    }),
 });
 export const ZApiKeyIdParams = z.object({ id: z.string().uuid('must be a UUID') });
 export const ZApiKeyView = z.object({
@@ -147,8 +178,8 @@ export const ZApiKeyView = z.object({
   name: z.string().nullable(),
   prefix: z.string(),
   permissions: z.array(z.string()),
-  hourly_limit: z.number(),
-  burst_limit: z.number(),
+  hourly_limit: z.number().meta({ description: 'Requests per clock hour this key is held to (a key made above the platform maximum is held to the maximum)' }),
+  burst_limit: z.number().meta({ description: 'Requests per second this key is held to (likewise at most the platform maximum)' }),
   status: z.enum(['active', 'disabled']),
   last_used_at: z.string().nullable(),
   /** Requests with this key in the current hour, as wallet verify and the issuer counted them (flushed every minute or so). */

@@ -5,6 +5,7 @@
  * columns.
  */
 import { createApiKey } from '@svc/admin';
+import { type FieldIssue, ValidationError } from '@svc/http';
 import type { ApiKeyView } from '@svc/schemas';
 import type { z } from 'zod';
 import type { ZCreateApiKeyRequest } from '@svc/schemas';
@@ -51,17 +52,18 @@ async function apiKeyViews(deps: DeveloperDeps, keys: ListedKey[]): Promise<ApiK
     ? await deps.db.apiKeyUsage.findMany({ where: { apiKeyId: { in: keys.map((k) => k.id) }, hour }, select: { apiKeyId: true, count: true } })
     : [];
   const counts = new Map(usage.map((u) => [u.apiKeyId, u.count]));
-  return keys.map((key) => apiKeyView(key, counts.get(key.id) ?? 0));
+  return keys.map((key) => apiKeyView(deps, key, counts.get(key.id) ?? 0));
 }
 
-function apiKeyView(key: ListedKey, requestsThisHour: number): ApiKeyView {
+/** A key made above today's platform maximum (before it, or before it was lowered) shows the limits it is held to. */
+function apiKeyView(deps: DeveloperDeps, key: ListedKey, requestsThisHour: number): ApiKeyView {
   return {
     id: key.id,
     name: key.name,
     prefix: key.prefix,
     permissions: key.permissions,
-    hourly_limit: key.hourlyLimit,
-    burst_limit: key.burstLimit,
+    hourly_limit: Math.min(key.hourlyLimit, deps.config.API_KEY_MAX_HOURLY_LIMIT),
+    burst_limit: Math.min(key.burstLimit, deps.config.API_KEY_MAX_BURST_LIMIT),
     status: key.status,
     last_used_at: key.lastUsedAt?.toISOString() ?? null,
     requests_this_hour: requestsThisHour,
@@ -73,19 +75,38 @@ function apiKeyView(key: ListedKey, requestsThisHour: number): ApiKeyView {
 /** Active API keys an organization may have. */
 const ACTIVE_KEYS = 100;
 
+/**
+ * Tenants choose their keys' limits; the operator chooses how high they may go (API_KEY_MAX_*), so
+ * the limits a key is advertised with mean the same for every tenant.
+ */
+function assertWithinPlatformMaximum(deps: DeveloperDeps, body: z.output<typeof ZCreateApiKeyRequest>): void {
+  const issues: FieldIssue[] = [];
+  for (const [field, value, max] of [
+    ['hourly_limit', body.hourly_limit, deps.config.API_KEY_MAX_HOURLY_LIMIT],
+    ['burst_limit', body.burst_limit, deps.config.API_KEY_MAX_BURST_LIMIT],
+  ] as const) {
+    if (value !== undefined && value > max) issues.push({ field: `body.${field}`, message: `must be at most ${max}, the platform maximum per key` });
+  }
+  if (issues.length) throw new ValidationError(issues);
+}
+
 export async function makeApiKey(deps: DeveloperDeps, developer: Developer, body: z.output<typeof ZCreateApiKeyRequest>) {
+  assertWithinPlatformMaximum(deps, body);
   if ((await deps.db.apiKey.count({ where: { organizationId: developer.organizationId, status: 'active' } })) >= ACTIVE_KEYS)
     throw conflict('too_many_api_keys', `An organization has at most ${ACTIVE_KEYS} active API keys: disable some first`);
   const { id, key } = await asRequest(() =>
-    createApiKey(adminContext(deps), {
-      org: developer.organizationId,
-      permissions: body.permissions.join(','),
-      name: body.name,
-      hourlyLimit: body.hourly_limit,
-      burstLimit: body.burst_limit,
-    }),
+    createApiKey(
+      { ...adminContext(deps), apiKeyMaxLimits: { hourly: deps.config.API_KEY_MAX_HOURLY_LIMIT, burst: deps.config.API_KEY_MAX_BURST_LIMIT } },
+      {
+        org: developer.organizationId,
+        permissions: body.permissions.join(','),
+        name: body.name,
+        hourlyLimit: body.hourly_limit,
+        burstLimit: body.burst_limit,
+      },
+    ),
   );
-  return { ...apiKeyView(await deps.db.apiKey.findUniqueOrThrow({ where: { id }, select: LISTED }), 0), key };
+  return { ...apiKeyView(deps, await deps.db.apiKey.findUniqueOrThrow({ where: { id }, select: LISTED }), 0), key };
 }
 
 export async function listApiKeys(deps: DeveloperDeps, developer: Developer) {

@@ -146,6 +146,56 @@ describe('API keys', () => {
       .send({ permissions: ['everything'], hourly_limit: 0 });
     expect(bad.body.details.map((d: { field: string }) => d.field).sort()).toEqual(['body.hourly_limit', 'body.permissions[0]']);
   });
+
+  it('refuses limits above the platform maximum, so a tenant cannot give itself any rate it likes', async () => {
+    const dev = await developer(sandbox.idp.app);
+    const asked = await request(sandbox.idp.app)
+      .post('/v2/developer/api-keys')
+      .set(as(dev.token))
+      .send({ permissions: ['wallet:verify'], hourly_limit: 10_000_000, burst_limit: 100_000 });
+    expect(asked.status).toBe(400);
+    expect(asked.body).toMatchObject({
+      error: 'invalid_request',
+      details: [
+        { field: 'body.hourly_limit', message: 'must be at most 10000, the platform maximum per key' },
+        { field: 'body.burst_limit', message: 'must be at most 100, the platform maximum per key' },
+      ],
+    });
+    const atMaximum = await request(sandbox.idp.app)
+      .post('/v2/developer/api-keys')
+      .set(as(dev.token))
+      .send({ permissions: ['wallet:verify'], hourly_limit: 10_000, burst_limit: 100 });
+    expect(atMaximum.status).toBe(201);
+    expect((await request(sandbox.idp.app).get('/v2/developer/api-keys').set(as(dev.token))).body.items).toHaveLength(1);
+    // A key made before the maximum was lowered is listed with the limits it is held to.
+    await sandbox.db.apiKey.update({ where: { id: atMaximum.body.id }, data: { hourlyLimit: 10_000_000, burstLimit: 100_000 } });
+    const listed = (await request(sandbox.idp.app).get('/v2/developer/api-keys').set(as(dev.token))).body.items;
+    expect(listed[0]).toMatchObject({ hourly_limit: 10_000, burst_limit: 100 });
+  });
+
+  it('lets the operator raise the platform maximum', async () => {
+    const raised = buildIdp({
+      SVC_ENVIRONMENT: 'sandbox',
+      DATABASE_URL: sandbox.idp.deps.config.DATABASE_URL,
+      PUBLIC_URL: SANDBOX_URL,
+      API_KEY_MAX_HOURLY_LIMIT: '50000',
+    });
+    try {
+      const dev = await developer(raised.app);
+      const over = await request(raised.app)
+        .post('/v2/developer/api-keys')
+        .set(as(dev.token))
+        .send({ permissions: ['wallet:verify'], hourly_limit: 50_001 });
+      expect(over.body.details).toEqual([{ field: 'body.hourly_limit', message: 'must be at most 50000, the platform maximum per key' }]);
+      const made = await request(raised.app)
+        .post('/v2/developer/api-keys')
+        .set(as(dev.token))
+        .send({ permissions: ['wallet:verify'], hourly_limit: 50_000 });
+      expect(made.body).toMatchObject({ hourly_limit: 50_000, burst_limit: 10 });
+    } finally {
+      await raised.deps.close();
+    }
+  });
 });
 
 describe('credentials made with a personal access token (attack: a leaked token turning itself into credentials that outlive it)', () => {
