@@ -44,8 +44,8 @@ const ZConfig = z.object({
   /**
    * RFC 8705 behind a TLS-terminating proxy: the request header in which the proxy passes the
    * client's verified certificate (RFC 9440 Client-Cert, `:base64 DER:`). Unset, mutual TLS is not
-   * offered. The proxy must remove the header from every request that reaches it, or a client could
-   * name any certificate.
+   * offered. Honoured only from the proxies TRUST_PROXY names (required with it). The proxy must
+   * remove the header from every request that reaches it, or a client could name any certificate.
    */
   MTLS_CLIENT_CERT_HEADER: z.preprocess(
     (v) => (v === '' ? undefined : typeof v === 'string' ? v.toLowerCase() : v),
@@ -113,6 +113,12 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
   if (rateLimitPerGrant > config.RATE_LIMIT_DEFAULT)
     throw new ConfigError(
       `Invalid configuration: RATE_LIMIT_PER_GRANT: must be at most RATE_LIMIT_DEFAULT, ${config.RATE_LIMIT_DEFAULT} (got ${rateLimitPerGrant})`,
+    );
+  // The certificate header is honoured only from the proxies TRUST_PROXY names; with none named
+  // (or every peer trusted) any client could write it.
+  if (config.MTLS_CLIENT_CERT_HEADER && (config.TRUST_PROXY === undefined || typeof config.TRUST_PROXY === 'boolean'))
+    throw new ConfigError(
+      'Invalid configuration: MTLS_CLIENT_CERT_HEADER: set TRUST_PROXY to the addresses (or the hop count) of the proxy that passes client certificates; the header is honoured only from it',
     );
   if ((config.CREDENTIAL_ISSUER_URL === undefined) !== (config.CREDENTIAL_ISSUER_CLIENT_ID === undefined))
     throw new ConfigError('Invalid configuration: CREDENTIAL_ISSUER_URL and CREDENTIAL_ISSUER_CLIENT_ID: set both, or neither');

@@ -14,11 +14,22 @@ export interface ClientCertificate {
 const BYTE_SEQUENCE = /^:([A-Za-z0-9+/]{1,16384}={0,2}):$/;
 
 /**
+ * Whether the request came straight from a proxy TRUST_PROXY names: only such a peer's
+ * certificate header is its verified client's. From anyone else the header is what a client wrote
+ * (a public certificate, sent over plain HTTP, would otherwise authenticate its owner).
+ */
+const fromTrustedProxy = (req: Request): boolean => {
+  const trusted = req.app.get('trust proxy fn') as ((address: string | undefined, hop: number) => boolean) | undefined;
+  return trusted?.(req.socket.remoteAddress, 0) === true;
+};
+
+/**
  * The certificate in the configured header (MTLS_CLIENT_CERT_HEADER), or undefined when mutual TLS
- * is not configured, none was presented, or the header does not hold a certificate.
+ * is not configured, the request did not come from a trusted proxy, none was presented, or the
+ * header does not hold a certificate.
  */
 export function clientCertificate(config: Pick<Config, 'MTLS_CLIENT_CERT_HEADER'>, req: Request): ClientCertificate | undefined {
-  if (!config.MTLS_CLIENT_CERT_HEADER) return undefined;
+  if (!config.MTLS_CLIENT_CERT_HEADER || !fromTrustedProxy(req)) return undefined;
   const value = req.get(config.MTLS_CLIENT_CERT_HEADER);
   const encoded = value === undefined ? undefined : BYTE_SEQUENCE.exec(value.trim())?.[1];
   if (!encoded) return undefined;

@@ -63,7 +63,8 @@ let client: Pem;
 let stranger: Pem;
 
 beforeAll(async () => {
-  idp = buildIdp({ MTLS_CLIENT_CERT_HEADER: HEADER });
+  // The terminator runs on this machine: loopback is the trusted proxy.
+  idp = buildIdp({ MTLS_CLIENT_CERT_HEADER: HEADER, TRUST_PROXY: 'loopback' });
   db = testDb();
   [server, client, stranger] = [selfSigned('terminator'), selfSigned('client'), selfSigned('stranger')];
   backend = createHttpServer(idp.app).listen(0, '127.0.0.1');
@@ -176,6 +177,31 @@ describe('self_signed_tls_client_auth and certificate-bound tokens (RFC 8705)', 
       .send({ grant_type: 'client_credentials', client_id: registered.client_id });
     expect(res.status).toBe(401);
     expect(res.body.error).toBe('invalid_client');
+  });
+
+  it('honours the certificate header only from the proxy TRUST_PROXY names (attack: a public certificate over plain HTTP)', async () => {
+    const registered = await mtlsClient();
+    const { default: request } = await import('supertest');
+    const straight = (target: typeof idp) =>
+      request(target.app)
+        .post('/oauth/token')
+        .set(HEADER, `:${new X509Certificate(client.cert).raw.toString('base64')}:`)
+        .type('form')
+        .send({ grant_type: 'client_credentials', client_id: registered.client_id });
+    // The proxy is elsewhere: this request (from loopback) is a client's, whatever header it wrote.
+    const proxyElsewhere = buildIdp({ MTLS_CLIENT_CERT_HEADER: HEADER, TRUST_PROXY: '192.0.2.10' });
+    try {
+      const refused = await straight(proxyElsewhere);
+      expect(refused.status).toBe(401);
+      expect(refused.body.error).toBe('invalid_client');
+    } finally {
+      await proxyElsewhere.deps.close();
+    }
+    // From the trusted proxy's address the same header is the proxy's word.
+    expect((await straight(idp)).status).toBe(200);
+    // Configured without a proxy to trust (or trusting every peer), the service does not start.
+    for (const TRUST_PROXY of [undefined, 'false', 'true'])
+      expect(() => buildIdp({ MTLS_CLIENT_CERT_HEADER: HEADER, ...(TRUST_PROXY ? { TRUST_PROXY } : {}) })).toThrow(/MTLS_CLIENT_CERT_HEADER: set TRUST_PROXY/);
   });
 
   it('authenticates it by its certificate at the client user-token endpoint too', async () => {
