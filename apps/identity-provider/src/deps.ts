@@ -87,7 +87,11 @@ export function buildDeps(config: Config, testClock?: Clock): AppDeps {
     credentialIssuerClientId: config.credentialIssuer?.clientId,
   };
   // Clients' back-channel logout URIs are reached like their jwks_uri: never an internal address.
-  const logout = new BackchannelLogout(tokens, outboundFetch(config.JWKS_URI_ALLOW_PRIVATE, { what: "The client's backchannel_logout_uri" }), core.logger);
+  const logout = new BackchannelLogout(
+    tokens,
+    outboundFetch(config.JWKS_URI_ALLOW_PRIVATE, { what: "The client's backchannel_logout_uri", log: core.logger }),
+    core.logger,
+  );
   return {
     ...core,
     close: async () => {
@@ -100,7 +104,7 @@ export function buildDeps(config: Config, testClock?: Clock): AppDeps {
     announceDataWindowEnds: () => announceDataWindowEnds(core.db, config.IDP_SECRET, clock.now()),
     webhookSecrets: new WebhookSecrets(keyEncryption),
     // A receiver's answer is read no further than a status line's worth: only its status counts.
-    webhookFetch: outboundFetch(config.WEBHOOK_ALLOW_PRIVATE_TARGETS, { what: 'The webhook endpoint', maxBytes: 4096, overflow: 'truncate' }),
+    webhookFetch: outboundFetch(config.WEBHOOK_ALLOW_PRIVATE_TARGETS, { what: 'The webhook endpoint', maxBytes: 4096, overflow: 'truncate', log: core.logger }),
     limits: new RequestLimits(
       core.store.limiter,
       {
@@ -114,7 +118,7 @@ export function buildDeps(config: Config, testClock?: Clock): AppDeps {
       core.logger,
       clock,
     ),
-    assertions: new ClientAssertions(config.issuer, core.store.cache, clock, config.JWKS_URI_ALLOW_PRIVATE),
+    assertions: new ClientAssertions(config.issuer, core.store.cache, clock, config.JWKS_URI_ALLOW_PRIVATE, core.logger),
     dpop: new DpopProofs({ nonceSecret: config.IDP_SECRET, cache: core.store.cache, clock, refusals: { invalid: invalidDpopProof, useNonce: useDpopNonce } }),
     tokenStamps,
     config,

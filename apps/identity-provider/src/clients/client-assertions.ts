@@ -1,3 +1,4 @@
+import type { Logger } from '@svc/http';
 import type { Cache } from '@svc/kv';
 import type { Clock } from '@svc/runtime';
 import { createLocalJWKSet, createRemoteJWKSet, customFetch, decodeJwt, type JSONWebKeySet, type JWTPayload, jwtVerify, type JWTVerifyGetKey } from 'jose';
@@ -33,6 +34,8 @@ export class ClientAssertions {
     private readonly clock: Clock,
     /** JWKS_URI_ALLOW_PRIVATE: fetch keys from internal addresses too (development only). */
     private readonly allowInternalJwksUri = false,
+    /** Where a jwks_uri refused for its internal address is logged, with the address. */
+    private readonly log?: Logger,
   ) {}
 
   /** The client_id an assertion claims, before anything is verified (for the lookup only). */
@@ -55,7 +58,7 @@ export class ClientAssertions {
         cooldownDuration: 30_000,
         cacheMaxAge: 600_000,
         // Never to this host or an internal network (SSRF), whatever the URI's name resolves to.
-        [customFetch]: outboundFetch(this.allowInternalJwksUri),
+        [customFetch]: outboundFetch(this.allowInternalJwksUri, { ...(this.log ? { log: this.log } : {}) }),
       });
       this.remote.set(app.jwksUri, keys);
     }

@@ -2,7 +2,7 @@ import { lookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { BlockList, isIP } from 'node:net';
-import { ipv6Groups, mappedIpv4 } from '@svc/http';
+import { ipv6Groups, type Logger, mappedIpv4 } from '@svc/http';
 
 // Addresses a client's jwks_uri must never reach: this host, private networks, link-local (where
 // cloud metadata services answer, 169.254.169.254 and fd00:ec2::254), shared and reserved space.
@@ -55,8 +55,14 @@ export class InternalAddressError extends Error {
   override name = 'InternalAddressError';
 }
 
-const refused = (what: string, host: string, address: string) =>
-  new InternalAddressError(`${what} host ${host} is at a private or internal address (${address}); it is never fetched`);
+/**
+ * The refusal a caller reads names the host it gave, never the address the host resolved to: that
+ * would tell anyone who registers a name what an internal network holds. The server log keeps it.
+ */
+const refused = (what: string, host: string, address: string, log: Logger | undefined) => {
+  log?.warn({ host, address }, `${what}: refused, the host is at a private or internal address`);
+  return new InternalAddressError(`${what} could not be fetched: its host ${host} is at a private or internal address, which is never fetched`);
+};
 
 /**
  * dns.lookup that fails unless every address the name resolves to is public. It runs when the
@@ -64,11 +70,12 @@ const refused = (what: string, host: string, address: string) =>
  * to a public address at one moment and to an internal one at the next (DNS rebinding) gains nothing.
  */
 const publicOnlyLookup =
-  (what: string) => (hostname: string, options: LookupOptions, callback: (err: Error | null, address: string | LookupAddress[], family?: number) => void) => {
+  (what: string, log: Logger | undefined) =>
+  (hostname: string, options: LookupOptions, callback: (err: Error | null, address: string | LookupAddress[], family?: number) => void) => {
     lookup(hostname, { ...options, all: true }, (err, addresses) => {
       if (err) return callback(err, []);
       const internal = addresses.find((a) => !isPublicAddress(a.address));
-      if (internal) return callback(refused(what, hostname, internal.address), []);
+      if (internal) return callback(refused(what, hostname, internal.address, log), []);
       if (options.all) return callback(null, addresses);
       callback(null, addresses[0]!.address, addresses[0]!.family);
     });
@@ -81,6 +88,8 @@ export interface OutboundOptions {
   maxBytes?: number;
   /** Past `maxBytes`: fail (a key set cut short is no key set), or answer with what was read (a webhook receiver's status is what counts). */
   overflow?: 'error' | 'truncate';
+  /** Where a refused internal address is logged (the caller's error does not name it). */
+  log?: Logger;
 }
 
 export type OutboundFetch = ReturnType<typeof outboundFetch>;
@@ -92,7 +101,7 @@ export type OutboundFetch = ReturnType<typeof outboundFetch>;
  * answer. `allowInternal` (JWKS_URI_ALLOW_PRIVATE) lifts the address check, for development
  * against a client on the same machine.
  */
-export function outboundFetch(allowInternal: boolean, { what = "The client's jwks_uri", maxBytes = MAX_BYTES, overflow = 'error' }: OutboundOptions = {}) {
+export function outboundFetch(allowInternal: boolean, { what = "The client's jwks_uri", maxBytes = MAX_BYTES, overflow = 'error', log }: OutboundOptions = {}) {
   const answer = (status: number, headers: Headers, chunks: Buffer[]) => new Response(NO_BODY.has(status) ? null : Buffer.concat(chunks), { status, headers });
   return (
     href: string,
@@ -100,7 +109,7 @@ export function outboundFetch(allowInternal: boolean, { what = "The client's jwk
   ): Promise<Response> => {
     const url = new URL(href);
     const literal = url.hostname.replace(/^\[|\]$/g, '');
-    if (!allowInternal && isIP(literal) && !isPublicAddress(literal)) return Promise.reject(refused(what, url.hostname, literal));
+    if (!allowInternal && isIP(literal) && !isPublicAddress(literal)) return Promise.reject(refused(what, url.hostname, literal, log));
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
     return new Promise((resolve, reject) => {
       const req = send(
@@ -109,7 +118,7 @@ export function outboundFetch(allowInternal: boolean, { what = "The client's jwk
           method: init.method ?? 'GET',
           headers: Object.fromEntries(new Headers(init.headers).entries()),
           ...(init.signal ? { signal: init.signal } : {}),
-          ...(allowInternal ? {} : { lookup: publicOnlyLookup(what) }),
+          ...(allowInternal ? {} : { lookup: publicOnlyLookup(what, log) }),
         },
         (res) => {
           const chunks: Buffer[] = [];

@@ -63,7 +63,9 @@ describe('POST /oauth/token with keys at a client’s jwks_uri', () => {
     const res = await exchangeWithKeysAt(suite.idp.app, host);
     expect(res.status).toBe(401);
     expect(res.body.error).toBe('invalid_client');
-    expect(res.body.error_description).toMatch(/jwks_uri.*(private|internal)/);
+    expect(res.body.error_description).toMatch(/jwks_uri could not be fetched.*(private|internal)/);
+    // The address a name resolved to is the server's to know, not the caller's.
+    if (host === 'localhost') expect(res.body.error_description).not.toMatch(/127\.0\.0\.1|::1/);
     expect(fetched).toBe(before);
   });
 
