@@ -33,6 +33,13 @@ const ZConfig = z.object({
    * hold (advertised as rate_limit_per_grant), so one end user cannot use up a client; unset: a tenth of RATE_LIMIT_DEFAULT, rounded up.
    */
   RATE_LIMIT_PER_GRANT: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(1).optional()),
+  /**
+   * The most of a public client's budget per RATE_LIMIT_UNIT that one source address (an IPv4
+   * address, an IPv6 /64) may use, however many end users' grants it holds (advertised as
+   * rate_limit_per_source): accounts are cheap, addresses less so. Unset: a quarter of
+   * RATE_LIMIT_DEFAULT, rounded up, and never less than RATE_LIMIT_PER_GRANT.
+   */
+  RATE_LIMIT_PER_SOURCE: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(1).optional()),
   /** Keys the CSRF tokens, the pairwise app_scoped_user_id and DPoP nonces; the same on every replica. */
   IDP_SECRET: env.strongSecret(32),
   /** Keys the per-organization user UUIDs (wallet-verify's user_id, user-token's user_id); shared with wallet-verify only. */
@@ -90,6 +97,7 @@ export type Config = z.output<typeof ZConfig> & {
   resource: string;
   kek: ReturnType<typeof keyEncryptionSettings>;
   rateLimitPerGrant: number;
+  rateLimitPerSource: number;
   /** The credential issuer wallets are authorized for, when one is configured. */
   credentialIssuer: { url: string; clientId: string } | undefined;
 };
@@ -120,6 +128,11 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     throw new ConfigError(
       'Invalid configuration: MTLS_CLIENT_CERT_HEADER: set TRUST_PROXY to the addresses (or the hop count) of the proxy that passes client certificates; the header is honoured only from it',
     );
+  const rateLimitPerSource = config.RATE_LIMIT_PER_SOURCE ?? Math.max(rateLimitPerGrant, Math.ceil(config.RATE_LIMIT_DEFAULT / 4));
+  if (rateLimitPerSource < rateLimitPerGrant || rateLimitPerSource > config.RATE_LIMIT_DEFAULT)
+    throw new ConfigError(
+      `Invalid configuration: RATE_LIMIT_PER_SOURCE: must be between RATE_LIMIT_PER_GRANT, ${rateLimitPerGrant}, and RATE_LIMIT_DEFAULT, ${config.RATE_LIMIT_DEFAULT} (got ${rateLimitPerSource})`,
+    );
   if ((config.CREDENTIAL_ISSUER_URL === undefined) !== (config.CREDENTIAL_ISSUER_CLIENT_ID === undefined))
     throw new ConfigError('Invalid configuration: CREDENTIAL_ISSUER_URL and CREDENTIAL_ISSUER_CLIENT_ID: set both, or neither');
   const credentialIssuer =
@@ -128,5 +141,5 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
       : undefined;
   // The access tokens' audience: this service's data API (RFC 9068 §3, RFC 8707 resource).
   const signup = config.CONSOLE_SIGNUP ?? (sandbox ? 'open' : 'invite');
-  return { ...config, issuer, baseUrls, signup, resource: `${issuer}/v2`, kek, rateLimitPerGrant, credentialIssuer };
+  return { ...config, issuer, baseUrls, signup, resource: `${issuer}/v2`, kek, rateLimitPerGrant, rateLimitPerSource, credentialIssuer };
 }

@@ -110,6 +110,7 @@ export function buildDeps(config: Config, testClock?: Clock): AppDeps {
       {
         perClient: config.RATE_LIMIT_DEFAULT,
         perGrant: config.rateLimitPerGrant,
+        perSource: config.rateLimitPerSource,
         unit: config.RATE_LIMIT_UNIT,
         failuresPerSource: config.AUTH_FAILURE_LIMIT,
         authorizePerSource: config.AUTHORIZE_RATE_LIMIT,

@@ -93,6 +93,8 @@ export const ZServiceConfiguration = z.object({
   rate_limit_unit: z.string(),
   /** Each end user's share of rate_limit_default per rate_limit_unit, whatever number of grants (authorizations) of the client they hold. */
   rate_limit_per_grant: z.number().optional(),
+  /** Each source address's share (an IPv4 address, an IPv6 /64) of a public client's rate_limit_default per rate_limit_unit, whatever number of users it signs in. */
+  rate_limit_per_source: z.number().optional(),
 });
 
 /** RFC 9728 protected resource metadata of the data API. */

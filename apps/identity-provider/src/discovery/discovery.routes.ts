@@ -22,6 +22,7 @@ export function discoveryRouter(deps: DiscoveryDeps): Router {
       limit: deps.config.RATE_LIMIT_DEFAULT,
       unit: deps.config.RATE_LIMIT_UNIT,
       perGrant: deps.config.rateLimitPerGrant,
+      perSource: deps.config.rateLimitPerSource,
     },
     { environment: deps.config.SVC_ENVIRONMENT, baseUrls: deps.config.baseUrls, mtls },
   );

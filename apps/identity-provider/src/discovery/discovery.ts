@@ -79,7 +79,7 @@ export function protectedResourceMetadata(issuer: string, resource: string) {
 export function svcConfiguration(
   issuer: string,
   resource: string,
-  rateLimit: { limit: number; unit: string; perGrant: number },
+  rateLimit: { limit: number; unit: string; perGrant: number; perSource: number },
   site: { environment: Environment; baseUrls: BaseUrls; mtls?: boolean },
 ) {
   const standard = openidConfiguration(issuer, site.environment, { mtls: site.mtls });
@@ -118,5 +118,7 @@ export function svcConfiguration(
     rate_limit_unit: rateLimit.unit,
     // Each end user's share of rate_limit_default, however many grants they hold.
     rate_limit_per_grant: rateLimit.perGrant,
+    // Each source address's share of a public client's rate_limit_default, whatever number of users it signs in.
+    rate_limit_per_source: rateLimit.perSource,
   };
 }

@@ -28,7 +28,7 @@ export const DISCOVERY_EXAMPLES: Record<string, OperationExample[]> = {
         svcConfiguration(
           BASE,
           `${BASE}/v2`,
-          { limit: 600, unit: 'minute', perGrant: 60 },
+          { limit: 600, unit: 'minute', perGrant: 60, perSource: 150 },
           { environment: 'production', baseUrls: { production: BASE, sandbox: SANDBOX_BASE } },
         ),
       ),

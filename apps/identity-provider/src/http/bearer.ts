@@ -116,7 +116,9 @@ export async function requireAccessToken(deps: BearerDeps, req: Request, style: 
   const jwt = await verifyAccessJwt(deps.tokens, token);
   if (!jwt.ok) throw tokenRejected(jwt.rejection, style, deps.tokens.environment.elsewhereJwt('This access token', token));
   await checkSender(deps, req, { scheme, token, claims: jwt.value }, style);
-  await deps.limits.grant(jwt.value.client_id, jwt.value.sub);
+  // A public client's reads come from its users' devices: charged to the source's share as well.
+  const client = await deps.clients.find(jwt.value.client_id);
+  await deps.limits.grant(jwt.value.client_id, jwt.value.sub, client?.isPublic ? (req.ip ?? 'unknown') : undefined);
   const grant = await loadGrant(deps.tokens, jwt.value);
   if (!grant.ok) throw tokenRejected(grant.rejection, style);
   return { claims: jwt.value, grant: grant.value, scopes: jwt.value.scope.split(' ').filter(Boolean) };

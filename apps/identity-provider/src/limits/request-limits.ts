@@ -17,12 +17,15 @@ const failureKey = (clientId: string | undefined, source: string) => `auth-fail:
 type Budget = 'client' | 'client-token' | 'client-introspection' | 'client-approvals';
 const budgetKey = (budget: Budget, clientId: string) => `${budget}:${clientId}`;
 const shareKey = (budget: Budget, clientId: string, holder: string) => `{${budgetKey(budget, clientId)}}:user:${sha256Hex(holder)}`;
+const sourceKey = (budget: Budget, clientId: string, source: string) => `{${budgetKey(budget, clientId)}}:source:${limitSource(source)}`;
 
 export interface LimitSettings {
   /** Requests per unit per client, counted once the client (or its grant) has proven itself. */
   perClient: number;
   /** Each grant's share of `perClient` (resource reads, and a public client's token requests). */
   perGrant: number;
+  /** Each source address's share of a public client's `perClient`, whatever number of users it signs in. */
+  perSource: number;
   unit: keyof typeof UNIT_SECONDS;
   /** Failed client authentications or grants per client and source address, per five minutes. */
   failuresPerSource: number;
@@ -39,7 +42,10 @@ export interface LimitSettings {
  * grant. Within it each end user has one share (rate_limit_per_grant), however many grants of the
  * client they hold (keyed by the user, not the authorization: four approvals are not four shares),
  * charged together with the budget in one atomic step, so one end user of a public client cannot
- * starve the others. Token requests have a budget of their own, so resource reads never stop renewal.
+ * starve the others. A public client's requests come from its users' devices, and accounts are
+ * cheaper than addresses: each source address (an IPv6 source by its /64) has a share of its budget
+ * too (rate_limit_per_source), so many accounts on one address take no more than one address's
+ * share. Token requests have a budget of their own, so resource reads never stop renewal.
  * Failures are counted apart, per client and source address (an IPv6 source by its /64), so a
  * stranger who knows a public client_id can slow only their own address, never use up the
  * client's budget. If Redis is down the request goes through, logged: an identity provider that
@@ -67,18 +73,18 @@ export class RequestLimits {
    * (`subject`: the token's sub, one per user and organization) and to the budget itself, both or
    * neither, so one end user's flood stops at their share and costs the client nothing beyond it.
    */
-  async grant(clientId: string, subject: string): Promise<void> {
-    await this.charge('client', clientId, subject);
+  async grant(clientId: string, subject: string, publicSource?: string): Promise<void> {
+    await this.charge('client', clientId, subject, publicSource);
   }
 
   /**
    * A token request (code exchange, refresh, a confidential client's user token): a budget of its
    * own, as large as the client's, that resource reads cannot use up, so users can always renew.
    * A public client's request is charged to its end user's share of it as well (`holder`: the
-   * user the grant belongs to).
+   * user the grant belongs to), and to its source address's share (`publicSource`).
    */
-  async tokens(clientId: string, holder?: string): Promise<void> {
-    await this.charge('client-token', clientId, holder);
+  async tokens(clientId: string, holder?: string, publicSource?: string): Promise<void> {
+    await this.charge('client-token', clientId, holder, publicSource);
   }
 
   /**
@@ -170,18 +176,23 @@ export class RequestLimits {
     return { free: this.settings.failuresPerSource - 1, maxDelaySeconds: FAILURE_WINDOW_SECONDS, memorySeconds: FAILURE_WINDOW_SECONDS };
   }
 
-  /** One atomic step (one round trip) for the share and the budget; the share's refusal is reported first. */
-  private async charge(budget: Budget, clientId: string, holder?: string): Promise<void> {
-    const { perClient, perGrant, unit } = this.settings;
+  /**
+   * One atomic step (one round trip) for the shares and the budget, all or nothing; the first
+   * refusal is reported: the user's share, then the source's, then the client's budget.
+   */
+  private async charge(budget: Budget, clientId: string, holder?: string, publicSource?: string): Promise<void> {
+    const { perClient, perGrant, perSource, unit } = this.settings;
     const windowSeconds = UNIT_SECONDS[unit];
     const hits = [
-      ...(holder ? [{ key: shareKey(budget, clientId, holder), policy: { limit: perGrant, windowSeconds } }] : []),
-      { key: budgetKey(budget, clientId), policy: { limit: perClient, windowSeconds } },
+      ...(holder ? [{ key: shareKey(budget, clientId, holder), policy: { limit: perGrant, windowSeconds }, who: 'This user is' }] : []),
+      ...(publicSource ? [{ key: sourceKey(budget, clientId, publicSource), policy: { limit: perSource, windowSeconds }, who: 'This address is' }] : []),
+      { key: budgetKey(budget, clientId), policy: { limit: perClient, windowSeconds }, who: 'This client is' },
     ];
     const decisions = await this.quietly(() => this.limiter.consumeAll(hits));
-    const refused = decisions?.find((d) => !d.allowed);
-    if (!refused) return;
-    const what = holder && refused === decisions![0] ? 'This user is' : 'This client is';
+    const at = decisions?.findIndex((d) => !d.allowed) ?? -1;
+    if (at < 0) return;
+    const refused = decisions![at]!;
+    const what = hits[at]!.who;
     const kind = {
       client: 'requests',
       'client-token': 'token requests',

@@ -35,7 +35,7 @@ export function tokenRouter(deps: TokenDeps): Router {
           // Token requests have their own budget, which resource reads cannot use up. An authenticated
           // client is charged now; a public client once its grant proves valid, to its user's share.
           if (!app.isPublic) await deps.limits.tokens(app.clientId);
-          const admit = app.isPublic ? (holder: string) => deps.limits.tokens(app.clientId, holder) : async () => undefined;
+          const admit = app.isPublic ? (holder: string) => deps.limits.tokens(app.clientId, holder, req.ip ?? 'unknown') : async () => undefined;
           const grant = { jkt, x5t, admit };
           switch (body.grant_type) {
             case 'authorization_code':

@@ -10,7 +10,8 @@ describe('the per-grant share of a client’s rate limit', () => {
   it('refuses one grant’s flood while the other users of the same public client keep reading and refreshing', async () => {
     // A still clock: no rate window can end in the middle of the test.
     const at = new Date();
-    const limited = buildIdp({ RATE_LIMIT_DEFAULT: '6', RATE_LIMIT_PER_GRANT: '3', RATE_LIMIT_UNIT: 'hour' }, { now: () => at });
+    // Every request here comes from one address: its share is the whole budget (the next test is about it).
+    const limited = buildIdp({ RATE_LIMIT_DEFAULT: '6', RATE_LIMIT_PER_GRANT: '3', RATE_LIMIT_PER_SOURCE: '6', RATE_LIMIT_UNIT: 'hour' }, { now: () => at });
     const app = limited.app;
     try {
       const a = await arrange(suite.db);
@@ -53,7 +54,47 @@ describe('the per-grant share of a client’s rate limit', () => {
         rate_limit_default: 6,
         rate_limit_unit: 'hour',
         rate_limit_per_grant: 3,
+        rate_limit_per_source: 6,
       });
+    } finally {
+      await limited.deps.close();
+    }
+  });
+
+  it('gives one address one share of a public client however many accounts sign in there (attack: ten accounts)', async () => {
+    const at = new Date();
+    const limited = buildIdp(
+      { RATE_LIMIT_DEFAULT: '12', RATE_LIMIT_PER_GRANT: '2', RATE_LIMIT_PER_SOURCE: '4', RATE_LIMIT_UNIT: 'hour', TRUST_PROXY: 'true' },
+      { now: () => at },
+    );
+    const app = limited.app;
+    const [attacker, elsewhere] = ['203.0.113.9', '198.51.100.7'];
+    try {
+      const a = await arrange(suite.db);
+      const grantAt = async (email: string, source: string) => {
+        const session = await signIn(app, email, a.user.password);
+        const { code, verifier } = await obtainCode(app, a.publicClient.client_id, session);
+        return exchangeWith(app, a.publicClient, { code, code_verifier: verifier }).set('X-Forwarded-For', source);
+      };
+      // Six accounts of one person on one address: four code exchanges fit its share, then 429.
+      const accounts = [];
+      for (let i = 0; i < 6; i++) accounts.push(await createUser(a.ctx, { email: uniqueEmail('sock'), password: a.user.password, palmVerified: true }));
+      const exchanges = [];
+      for (const account of accounts) exchanges.push(await grantAt(account.email, attacker));
+      expect(exchanges.map((r) => r.status)).toEqual([200, 200, 200, 200, 429, 429]);
+      expect(exchanges[4]!.body.error_description).toBe('This address is over 4 token requests per hour');
+      // Their reads: each account's share is 2, the address's 4, whatever the number of accounts.
+      const reads = [];
+      for (const t of exchanges.slice(0, 4))
+        for (let i = 0; i < 2; i++)
+          reads.push((await request(app).get('/v2/userinfo').set('X-Forwarded-For', attacker).set('Authorization', `Bearer ${t.body.access_token}`)).status);
+      expect(reads.filter((s) => s === 200)).toHaveLength(4);
+      // Everyone elsewhere keeps the rest of the client's budget.
+      const real = await grantAt(a.other.email, elsewhere);
+      expect(real.status).toBe(200);
+      const read = await request(app).get('/v2/userinfo').set('X-Forwarded-For', elsewhere).set('Authorization', `Bearer ${real.body.access_token}`);
+      expect(read.status).toBe(200);
+      expect((await request(app).get('/.well-known/svc-configuration')).body).toMatchObject({ rate_limit_per_grant: 2, rate_limit_per_source: 4 });
     } finally {
       await limited.deps.close();
     }
@@ -61,7 +102,7 @@ describe('the per-grant share of a client’s rate limit', () => {
 
   it('gives one end user one share however many grants of the client they hold', async () => {
     const at = new Date();
-    const limited = buildIdp({ RATE_LIMIT_DEFAULT: '20', RATE_LIMIT_PER_GRANT: '3', RATE_LIMIT_UNIT: 'hour' }, { now: () => at });
+    const limited = buildIdp({ RATE_LIMIT_DEFAULT: '20', RATE_LIMIT_PER_GRANT: '3', RATE_LIMIT_PER_SOURCE: '20', RATE_LIMIT_UNIT: 'hour' }, { now: () => at });
     const app = limited.app;
     try {
       const a = await arrange(suite.db);
