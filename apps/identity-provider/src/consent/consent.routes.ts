@@ -8,6 +8,7 @@ import { storedDetails } from '../authorize/authorization-details.js';
 import { signIn } from '../sessions/sessions.js';
 import { endSession } from '../logout/end-session.js';
 import { renderConsent, renderSignIn } from './consent-pages.js';
+import { asksFreshSignIn } from './fresh-sign-in.js';
 import { type Locale, messages, pickLocale } from '../views/locales/index.js';
 import { renderError, sendPage } from '../views/pages.js';
 import { cookie, cookieName, csrfTokenFor, fromOwnPage, optionalSession, setSessionCookie } from '../http/session-cookie.js';
@@ -49,7 +50,7 @@ export function consentRouter(deps: ConsentDeps): Router {
         if (!found) return;
         const { a, lang } = found;
         const session = await optionalSession(deps, req);
-        if (!session) return showSignIn(res, a, lang);
+        if (!session || asksFreshSignIn(a, session, deps.config.issuer)) return showSignIn(res, a, lang);
         const bound = await authorizationFor(deps.db, a.id, session.userId).catch(() => undefined);
         if (!bound) return sendPage(res, 404, renderError(messages(lang).otherAccount, lang));
         sendPage(

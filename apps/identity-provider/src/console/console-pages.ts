@@ -21,7 +21,8 @@ ul.cards{list-style:none;padding:0} ul.cards li{border:1px solid #ccc;border-rad
 textarea,input[type=text],input[type=number],select{width:100%;padding:.5rem;font:inherit} textarea{min-height:4.5rem}
 .check{display:block;margin:.25rem 0} .check label{display:inline;margin:0 0 0 .25rem}
 .secret{font-family:ui-monospace,monospace;background:#f3f3f3;padding:.75rem;border:1px solid #ccc;user-select:all}
-.lang a{margin-left:.5rem} code{overflow-wrap:anywhere} details{margin:.25rem 0}`;
+.lang a{margin-left:.5rem} code{overflow-wrap:anywhere} details{margin:.25rem 0}
+pre.secret{white-space:pre-wrap;overflow-wrap:anywhere;user-select:text}`;
 
 export interface ConsoleContext {
   lang: Locale;
@@ -141,7 +142,7 @@ export function renderDashboard(ctx: ConsoleContext, d: Dashboard): string {
           a,
         ) => `<strong>${e(a.name)}</strong> <span class="muted">${e(a.type)} · ${e(a.token_endpoint_auth_method)}${a.status === 'revoked' ? ` · ${e(t.revoked)}` : ''}</span>
 <div><code>${e(a.client_id)}</code></div><div class="muted">${a.redirect_uris.map(e).join('<br>')}</div><div class="muted">${e(a.scopes.join(' '))}</div>
-${a.status === 'active' ? `${a.token_endpoint_auth_method.startsWith('client_secret') ? button(`/console/applications/${encodeURIComponent(a.client_id)}/rotate-secret`, d.csrf, t.rotateSecret) : ''}${button(`/console/applications/${encodeURIComponent(a.client_id)}/revoke`, d.csrf, t.revoke)}` : ''}`,
+${a.status === 'active' ? `${button(`/console/applications/${encodeURIComponent(a.client_id)}/try`, d.csrf, t.trySignIn, true)}${a.token_endpoint_auth_method.startsWith('client_secret') ? button(`/console/applications/${encodeURIComponent(a.client_id)}/rotate-secret`, d.csrf, t.rotateSecret) : ''}${button(`/console/applications/${encodeURIComponent(a.client_id)}/revoke`, d.csrf, t.revoke)}` : ''}`,
       )}
 <form method="post" action="/console/applications">${hidden('csrf_token', d.csrf)}
 ${text('app-name', t.name, 'required maxlength="100"', 'name')}
@@ -262,4 +263,10 @@ ${input.lines.map(([label, value]) => `<p>${e(label)}: <code>${e(value)}</code><
 <p class="error">${e(input.note ?? t.secretOnce)}</p>
 <p><a href="/console?lang=${ctx.lang}">${e(t.back)}</a></p>`,
   );
+}
+
+/** A console page of another capability's making (a try's result): the console's frame around its body. */
+export function renderFramed(ctx: ConsoleContext, title: string, body: string): string {
+  const t = consoleTexts(ctx.lang);
+  return page(ctx, title, `<header><p class="provider">${e(ctx.provider)}</p>${badge(t, ctx)}</header>\n${body}`);
 }

@@ -83,6 +83,8 @@ export interface ConsoleTexts {
   environmentNote: (other: string) => string;
   /** Said on arrival after a page opened at another name of this machine was moved here. */
   movedHere: (address: string) => string;
+  /** The button that runs the authorization code flow for an application, from the console. */
+  trySignIn: string;
 }
 
 const en: ConsoleTexts = {
@@ -164,6 +166,7 @@ const en: ConsoleTexts = {
   problems: 'Please correct:',
   environmentNote: (other) => `Production is at ${other}: its credentials are separate.`,
   movedHere: (address) => `The console works at ${address} only, where its sign-in and forms work: you were brought here from another address of this machine.`,
+  trySignIn: 'Try a sign-in',
 };
 
 const de: ConsoleTexts = {
@@ -246,6 +249,7 @@ const de: ConsoleTexts = {
   environmentNote: (other) => `Die Produktion ist unter ${other}: ihre Zugangsdaten sind getrennt.`,
   movedHere: (address) =>
     `Die Konsole funktioniert nur unter ${address}, wo Anmeldung und Formulare funktionieren: Sie wurden von einer anderen Adresse dieses Rechners hierher geleitet.`,
+  trySignIn: 'Anmeldung ausprobieren',
 };
 
 const fr: ConsoleTexts = {
@@ -328,6 +332,7 @@ const fr: ConsoleTexts = {
   environmentNote: (other) => `La production est à ${other} : ses identifiants sont distincts.`,
   movedHere: (address) =>
     `La console ne fonctionne qu’à ${address}, où la connexion et les formulaires fonctionnent : vous y avez été amené depuis une autre adresse de cette machine.`,
+  trySignIn: 'Essayer une connexion',
 };
 
 const TEXTS: Record<Locale, ConsoleTexts> = { en, de, fr };

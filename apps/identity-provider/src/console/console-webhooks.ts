@@ -3,7 +3,7 @@
  * /v2/developer/webhooks uses, so the console can do nothing the API cannot.
  */
 import { ZCreateWebhookRequest } from '@svc/schemas';
-import type { Request, RequestHandler, Router } from 'express';
+import type { CookieOptions, Request, RequestHandler, Router } from 'express';
 import type { Developer } from '../developer/developer-auth.js';
 import type { Locale } from '../views/locales/index.js';
 import type { WebhookDeps } from '../webhooks/deps.js';
@@ -22,7 +22,11 @@ import { webhookTexts } from './console-webhook-texts.js';
 import { CONSOLE_DELIVERIES, type WebhookSummary } from './webhooks-section.js';
 
 /** Back to a section of the console, or a secret shown once. */
-export type Outcome = { section: string } | { secret: SecretPage };
+export type Outcome =
+  | { section: string }
+  | { secret: SecretPage }
+  /** On to another page (a try's consent), with a cookie that binds what was started to this browser. */
+  | { redirect: string; setCookie?: { name: string; value: string; options: CookieOptions } };
 /**
  * A value shown once. `title` names the page when it is more than a secret to copy (a test user);
  * `label` says what the value is when "secret" would mislead (a password).

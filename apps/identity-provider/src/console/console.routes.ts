@@ -46,6 +46,7 @@ import { pageCsp } from '../views/pages.js';
 import { CONSOLE_STYLE, type ConsoleContext, renderDashboard, renderEntry, renderNoOrganization, renderSecret } from './console-pages.js';
 import { consoleTexts } from './console-texts.js';
 import { MOVED_FLAG, toAnnouncedAddress } from './announced-address.js';
+import { trySignIn } from './try-sign-in.routes.js';
 import { type Action, consoleWebhooks, webhookActions } from './console-webhooks.js';
 import type { WebhookDeps } from '../webhooks/deps.js';
 
@@ -147,6 +148,10 @@ export function consoleRouter(deps: SandboxDeps & WebhookDeps & EndSessionDeps):
     try {
       const outcome = await work(developer, (req.body ?? {}) as Form, req);
       if ('secret' in outcome) return send(res, 200, renderSecret(context(req), outcome.secret));
+      if ('redirect' in outcome) {
+        if (outcome.setCookie) res.cookie(outcome.setCookie.name, outcome.setCookie.value, outcome.setCookie.options);
+        return res.redirect(303, outcome.redirect);
+      }
       back(req, res, outcome.section);
     } catch (err) {
       if (err instanceof ValidationError) return dashboard(req, res, signed, 400, problemsOf(err));
@@ -355,6 +360,7 @@ export function consoleRouter(deps: SandboxDeps & WebhookDeps & EndSessionDeps):
     }),
   );
   webhookActions(router, deps, action, (req) => context(req).lang);
+  trySignIn(router, deps, action, { context, send });
   if (deps.environment.sandbox) {
     router.post(
       '/console/test-users',

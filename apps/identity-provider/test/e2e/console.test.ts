@@ -189,6 +189,77 @@ describe('the developer console in a browser', () => {
     await browser.context().close();
   });
 
+  it('tries a sign-in for an application: a test user signs in and consents, and the page shows the code, the exchange and the tokens', async () => {
+    const page = await newPage();
+    await signUp(page);
+    await page.locator('#app-name').fill('Try me');
+    await page.getByLabel(/^Redirect URIs/).fill('https://tryme.example/callback');
+    await page.getByRole('button', { name: 'Register application' }).click();
+    const clientSecret = await copySecret(page);
+    await page.getByRole('button', { name: 'Create test user' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Test user created' }).waitFor();
+    const email = (await page.locator('code').first().textContent())!.trim();
+    const password = await copySecret(page, 'Password');
+
+    await page.locator('#applications').getByRole('button', { name: 'Try a sign-in' }).click();
+    // The developer's own session does not answer for the try: whoever is to sign in, does.
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Approve' }).click();
+
+    await page.getByRole('heading', { level: 1, name: 'Try a sign-in' }).waitFor();
+    expect(page.url()).toMatch(new RegExp(`^${sandbox.url}/console/try-callback\\?`));
+    expect((await page.locator('#code').textContent())!.trim()).toMatch(/^sbx_svccode_/);
+    const exchange = (await page.locator('#exchange').textContent())!;
+    expect(exchange).toContain('grant_type=authorization_code');
+    expect(exchange).toContain('code_verifier=');
+    expect(exchange).toContain('[client secret redacted]');
+    expect(exchange).not.toContain(clientSecret);
+    const response = JSON.parse((await page.locator('#token-response').textContent())!) as { access_token: string; id_token: string };
+    expect(response.access_token).toBeTruthy();
+    const claims = JSON.parse((await page.locator('#id-token-claims').textContent())!) as { iss: string; nonce: string };
+    expect(claims.iss).toBe(sandbox.url);
+    await page.getByText('nonce matches the one sent').waitFor();
+
+    // The same callback again (a replayed state) is refused, and the grant it made stands.
+    const replay = await page.goto(page.url());
+    expect(replay!.status()).toBe(400);
+    await page.getByRole('heading', { name: 'This sign-in cannot be finished' }).waitFor();
+    const userinfo = await fetch(`${sandbox.url}/v2/userinfo`, { headers: { authorization: `Bearer ${response.access_token}` } });
+    expect(userinfo.status).toBe(200);
+    await page.context().close();
+  });
+
+  it('refuses a try callback with a foreign state, or from a browser that did not start it, and changes nothing', async () => {
+    const page = await newPage();
+    await signUp(page);
+    await page.locator('#app-name').fill('Try me');
+    await page.getByLabel(/^Redirect URIs/).fill('https://tryme.example/callback');
+    await page.getByLabel('Public (PKCE alone: mobile or single-page)').check();
+    await page.getByRole('button', { name: 'Register application' }).click();
+    await page.locator('#applications').getByRole('button', { name: 'Try a sign-in' }).click();
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    const authorizationId = new URL(page.url()).searchParams.get('authorization_id')!;
+
+    // Another browser, with no binding of this try: refused.
+    const stranger = await newPage();
+    const foreign = await stranger.goto(`${sandbox.url}/console/try-callback?code=sbx_svccode_x&state=guessed`);
+    expect(foreign!.status()).toBe(400);
+    await stranger.context().close();
+    // This browser, with a state the console did not make: refused, and the try still stands.
+    const wrong = await page.goto(`${sandbox.url}/console/try-callback?code=sbx_svccode_x&state=not-the-one`);
+    expect(wrong!.status()).toBe(400);
+    await page.getByText('belongs to no sign-in this console started').waitFor();
+    // Repeated or missing parameters: 400, never a server error.
+    expect((await page.goto(`${sandbox.url}/console/try-callback?state=a&state=b`))!.status()).toBe(400);
+    expect((await page.goto(`${sandbox.url}/console/try-callback`))!.status()).toBe(400);
+    // The pending authorization is still there to be signed in to.
+    await page.goto(`${sandbox.url}/consent?authorization_id=${authorizationId}`);
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    await page.context().close();
+  });
+
   it('opened at another name of this machine, moves to the announced address, says so, and its forms work there', async () => {
     const page = await newPage();
     const elsewhere = sandbox.url.replace('127.0.0.1', 'localhost');
