@@ -15,10 +15,13 @@ import autocannon from 'autocannon';
 process.env.IDP_SIGNING_KEY_KEK ??= 'bench-idp-kek-0123456789abcdefghijklmnopqrstuv';
 process.env.ISSUER_SIGNING_KEY_KEK ??= 'bench-issuer-kek-0123456789abcdefghijklmnopqrs';
 process.env.PAIRWISE_SECRET ??= 'bench-pairwise-0123456789abcdefghijklmnopqrstu';
-// Runs measure throughput, not limits: the platform maximum of a key's limits is raised far above
-// any run here (a deployment keeps its own), so the bench keys' 10 000 000 an hour hold.
+// Runs measure throughput, not limits: the platform maximum of a key's limits and each
+// organization's budget are raised far above any run here (a deployment keeps its own), so the
+// bench keys' 10 000 000 an hour hold.
 process.env.API_KEY_MAX_HOURLY_LIMIT ??= '10000000';
 process.env.API_KEY_MAX_BURST_LIMIT ??= '100000';
+process.env.ORGANIZATION_HOURLY_LIMIT ??= '10000000';
+process.env.ORGANIZATION_BURST_LIMIT ??= '100000';
 
 /**
  * The bench database, and an API token that may issue credentials whose limits never cap a run

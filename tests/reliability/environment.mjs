@@ -53,13 +53,16 @@ export async function startEnvironment(log) {
 
   const idpPort = await freePort();
   const issuer = `http://127.0.0.1:${idpPort}`;
-  // Limits never cap a scenario: the demo keys' 10 000 000 an hour hold under a raised platform maximum.
+  // Limits never cap a scenario: the demo keys' 10 000 000 an hour hold under a raised platform
+  // maximum and organization budget.
   const shared = {
     DATABASE_URL: postgres.url,
     REDIS_URL: `redis://127.0.0.1:${redisPort}`,
     LOG_LEVEL: 'error',
     API_KEY_MAX_HOURLY_LIMIT: '10000000',
     API_KEY_MAX_BURST_LIMIT: '100000',
+    ORGANIZATION_HOURLY_LIMIT: '10000000',
+    ORGANIZATION_BURST_LIMIT: '100000',
   };
   // Every identity-provider replica of the suite (the webhook scenario starts more) runs with this.
   const idpEnv = {

@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { baseServiceEnv, ConfigError, env, keyEncryptionEnv, keyEncryptionSettings, parseEnv } from '@svc/http';
-import { API_KEY_MAX_LIMITS } from '@svc/schemas';
+import { API_KEY_MAX_LIMITS, ORGANIZATION_LIMITS } from '@svc/schemas';
 import { z } from 'zod';
 
 const blank = (v: unknown) => (v === '' ? undefined : v);
@@ -57,6 +57,13 @@ const ZConfig = z.object({
    */
   API_KEY_MAX_HOURLY_LIMIT: env.int(API_KEY_MAX_LIMITS.hourly, 1),
   API_KEY_MAX_BURST_LIMIT: env.int(API_KEY_MAX_LIMITS.burst, 1),
+  /**
+   * What all of one organization's API keys together may use of this service, per clock hour and
+   * per second: keys are self-service, so without it an organization would get as much as it made
+   * keys for. Over it, 429 as for a key's own limits. The operator's to set.
+   */
+  ORGANIZATION_HOURLY_LIMIT: env.int(ORGANIZATION_LIMITS.hourly, 1),
+  ORGANIZATION_BURST_LIMIT: env.int(ORGANIZATION_LIMITS.burst, 1),
   /** Default lifetime of a credential; unset: no validUntil (no expiry). */
   CREDENTIAL_VALIDITY_SECONDS: z.preprocess(blank, z.coerce.number().int().min(60).optional()),
   CREDENTIAL_STATUS_TYPE: z.preprocess(

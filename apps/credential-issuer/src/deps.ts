@@ -15,7 +15,7 @@ export interface AppDeps extends CoreDeps {
   version: string;
   checks: ReadinessCheck[];
   authenticator: ApiKeyAuthenticator;
-  /** Per-key hourly and burst limits, as in wallet-verify (the key's own limits, shared store). */
+  /** Per-key hourly and burst limits inside the organization's budget, as in wallet-verify (shared store). */
   limiter: KeyLimiter;
   issuerKeys: IssuerKeys;
   pool: SigningPool;
@@ -51,6 +51,7 @@ export function buildDeps(config: Config): AppDeps {
     clock: core.clock,
     events: new LimitEvents(core.db, core.logger),
     maxLimits: { hourly: config.API_KEY_MAX_HOURLY_LIMIT, burst: config.API_KEY_MAX_BURST_LIMIT },
+    organizationLimits: { hourly: config.ORGANIZATION_HOURLY_LIMIT, burst: config.ORGANIZATION_BURST_LIMIT },
   });
   const stopOfferPurge = startOfferPurge(core.db, () => core.clock.now(), core.logger);
   // The identity provider as the authorization server of wallets' approvals: one client (one

@@ -30,7 +30,7 @@ const token = [['apiToken']] as ApiSpec['operations'][number]['security'];
 const refused = errorResponses({
   401: 'X-API-Token missing or unknown',
   403: 'Disabled, or without credentials:issue',
-  429: 'Over the key’s hourly or per-second burst limit, each held to the platform maximum the operator sets (Retry-After; every answer to a known key carries X-RateLimit-Limit, -Remaining, -Reset)',
+  429: 'Over the key’s hourly or per-second burst limit (each held to the platform maximum the operator sets), or its organization’s budget, which all of its keys share (Retry-After; every answer to a known key carries X-RateLimit-Limit, -Remaining, -Reset)',
 });
 
 /** Area C of the API contract, as served. */

@@ -1,5 +1,6 @@
-// API tokens are self-service and their limits are the tenant's choice: the operator's platform
-// maximum holds every token to it.
+// API tokens are self-service (up to 100 per organization) and their limits are the tenant's
+// choice: the operator's platform maximum holds every token to it, and the organization's budget
+// holds all of its tokens together.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createApiKey } from '@svc/admin';
 import type { Db } from '@svc/db';
@@ -38,5 +39,28 @@ describe('the platform maximum of a token’s limits', () => {
     expect(answers[0]!.headers['x-ratelimit-limit']).toBe('3');
     expect(answers[3]!.body).toMatchObject({ error: 'rate_limited', error_description: 'This API token is over its hourly limit' });
     expect(Number(answers[3]!.headers['retry-after'])).toBeGreaterThan(0);
+  });
+});
+
+describe('an organization’s budget', () => {
+  it('holds an organization with three tokens to its budget, and says so in the 429', async () => {
+    const issuer = issuerWith({ ORGANIZATION_HOURLY_LIMIT: '4' });
+    const { ctx, org, token } = await arrangeOrg(db);
+    const more = [
+      await createApiKey(ctx, { org: org.id, permissions: 'credentials:issue' }),
+      await createApiKey(ctx, { org: org.id, permissions: 'credentials:issue' }),
+    ];
+    const tokens = [token, ...more];
+    const answers = [];
+    for (let i = 0; i < 6; i++) answers.push(await ask(issuer, tokens[i % 3]!.key));
+    expect(answers.map((r) => r.status)).toEqual([400, 400, 400, 400, 429, 429]);
+    expect(answers[4]!.body).toMatchObject({
+      error: 'rate_limited',
+      error_description: 'This API token’s organization is over its hourly budget, which all of its tokens share',
+    });
+    expect(answers[4]!.headers['x-ratelimit-remaining']).toBe('0');
+    expect(Number(answers[4]!.headers['retry-after'])).toBeGreaterThan(0);
+    // Another organization issues on.
+    expect((await ask(issuer, (await arrangeOrg(db)).token.key)).status).toBe(400);
   });
 });

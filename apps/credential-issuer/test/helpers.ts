@@ -22,6 +22,8 @@ export function buildIssuer(env: NodeJS.ProcessEnv = {}) {
     // Roomy, as arrangeOrg's keys are: these tests fire many requests at once.
     API_KEY_MAX_HOURLY_LIMIT: '100000',
     API_KEY_MAX_BURST_LIMIT: '1000',
+    ORGANIZATION_HOURLY_LIMIT: '100000',
+    ORGANIZATION_BURST_LIMIT: '1000',
     ...env,
   });
   const deps = buildDeps(config);

@@ -1,5 +1,5 @@
 import { baseServiceEnv, env, parseEnv } from '@svc/http';
-import { API_KEY_MAX_LIMITS } from '@svc/schemas';
+import { API_KEY_MAX_LIMITS, ORGANIZATION_LIMITS } from '@svc/schemas';
 import { z } from 'zod';
 
 const ZConfig = z.object({
@@ -16,6 +16,13 @@ const ZConfig = z.object({
    */
   API_KEY_MAX_HOURLY_LIMIT: env.int(API_KEY_MAX_LIMITS.hourly, 1),
   API_KEY_MAX_BURST_LIMIT: env.int(API_KEY_MAX_LIMITS.burst, 1),
+  /**
+   * What all of one organization's API keys together may use of this service, per clock hour and
+   * per second: keys are self-service, so without it an organization would get as much as it made
+   * keys for. Over it, 429 as for a key's own limits. The operator's to set.
+   */
+  ORGANIZATION_HOURLY_LIMIT: env.int(ORGANIZATION_LIMITS.hourly, 1),
+  ORGANIZATION_BURST_LIMIT: env.int(ORGANIZATION_LIMITS.burst, 1),
   /** A palm status change or a wallet's removal shows within this many seconds. */
   WALLET_CACHE_TTL_SECONDS: env.int(10),
   /** A disabled key or a changed limit takes effect within this many seconds. */

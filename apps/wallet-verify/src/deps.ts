@@ -38,6 +38,7 @@ export function buildDeps(config: Config, options: BuildOptions = {}): AppDeps {
     clock: core.clock,
     events: new LimitEvents(core.db, core.logger),
     maxLimits: { hourly: config.API_KEY_MAX_HOURLY_LIMIT, burst: config.API_KEY_MAX_BURST_LIMIT },
+    organizationLimits: { hourly: config.ORGANIZATION_HOURLY_LIMIT, burst: config.ORGANIZATION_BURST_LIMIT },
   });
   const failOpen = config.RATE_LIMIT_ON_REDIS_FAILURE === 'open';
   const redisCheck: ReadinessCheck = {

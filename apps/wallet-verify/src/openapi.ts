@@ -4,7 +4,7 @@ import { WALLET_VERIFY_EXAMPLES } from './openapi-examples.js';
 
 const LIMIT_HEADERS = {
   'X-RateLimit-Limit': 'Requests this key is allowed per hour: its own limit, held to the platform maximum the operator sets',
-  'X-RateLimit-Remaining': 'Requests left in the current hour',
+  'X-RateLimit-Remaining': 'Requests left in the current hour for this key: the fewer of its own and its organization’s budget',
   'X-RateLimit-Reset': 'Unix time at which the hour ends',
 };
 
@@ -12,7 +12,7 @@ const LIMIT_HEADERS = {
 export const WALLET_VERIFY_API: ApiSpec = {
   title: 'Wallet verify',
   description:
-    'Whether a wallet address belongs to a unique, palm-verified human (area B). Every answer to a request with a known active key carries the X-RateLimit-* headers.',
+    'Whether a wallet address belongs to a unique, palm-verified human (area B). Every answer to a request with a known active key carries the X-RateLimit-* headers. Each key has its own hourly and per-second limits (at most the platform maximum), and all of an organization’s keys together are held to the organization’s budget: more keys share it, they do not add to it.',
   operations: withExamples(
     [
       {
@@ -29,7 +29,12 @@ export const WALLET_VERIFY_API: ApiSpec = {
           401: { description: '"Missing API key", "Invalid / disabled API key", or the same followed by why for a sandbox key (sbx_)', schema: ZAreaBError },
           403: { description: '"Invalid / disabled API key": disabled, or without wallet:verify', schema: ZAreaBError },
           404: { description: '"Wallet not found"', schema: ZAreaBError, headers: LIMIT_HEADERS },
-          429: { description: '"Rate limit exceeded" (Retry-After): over the key’s hourly or per-second limit', schema: ZAreaBError, headers: LIMIT_HEADERS },
+          429: {
+            description:
+              '"Rate limit exceeded" (Retry-After): over the key’s hourly or per-second limit, or its organization’s budget, which all of its keys share',
+            schema: ZAreaBError,
+            headers: LIMIT_HEADERS,
+          },
           ...errorResponses({ 503: 'Redis unreachable while failing closed (Retry-After)' }),
         },
       },

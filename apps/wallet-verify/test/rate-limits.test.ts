@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createApiKey } from '@svc/admin';
 import type { Db } from '@svc/db';
 import { testDb } from '@svc/testkit';
 import request from 'supertest';
@@ -124,6 +125,59 @@ describe('the platform maximum of a key’s limits', () => {
     expect(answers[0]!.headers['x-ratelimit-remaining']).toBe('49');
     expect(answers[3]!.body).toEqual({ error: 'Rate limit exceeded' });
     expect(answers[3]!.headers['retry-after']).toBe('1');
+  });
+});
+
+// Keys are self-service (up to 100 per organization): per-key limits alone would give an
+// organization as much as it made keys for. Both stores a replica may run on.
+describe.each([
+  ['Redis (when the run has one)', {}],
+  ['the in-process store', { REDIS_URL: '' }],
+])('an organization’s budget, on %s', (_name, storeEnv) => {
+  it('holds an organization with three keys to its budget: the 429 of a key’s own limits, Retry-After to the hour’s end', async () => {
+    const { ctx, org, key, human } = await arrange(db);
+    const more = [
+      await createApiKey(ctx, { org: org.id, permissions: 'wallet:verify' }),
+      await createApiKey(ctx, { org: org.id, permissions: 'wallet:verify' }),
+    ];
+    const keys = [key, ...more];
+    const clock = clockAt('2026-11-22T10:15:00Z');
+    const app = service(clock, { ...storeEnv, ORGANIZATION_HOURLY_LIMIT: '5' });
+    const hit = (k: string) => request(app).get('/v1/human/verify').query({ wallet_address: human.wallet }).set('X-SVC-API-Key', k);
+    const answers = [];
+    for (let i = 0; i < 9; i++) {
+      answers.push(await hit(keys[i % 3]!.key));
+      clock.advance(1000);
+    }
+    // Each key allows 1000 an hour; together they get the organization's 5.
+    expect(answers.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 429, 429, 429, 429]);
+    expect(answers.slice(0, 5).map((r) => r.headers['x-ratelimit-remaining'])).toEqual(['4', '3', '2', '1', '0']);
+    const refused = answers[5]!;
+    expect(refused.body).toEqual({ error: 'Rate limit exceeded' });
+    expect(refused.headers['retry-after']).toBe(String(45 * 60 - 5));
+    expect(refused.headers).toMatchObject({ 'x-ratelimit-limit': '1000', 'x-ratelimit-remaining': '0' });
+    // Another organization is not held back by this one.
+    const other = await arrange(db);
+    expect((await hit(other.key.key)).status).toBe(200);
+    clock.advance(45 * 60 * 1000);
+    expect((await hit(more[1]!.key)).status).toBe(200);
+  });
+
+  it('holds the keys together to the organization’s per-second budget', async () => {
+    const { ctx, org, key, human } = await arrange(db);
+    const second = await createApiKey(ctx, { org: org.id, permissions: 'wallet:verify' });
+    const clock = clockAt('2026-11-22T10:15:00Z');
+    const app = service(clock, { ...storeEnv, ORGANIZATION_BURST_LIMIT: '12' });
+    const hit = (k: string) => request(app).get('/v1/human/verify').query({ wallet_address: human.wallet }).set('X-SVC-API-Key', k);
+    const statuses = [];
+    // Two keys of 10 a second each: 20 in the same instant would pass per key; the organization gets 12.
+    for (let i = 0; i < 20; i++) statuses.push((await hit(i % 2 ? second.key : key.key)).status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(12);
+    const refused = await hit(second.key);
+    expect(refused.status).toBe(429);
+    expect(refused.headers['retry-after']).toBe('1');
+    clock.advance(1000);
+    expect((await hit(key.key)).status).toBe(200);
   });
 });
 

@@ -1,13 +1,19 @@
 import { type Logger, ServiceUnavailableError } from '@svc/http';
-import { MemoryStore, StoreUnavailableError, type RateLimitDecision, type RateLimiter } from '@svc/kv';
+import { MemoryStore, StoreUnavailableError, type RateLimitDecision, type RateLimitHit, type RateLimiter } from '@svc/kv';
 import type { LimitEvents } from './limit-events.js';
 
 export interface KeyLimits {
   hourlyLimit: number;
   burstLimit: number;
-  /** The key's organization: told (api_key.limit_reached) when the key reaches its hourly limit. */
+  /**
+   * The key's organization: its keys together are held to the organization's budget, and it is
+   * told (api_key.limit_reached) when the key reaches its own hourly limit.
+   */
   organizationId?: string;
 }
+
+/** A key's decision: when refused, whether by the key's own limits or by its organization's budget. */
+export type KeyDecision = RateLimitDecision & { refusedFor?: 'key' | 'organization' };
 
 export interface KeyLimiterOptions {
   limiter: RateLimiter;
@@ -24,6 +30,12 @@ export interface KeyLimiterOptions {
    * to it here, whatever its record says.
    */
   maxLimits: { hourly: number; burst: number };
+  /**
+   * What all of one organization's keys together may use of this service (ORGANIZATION_HOURLY_LIMIT,
+   * ORGANIZATION_BURST_LIMIT): keys are self-service, so without it an organization would get as
+   * much as it made keys for.
+   */
+  organizationLimits: { hourly: number; burst: number };
 }
 
 /** The X-RateLimit-* headers every answer to a known key carries (areas B and C). */
@@ -35,10 +47,14 @@ export function rateLimitHeaders(decision: RateLimitDecision): Record<string, st
   };
 }
 
+const HOUR = 3600;
+
 /**
- * Per-key limits (hourly window + per-second burst) through the shared store. When the store
- * is unreachable it either refuses (closed, the default) or falls back to a per-replica
- * in-memory limiter holding limit ÷ replicas (open), so the fleet never exceeds the limit.
+ * Per-key limits (hourly window + per-second burst) inside the key's organization's budget (the
+ * same two, for all its keys together), both charged in one atomic step through the shared store:
+ * a request counts against the key and its organization, or against neither. When the store is
+ * unreachable it either refuses (closed, the default) or falls back to a per-replica in-memory
+ * limiter holding limit ÷ replicas of each (open), so the fleet never exceeds either.
  */
 export class KeyLimiter {
   private readonly fallback: MemoryStore;
@@ -52,24 +68,38 @@ export class KeyLimiter {
     return this.degradedSince !== undefined;
   }
 
-  async consume(keyId: string, limits: KeyLimits): Promise<RateLimitDecision> {
+  async consume(keyId: string, limits: KeyLimits): Promise<KeyDecision> {
     const { maxLimits } = this.options;
     const held = { ...limits, hourlyLimit: Math.min(limits.hourlyLimit, maxLimits.hourly), burstLimit: Math.min(limits.burstLimit, maxLimits.burst) };
     const decision = await this.decide(keyId, held);
     const { organizationId } = held;
-    if (organizationId) this.options.events?.observe({ id: keyId, organizationId, hourlyLimit: held.hourlyLimit }, decision);
+    // api_key.limit_reached is the key's own limit; its organization's budget is not the key's.
+    if (organizationId && decision.refusedFor !== 'organization')
+      this.options.events?.observe({ id: keyId, organizationId, hourlyLimit: held.hourlyLimit }, decision);
     return decision;
   }
 
-  private async decide(keyId: string, limits: KeyLimits): Promise<RateLimitDecision> {
-    const policy = { limit: limits.hourlyLimit, windowSeconds: 3600, burst: { limit: limits.burstLimit, perSeconds: 1 } };
+  /** The key's hit, and its organization's: one hash tag, so both stay in one Redis Cluster slot. */
+  private hits(keyId: string, limits: KeyLimits): RateLimitHit[] {
+    const key = { key: keyId, policy: { limit: limits.hourlyLimit, windowSeconds: HOUR, burst: { limit: limits.burstLimit, perSeconds: 1 } } };
+    if (!limits.organizationId) return [key];
+    const { hourly, burst } = this.options.organizationLimits;
+    const org = `{org:${limits.organizationId}}`;
+    return [
+      { ...key, key: `${org}:key:${keyId}` },
+      { key: org, policy: { limit: hourly, windowSeconds: HOUR, burst: { limit: burst, perSeconds: 1 } } },
+    ];
+  }
+
+  private async decide(keyId: string, limits: KeyLimits): Promise<KeyDecision> {
+    const hits = this.hits(keyId, limits);
     try {
-      const decision = await this.options.limiter.consume(keyId, policy);
+      const decisions = await this.options.limiter.consumeAll(hits);
       if (this.degradedSince !== undefined) {
         this.options.logger.info('rate limiter: Redis is back');
         this.degradedSince = undefined;
       }
-      return decision;
+      return combine(decisions);
     } catch (err) {
       if (!(err instanceof StoreUnavailableError)) throw err;
       if (this.degradedSince === undefined) {
@@ -80,17 +110,40 @@ export class KeyLimiter {
         throw new ServiceUnavailableError('Rate limiting is unavailable; try again shortly', 5, 'rate_limiter_unavailable');
       }
       const share = (n: number) => Math.max(1, Math.floor(n / this.options.replicas));
-      const local = await this.fallback.limiter.consume(keyId, {
-        ...policy,
-        limit: share(policy.limit),
-        burst: { limit: share(policy.burst.limit), perSeconds: 1 },
-      });
+      const local = await this.fallback.limiter.consumeAll(
+        hits.map(({ key, policy }) => ({
+          key,
+          policy: { ...policy, limit: share(policy.limit), burst: { limit: share(policy.burst!.limit), perSeconds: 1 } },
+        })),
+      );
       // Headers still advertise the key's real hourly limit.
-      return { ...local, limit: policy.limit };
+      return { ...combine(local), limit: limits.hourlyLimit };
     }
   }
 
   async close(): Promise<void> {
     await this.fallback.close();
   }
+}
+
+/**
+ * One answer from the key's decision and its organization's: the key's limit and window, the
+ * hits left under both (the fewer), and, when refused, the wait and reason of whichever refused
+ * (the key's first).
+ */
+function combine([key, org]: RateLimitDecision[]): KeyDecision {
+  if (!org) return key!.allowed ? key! : { ...key!, refusedFor: 'key' };
+  const remaining = Math.min(key!.remaining, org.remaining);
+  if (!key!.allowed) return { ...key!, remaining, refusedFor: 'key' };
+  if (!org.allowed) {
+    return {
+      ...key!,
+      allowed: false,
+      remaining,
+      retryAfterSeconds: org.retryAfterSeconds,
+      ...(org.refusedBy ? { refusedBy: org.refusedBy } : {}),
+      refusedFor: 'organization',
+    };
+  }
+  return { ...key!, remaining };
 }

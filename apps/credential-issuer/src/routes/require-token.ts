@@ -12,8 +12,8 @@ declare module 'express-serve-static-core' {
 
 /**
  * X-API-Token: 401 when missing or unknown, 403 when disabled or lacking `permission`. Every
- * request with a known active key counts against that key's hourly and burst limits and carries
- * the X-RateLimit-* headers; over a limit, 429 with Retry-After.
+ * request with a known active key counts against that key's hourly and burst limits and its
+ * organization's budget, and carries the X-RateLimit-* headers; over either, 429 with Retry-After.
  */
 export function requireToken(auth: ApiKeyAuthenticator, limiter: KeyLimiter, permission: string): RequestHandler {
   return async (req, res, next) => {
@@ -25,12 +25,16 @@ export function requireToken(auth: ApiKeyAuthenticator, limiter: KeyLimiter, per
     const decision = await limiter.consume(result.key.id, result.key);
     const headers = rateLimitHeaders(decision);
     res.set(headers);
-    if (!decision.allowed)
+    if (!decision.allowed) {
+      const which = decision.refusedBy === 'burst' ? 'per-second' : 'hourly';
       throw overLimit(
         decision.retryAfterSeconds,
-        `This API token is over its ${decision.refusedBy === 'burst' ? 'per-second burst' : 'hourly'} limit`,
+        decision.refusedFor === 'organization'
+          ? `This API token’s organization is over its ${which} budget, which all of its tokens share`
+          : `This API token is over its ${which === 'per-second' ? 'per-second burst' : 'hourly'} limit`,
         headers,
       );
+    }
     if (!result.key.permissions.includes(permission)) throw permissionMissing(permission);
     res.locals.caller = { apiKeyId: result.key.id, organizationId: result.key.organizationId };
     next();

@@ -10,8 +10,10 @@ declare module 'express-serve-static-core' {
 
 /**
  * X-SVC-API-Key: 401 without it or for an unknown key, 403 for a disabled key. Every request
- * with a known active key is counted (so unknown wallets cannot be probed for free) and carries
- * the X-RateLimit-* headers; a key lacking `permission` is refused after counting.
+ * with a known active key is counted, against the key and its organization's budget (so unknown
+ * wallets cannot be probed for free, nor more keys buy more requests), and carries the
+ * X-RateLimit-* headers; over either, the spec's 429; a key lacking `permission` is refused after
+ * counting.
  */
 export function requireApiKey(auth: ApiKeyAuthenticator, limiter: KeyLimiter, permission: string): RequestHandler {
   return async (req, res, next) => {
