@@ -348,5 +348,15 @@ export const IDENTITY_PROVIDER_EXAMPLES: Record<string, OperationExample[]> = {
       headers: bearer('SESSION_TOKEN'),
       status: 204,
     },
+    {
+      summary: 'sign out again with the same token: that session has ended',
+      headers: bearer('SESSION_TOKEN'),
+      status: 401,
+      response: {
+        error: 'login_required',
+        error_description: 'Sign in first: a session cookie or Authorization: Bearer <session_token> is required',
+        request_id: '3c9d2f7e-8a41-4b6c-9e05-7d1f2a8b4c63',
+      },
+    },
   ],
 };
