@@ -282,6 +282,22 @@ describe('answer examples', () => {
   });
 });
 
+describe('docs/webhooks.md', () => {
+  it('receives a first webhook locally as "Receive your first webhook locally" shows: a signed webhook.test event', async () => {
+    const guide = readFileSync(`${repoRoot}docs/webhooks.md`, 'utf8');
+    const start = guide.indexOf('\n## Receive your first webhook locally\n');
+    expect(start).toBeGreaterThan(0);
+    const runs = await runInOneShell(shellBlocks(guide.slice(start, guide.indexOf('\n## ', start + 1))));
+    expect(runs.map((r) => ({ code: r.code, stderr: r.stderr, unset: r.unset, failed: r.statuses.filter((s) => s >= 400) }))).toEqual(
+      runs.map(() => ({ code: 0, stderr: '', unset: [], failed: [] })),
+    );
+    expect(runs.map((r) => r.stdout).join('')).toMatch(/^whsec_\S+$/m);
+    const received = runs.at(-1)!.stdout;
+    expect(received).toMatch(/^msg_\S+ v1,\S+$/m);
+    expect(received).toMatch(/"type":\s*"webhook\.test"/);
+  });
+});
+
 it('README and the guides hold no other curl commands than those run here', () => {
   const files = [
     'README.md',
@@ -289,7 +305,7 @@ it('README and the guides hold no other curl commands than those run here', () =
       .filter((f) => f.endsWith('.md'))
       .map((f) => `docs/${f}`),
   ];
-  const guides = new Set(GUIDES.map((g) => `docs/${g.guide}.md`));
+  const guides = new Set([...GUIDES.map((g) => `docs/${g.guide}.md`), 'docs/webhooks.md']);
   const elsewhere = files.filter((f) => !guides.has(f) && shellBlocks(readFileSync(`${repoRoot}${f}`, 'utf8')).some((b) => /\bcurl\b/.test(b)));
   expect(elsewhere).toEqual([]);
 });
