@@ -46,8 +46,13 @@ const ZConfig = z.object({
   SIGNING_WORKERS: env.int(availableParallelism(), 1),
   /** Jobs allowed to wait for a thread; beyond it, 503 with Retry-After. */
   SIGNING_QUEUE_LIMIT: env.int(64, 1),
-  /** Of those, how many one API key may hold, so one organization cannot crowd out the others. */
-  SIGNING_QUEUE_PER_KEY: env.int(16, 1),
+  /**
+   * Signing jobs one organization may hold, waiting and running together, whatever number of API
+   * keys it has, so one organization cannot take every thread and the queue.
+   */
+  SIGNING_JOBS_PER_ORGANIZATION: env.int(16, 1),
+  /** How long one signing job may run; past it the job fails with 503 and its thread is replaced. */
+  SIGNING_JOB_TIMEOUT_MS: env.int(20_000, 100),
   /** When Redis is down: refuse (closed) or hold each replica to limit ÷ RATE_LIMIT_REPLICAS (open). */
   RATE_LIMIT_ON_REDIS_FAILURE: z.preprocess(blank, z.enum(['closed', 'open']).default('open')),
   RATE_LIMIT_REPLICAS: env.int(1, 1),

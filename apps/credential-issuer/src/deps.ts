@@ -42,7 +42,12 @@ export function buildDeps(config: Config): AppDeps {
   const legacyKek = legacyKekWarning(keyEncryption);
   if (legacyKek) core.logger.warn(legacyKek);
   const issuerKeys = new IssuerKeys(core.db, config, keyEncryption, core.clock);
-  const pool = new SigningPool(config.SIGNING_WORKERS, config.SIGNING_QUEUE_LIMIT, config.SIGNING_QUEUE_PER_KEY);
+  const pool = new SigningPool({
+    size: config.SIGNING_WORKERS,
+    queueLimit: config.SIGNING_QUEUE_LIMIT,
+    perTenant: config.SIGNING_JOBS_PER_ORGANIZATION,
+    jobTimeoutMs: config.SIGNING_JOB_TIMEOUT_MS,
+  });
   const limiter = new KeyLimiter({
     limiter: core.store.limiter,
     onRedisFailure: config.RATE_LIMIT_ON_REDIS_FAILURE,

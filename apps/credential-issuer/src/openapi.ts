@@ -22,6 +22,7 @@ import {
   ZVerifyRequest,
 } from '@svc/schemas';
 import { z } from 'zod';
+import { STATEMENT_LIMITS } from './services/statement-limits.js';
 import { CREDENTIAL_ISSUER_EXAMPLES } from './openapi-examples.js';
 import { WALLET_OPERATIONS } from './wallets/openapi.js';
 import { WALLET_EXAMPLES } from './wallets/openapi-examples.js';
@@ -32,6 +33,10 @@ const refused = errorResponses({
   403: 'Disabled, or without credentials:issue',
   429: 'Over the key’s hourly or per-second burst limit (each held to the platform maximum the operator sets), or its organization’s budget, which all of its keys share (Retry-After; every answer to a known key carries X-RateLimit-Limit, -Remaining, -Reset)',
 });
+
+/** Signing and verifying share threads per organization, each job with a deadline (docs/credential-issuer.md, "Signing threads"). */
+const SIGNING_UNAVAILABLE =
+  'signing_queue_full: the signing threads are busy, in all or with as many of this organization’s jobs as it may hold whatever its number of keys; signing_timeout: the job ran past its deadline and was stopped (Retry-After)';
 
 /** Area C of the API contract, as served. */
 export const CREDENTIAL_ISSUER_API: ApiSpec = {
@@ -54,9 +59,9 @@ export const CREDENTIAL_ISSUER_API: ApiSpec = {
           201: { description: 'Issued (VC API request)', schema: ZVcApiIssueResponse },
           ...refused,
           ...errorResponses({
-            400: 'Invalid request: each offending field and why',
+            400: `Invalid request: each offending field and why; among them a credential too large to sign, naming the member that holds most of it (at most ${STATEMENT_LIMITS.claims} statements in the claims or one subject, ${STATEMENT_LIMITS.document} in the credential: every value counts, each array element and each nested object and its members)`,
             409: 'This organization already issued a credential with that id',
-            503: 'Signing queue full, in all or for this key (Retry-After)',
+            503: SIGNING_UNAVAILABLE,
           }),
         },
       },
@@ -75,11 +80,11 @@ export const CREDENTIAL_ISSUER_API: ApiSpec = {
             schema: z.union([ZVerifyCredentialResponse, ZVcApiVerifyCredentialResponse]),
           },
           400: {
-            description: 'Invalid request, or (VC API request) a credential that did not verify',
+            description: `Invalid request (among them a credential of more than ${STATEMENT_LIMITS.document} statements, naming the member that holds most), or (VC API request) a credential that did not verify`,
             schema: z.union([ZVcApiVerificationFailure, ZErrorBody]),
           },
           ...refused,
-          ...errorResponses({ 503: 'Signing queue full (Retry-After)' }),
+          ...errorResponses({ 503: SIGNING_UNAVAILABLE }),
         },
       },
       {
@@ -94,7 +99,10 @@ export const CREDENTIAL_ISSUER_API: ApiSpec = {
         responses: {
           200: { description: 'The verdict', schema: ZVerifyPresentationResponse },
           ...refused,
-          ...errorResponses({ 400: 'Invalid request', 503: 'Signing queue full (Retry-After)' }),
+          ...errorResponses({
+            400: `Invalid request; among them a presentation of more than ${STATEMENT_LIMITS.document} statements (the member holding most named)`,
+            503: SIGNING_UNAVAILABLE,
+          }),
         },
       },
       {
@@ -109,7 +117,10 @@ export const CREDENTIAL_ISSUER_API: ApiSpec = {
         responses: {
           201: { description: 'Derived', schema: ZDeriveCredentialResponse },
           ...refused,
-          ...errorResponses({ 400: 'Invalid request, or a credential the library cannot derive (the reason)', 503: 'Signing queue full (Retry-After)' }),
+          ...errorResponses({
+            400: `Invalid request (among them a credential of more than ${STATEMENT_LIMITS.document} statements, the member holding most named), or a credential the library cannot derive (the reason)`,
+            503: SIGNING_UNAVAILABLE,
+          }),
         },
       },
       {

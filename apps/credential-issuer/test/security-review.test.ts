@@ -113,8 +113,8 @@ describe('finding 9: one key cannot block another organization’s issuance', ()
     expect(Number(last!.headers['retry-after'])).toBeGreaterThan(0);
   });
 
-  it('keeps serving another key while one floods the signing pool', async () => {
-    const small = buildIssuer({ SIGNING_WORKERS: '1', SIGNING_QUEUE_LIMIT: '64', SIGNING_QUEUE_PER_KEY: '4' });
+  it('keeps serving another organization while one key floods the signing pool', async () => {
+    const small = buildIssuer({ SIGNING_WORKERS: '1', SIGNING_QUEUE_LIMIT: '64', SIGNING_JOBS_PER_ORGANIZATION: '4' });
     try {
       const a = await arrangeOrg(db);
       const flooder = await createApiKey(a.ctx, { org: a.org.id, permissions: 'credentials:issue', hourlyLimit: 100_000, burstLimit: 1000 });

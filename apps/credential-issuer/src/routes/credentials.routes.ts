@@ -18,12 +18,22 @@ import { SigningJobError } from '../signing-pool.js';
 import { claimProblems } from '../services/claim-rules.js';
 import { structureProblems } from '../services/credential-structure.js';
 import { ownResources } from '../services/related-resources.js';
+import { STATEMENT_LIMITS, statementProblems } from '../services/statement-limits.js';
 import { credentialIdOf, credentialStatus, listCredentials, revokeCredential } from '../services/credential-records.js';
 import { issueForSubject, issueGiven, type IssueContext } from '../services/issue-credential.js';
 import { TrustedIssuers } from '../services/trusted-issuers.js';
 import { verifyCredential, type VerifyDeps } from '../services/verify-credential.js';
 import { verifyPresentation } from '../services/verify-presentation.js';
 import { requireToken } from './require-token.js';
+
+/** Signing threads are shared per organization, whatever number of API keys it has (../signing-pool.ts). */
+const tenantOf = (caller: { organizationId: string }) => `organization:${caller.organizationId}`;
+
+/** A credential or presentation is bounded in statements before it is queued (../services/statement-limits.ts). */
+function withinLimit(document: unknown, field: string): void {
+  const problems = statementProblems(document, field, STATEMENT_LIMITS.document, 'one credential or presentation');
+  if (problems.length) throw new ValidationError(problems);
+}
 
 export function credentialsRouter(deps: AppDeps): Router {
   const router = Router();
@@ -58,6 +68,7 @@ export function credentialsRouter(deps: AppDeps): Router {
             ),
             ...structureProblems(credential, 'body.credential', ownResources(deps.config.publicUrl)),
           ];
+          problems.push(...statementProblems(credential, 'body.credential', STATEMENT_LIMITS.document, 'one credential'));
           if (problems.length) throw new ValidationError(problems);
           const verifiableCredential = await issueGiven(ctx, caller, credential, options);
           deps.counters.issued.inc({ request: 'vc_api' });
@@ -85,10 +96,11 @@ export function credentialsRouter(deps: AppDeps): Router {
       issuing,
       // Told apart by shape: `verifiableCredential` means the VC API request.
       handle({ body: z.looseObject({}) }, async ({ body }, _req, res) => {
-        const tenant = res.locals.caller!.apiKeyId;
+        const tenant = tenantOf(res.locals.caller!);
         if (Object.hasOwn(body, 'verifiableCredential')) {
           const parsed = ZVcApiVerifyCredentialRequest.safeParse(body);
           if (!parsed.success) throw new ValidationError(toFieldIssues(parsed.error, 'body'));
+          withinLimit(parsed.data.verifiableCredential, 'body.verifiableCredential');
           const { verified, ...verdict } = await verifyCredential(verifying, parsed.data.verifiableCredential, deps.clock.now(), tenant, parsed.data.options);
           deps.counters.verified.inc({ verified: String(verified) });
           if (!verified) throw new VerificationFailedError(verdict);
@@ -97,6 +109,7 @@ export function credentialsRouter(deps: AppDeps): Router {
         }
         const parsed = ZVerifyCredentialRequest.safeParse(body);
         if (!parsed.success) throw new ValidationError(toFieldIssues(parsed.error, 'body'));
+        withinLimit(parsed.data.credential, 'body.credential');
         const verdict = await verifyCredential(verifying, parsed.data.credential, deps.clock.now(), tenant);
         deps.counters.verified.inc({ verified: String(verdict.verified) });
         res.json({ verified: verdict.verified, checks: verdict.checks, errors: verdict.errors.map((e) => e.detail) });
@@ -109,7 +122,8 @@ export function credentialsRouter(deps: AppDeps): Router {
     .post(
       issuing,
       handle({ body: ZVerifyPresentationRequest }, async ({ body }, _req, res) => {
-        const verdict = await verifyPresentation(verifying, body.verifiablePresentation, body.options ?? {}, res.locals.caller!.apiKeyId, deps.clock.now());
+        withinLimit(body.verifiablePresentation, 'body.verifiablePresentation');
+        const verdict = await verifyPresentation(verifying, body.verifiablePresentation, body.options ?? {}, tenantOf(res.locals.caller!), deps.clock.now());
         res.json(verdict);
       }),
     )
@@ -120,12 +134,13 @@ export function credentialsRouter(deps: AppDeps): Router {
     .post(
       issuing,
       handle({ body: ZDeriveCredentialRequest }, async ({ body }, _req, res) => {
+        withinLimit(body.verifiableCredential, 'body.verifiableCredential');
         let verifiableCredential: unknown;
         try {
           verifiableCredential = await deps.pool.run(
             'derive',
             { credential: body.verifiableCredential, selectivePointers: body.options.selectivePointers },
-            res.locals.caller!.apiKeyId,
+            tenantOf(res.locals.caller!),
           );
         } catch (err) {
           // The library refuses what it cannot derive: no bbs-2023 base proof, a pointer to nothing, …

@@ -1,4 +1,5 @@
 import { contextTerms } from '../vc/document-loader.js';
+import { STATEMENT_LIMITS, statementProblems } from './statement-limits.js';
 
 // What a caller may put in `claims`, so that what the issuer signs is exactly what was sent:
 // - names (only where the issuer itself maps claim names into a credential, the spec's shape):
@@ -10,7 +11,7 @@ import { contextTerms } from '../vc/document-loader.js';
 // - arrays are signed as sets: duplicates would collapse, so they are refused.
 const NAME = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
 const RESERVED = contextTerms();
-export const CLAIM_LIMITS = { depth: 8, members: 500, stringLength: 4096 };
+export const CLAIM_LIMITS = { depth: 8, members: 500, stringLength: 4096, statements: STATEMENT_LIMITS.claims };
 
 export interface ClaimProblem {
   field: string;
@@ -54,6 +55,9 @@ export function claimProblems(claims: unknown, prefix = 'claims', options: { nam
       else visit(child, field, depth + 1);
     }
   };
+  // Array elements are not members: counted as statements, each signed as a BBS message.
+  const tooMany = statementProblems(claims, prefix, CLAIM_LIMITS.statements, 'the claims of one credential');
+  if (tooMany.length) return tooMany;
   visit(claims, prefix, 0);
   return problems.slice(0, 20);
 }

@@ -2,12 +2,14 @@ import { randomUUID } from 'node:crypto';
 import type { Db, Sql } from '@svc/db';
 import type { Clock } from '@svc/runtime';
 import { isUniqueViolation, outboxInsert } from '@svc/db';
+import { ValidationError } from '@svc/http';
 import { alreadyIssuedOnApproval, duplicateCredential, invalidField, notSignable } from '../errors.js';
 import type { Config } from '../config.js';
 import { SigningJobError, type SigningPool } from '../signing-pool.js';
 import { CREDENTIALS_V2, STATUS_LIST_V1, UNDEFINED_TERMS_V2 } from '../vc/document-loader.js';
 import type { IssuerKey, IssuerKeys } from './issuer-keys.js';
 import { isDataModelV1, validityMembers } from './credential-structure.js';
+import { STATEMENT_LIMITS, statementProblems } from './statement-limits.js';
 import { allocateStatusIndex, BITSTRING_ENTRY, bitstringEntry, type StatusListPlace } from './status-lists.js';
 
 type Subject = Record<string, unknown>;
@@ -163,6 +165,9 @@ async function sign(
   callerPointers: string[] = [],
   place?: StatusListPlace,
 ): Promise<Credential> {
+  // Bounded before any work, whichever way it came (the routes name the caller's field first).
+  const tooMany = statementProblems(credential, 'body.credential', STATEMENT_LIMITS.document, 'one credential');
+  if (tooMany.length) throw new ValidationError(tooMany);
   if (
     await ctx.db.issuedCredential.findUnique({
       where: { organizationId_credentialId: { organizationId: caller.organizationId, credentialId: credential.id } },
@@ -188,8 +193,9 @@ async function sign(
     signed = await ctx.pool.run<Credential>(
       'sign',
       { credential, key, created: new Date(Date.parse(String(credential[from])) || ctx.clock.now().getTime()), mandatoryPointers },
-      // Signing is shared fairly between callers: each API key, and each approval at the identity provider.
-      caller.apiKeyId ?? `approval:${caller.approval}`,
+      // Signing is shared fairly between callers: each organization (whatever number of API keys
+      // it has), and each approval at the identity provider.
+      caller.approval ? `approval:${caller.approval}` : `organization:${caller.organizationId}`,
     );
   } catch (err) {
     // A member the issuer judges, written under another name (../vc/signed-facts.js).

@@ -22,3 +22,5 @@ port.on('message', async (/** @type {{ id: number, kind: string, payload: unknow
     port.postMessage({ id, ok: false, error: { name: e?.name ?? 'Error', message: e?.message ?? String(err) } });
   }
 });
+// Its libraries are loaded (the imports above): the pool starts the deadline of a job from here.
+port.postMessage({ ready: true });

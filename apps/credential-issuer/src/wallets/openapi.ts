@@ -131,7 +131,7 @@ export const WALLET_OPERATIONS: OperationSpec[] = [
         400: 'invalid_proof, invalid_nonce (get a new one), unknown_credential_configuration (not the offer’s), unknown_credential_identifier (not granted by the token), credential_request_denied (the person’s verified data does not hold what the credential says), invalid_credential_request (already issued on this offer; the body’s shape)',
         401: 'invalid_token: the access token is missing, unknown, expired or revoked, or certificate-bound (WWW-Authenticate: Bearer); invalid_dpop_proof: a DPoP-bound token without the DPoP scheme and a valid proof of its key (htm POST, htu this URL, ath the token’s hash, a unique jti), or an unbound one under the DPoP scheme (WWW-Authenticate: DPoP)',
         429: tooMany,
-        503: 'authorization_server_unavailable: the identity provider cannot be reached to introspect its token (Retry-After)',
+        503: 'authorization_server_unavailable: the identity provider cannot be reached to introspect its token; for ldp_vc, signing_queue_full (the signing threads are busy, or the offering organization holds its share of them) or signing_timeout (signing ran past its deadline) (Retry-After)',
       }),
     },
   },
