@@ -13,21 +13,31 @@
 import { parseArgs } from 'node:util';
 import { decodeJwt, exportJWK, generateKeyPair, SignJWT } from 'jose';
 
+const USAGE = `usage:
+  wallet.mjs proof --audience ISSUER_URL --nonce=C_NONCE     a key proof for the credential endpoint
+  wallet.mjs receive OFFER_LINK [--tx-code CODE]             the pre-authorized code flow, end to end
+`;
 const fail = (message) => {
-  process.stderr.write(`${message}\n`);
+  process.stderr.write(`${message}\n${USAGE}`);
   process.exit(2);
 };
 let parsed;
 try {
   parsed = parseArgs({
     allowPositionals: true,
-    options: { audience: { type: 'string' }, nonce: { type: 'string' }, 'tx-code': { type: 'string' } },
+    options: { audience: { type: 'string' }, nonce: { type: 'string' }, 'tx-code': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
   });
 } catch (err) {
-  // A value that begins with "-" (nonces may) reads as an option unless given with "=".
-  fail(`${err.message.split('\n')[0]} Give values as --nonce="$C_NONCE", with "=".`);
+  // node:util's first sentence names the option; what it suggests next is about positionals, not
+  // this script. A value that begins with "-" (nonces may) reads as an option unless given with "=".
+  const said = `${err.message.split(/\.\s|\n/)[0]}.`;
+  fail(/ambiguous/.test(said) ? `${said} Give values with "=", as --nonce="$C_NONCE".` : said);
 }
 const { values, positionals } = parsed;
+if (values.help) {
+  process.stdout.write(USAGE);
+  process.exit(0);
+}
 
 const { publicKey, privateKey } = await generateKeyPair('ES256');
 const jwk = await exportJWK(publicKey);
@@ -43,17 +53,17 @@ async function call(url, init) {
 
 const [command, link] = positionals;
 if (command === 'proof') {
-  if (!values.audience || !values.nonce) fail('usage: wallet.mjs proof --audience ISSUER_URL --nonce=C_NONCE');
+  if (!values.audience || !values.nonce) fail('proof needs --audience and --nonce.');
   process.stdout.write(`${await proof(values.audience, values.nonce)}\n`);
 } else if (command === 'receive') {
-  if (!link?.startsWith('openid-credential-offer://')) fail('usage: wallet.mjs receive OFFER_LINK [--tx-code CODE]');
+  if (!link?.startsWith('openid-credential-offer://')) fail('receive needs an offer link (openid-credential-offer://…).');
   const params = new URL(link).searchParams;
   const offer = params.get('credential_offer') ? JSON.parse(params.get('credential_offer')) : await call(params.get('credential_offer_uri'));
   const issuer = offer.credential_issuer;
   const metadata = await call(`${issuer}/.well-known/openid-credential-issuer`);
   const server = await call(`${issuer}/.well-known/oauth-authorization-server`);
   const grant = offer.grants['urn:ietf:params:oauth:grant-type:pre-authorized_code'];
-  if (grant.tx_code && !values['tx-code']) fail('this offer asks for a transaction code: --tx-code');
+  if (grant.tx_code && !values['tx-code']) fail('This offer asks for a transaction code: give it with --tx-code.');
   const form = new URLSearchParams({ grant_type: 'urn:ietf:params:oauth:grant-type:pre-authorized_code', 'pre-authorized_code': grant['pre-authorized_code'] });
   if (values['tx-code']) form.set('tx_code', values['tx-code']);
   const { access_token } = await call(server.token_endpoint, { method: 'POST', body: form });
@@ -73,5 +83,5 @@ if (command === 'proof') {
   const disclosed = Object.fromEntries(disclosures.map((d) => JSON.parse(Buffer.from(d, 'base64url').toString('utf8')).slice(1)));
   process.stdout.write(`${JSON.stringify({ credential, payload: decodeJwt(jwt), disclosed })}\n`);
 } else {
-  fail('usage: wallet.mjs proof --audience ISSUER_URL --nonce=C_NONCE | wallet.mjs receive OFFER_LINK [--tx-code CODE]');
+  fail(command ? `Unknown command ${JSON.stringify(command)}.` : 'Name a command.');
 }

@@ -6,8 +6,12 @@ const show = (value: unknown) => (typeof value === 'string' ? value : JSON.strin
 // A phone's column is narrow: names break after their underscores, never inside a word.
 const breakable = (name: string) => e(name).replaceAll('_', '_<wbr>');
 const ISO_TIME = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2})(?:\.\d+)?Z$/;
-/** A value as shown: an ISO timestamp as a readable UTC time that never breaks, anything else as code. */
+/**
+ * A value as shown: an ISO timestamp as a readable UTC time that never breaks, a list of names
+ * (scopes) as those names, anything else as code.
+ */
 function valueHtml(value: unknown): string {
+  if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return value.map((v) => `<code>${e(v)}</code>`).join(' ');
   const time = typeof value === 'string' ? ISO_TIME.exec(value) : null;
   return time ? `<time datetime="${e(value)}">${time[1]} ${time[2]} UTC</time>` : `<code>${e(show(value))}</code>`;
 }
@@ -80,7 +84,7 @@ export function signedOutPage(input: { issuer: string; notice?: Notice; events?:
 <p>An app that asks the identity provider, with your consent, for what it needs to know about you:
 whether you are over 18, your nationality, whether your identity check passed.</p>
 <p>Signing in sends you to the identity provider at <code>${e(input.issuer)}</code>. Sign in there as the demo user
-<code>alice@demo.example</code> (the password is in the <code>npm start</code> banner and in <code>.data/demo.json</code>),
+<code>alice@demo.example</code> (the password is in <code>.data/demo.json</code>, and in the banner of the <code>npm start</code> that made the demo data),
 approve, and you come back here.</p>
 <p><a class="primary" href="/login">Sign in with the identity provider</a></p>
 </section>${input.events ? eventsHtml(input.events) : ''}`,

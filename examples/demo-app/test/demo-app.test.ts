@@ -141,6 +141,8 @@ describe('the demo relying party in Chromium', () => {
     await page.getByRole('heading', { name: 'Demo relying party: signed in' }).waitFor();
     await expect(page.getByRole('status').innerText()).resolves.toContain('Signed in');
     await expect(text(page, '#userinfo')).resolves.toMatch(/sub\s+\S+/);
+    // A list of scopes reads as the scopes, not as JSON.
+    await expect(text(page, '#userinfo')).resolves.toMatch(/scopes\s+identity:read kyc:read openid/);
     const presets = await text(page, '#presets');
     expect(presets).toMatch(/age_over_18\s+true valid/);
     expect(presets).toMatch(/kyc_passed\s+true valid/);

@@ -61,7 +61,9 @@ export async function runCli(argv: string[], connect: () => Promise<AdminContext
     // node:util names the unknown option ("Unknown option '--emial'"): suggest the flag it resembles.
     const unknown = /Unknown option '-{1,2}([^']+)'/.exec((err as Error).message)?.[1];
     const guess = unknown ? closest(unknown, Object.keys(command.options)) : undefined;
-    io.stderr(`error: ${name}: ${(err as Error).message.split('\n')[0]}${guess ? ` Did you mean --${guess}?` : ''}\n`);
+    // Its first sentence only: what it goes on to suggest is about positional arguments, which no command takes.
+    const said = `${(err as Error).message.split(/\.\s|\n/)[0]}.`;
+    io.stderr(`error: ${name}: ${said}${guess ? ` Did you mean --${guess}?` : ''}\n`);
     return 2;
   }
   for (const [secret, variable] of Object.entries(command.secrets ?? {})) {

@@ -34,7 +34,9 @@ export function seedDemo(ctx: AdminContext) {
 
 async function seedDemoIn(ctx: AdminContext) {
   if (await hasDemoData(ctx)) {
-    throw new AdminError('demo data already exists; its secrets were shown when it was created and are not stored');
+    throw new AdminError(
+      'demo data already exists; its secrets were shown when it was made (npm start keeps them in .data/demo.json); the database holds only their hashes',
+    );
   }
   const password = `demo-${randomBase62(12)}`;
   const developer = await createUser(ctx, { email: `developer@${DEMO_DOMAIN}`, password, palmVerified: true });

@@ -12,7 +12,7 @@ export const PLATFORM_OPERATIONS: OperationSpec[] = [
   {
     method: 'get',
     path: '/',
-    tag: 'platform',
+    tag: 'Platform',
     summary: 'What this service is, and where its documentation is',
     description: 'JSON for API callers; a short page for a browser (Accept: text/html).',
     responses: {
@@ -34,7 +34,7 @@ export const PLATFORM_OPERATIONS: OperationSpec[] = [
   {
     method: 'get',
     path: '/health',
-    tag: 'platform',
+    tag: 'Platform',
     summary: 'Liveness: the process answers',
     responses: { 200: { description: 'Alive', schema: ZLiveness } },
     examples: [
@@ -44,7 +44,7 @@ export const PLATFORM_OPERATIONS: OperationSpec[] = [
   {
     method: 'get',
     path: '/ready',
-    tag: 'platform',
+    tag: 'Platform',
     summary: 'Readiness: PostgreSQL and Redis answer',
     responses: { 200: { description: 'Ready', schema: ZReadiness }, 503: { description: 'Not ready; each check says why', schema: ZReadiness } },
     examples: [
@@ -65,7 +65,7 @@ export const PLATFORM_OPERATIONS: OperationSpec[] = [
   {
     method: 'get',
     path: '/metrics',
-    tag: 'platform',
+    tag: 'Platform',
     summary: 'Prometheus metrics (text format)',
     description: 'Requests by route template and status with latency histograms, rate-limit rejections, and the service’s own counters.',
     security: [[], ['metricsToken']],
@@ -85,7 +85,7 @@ export const PLATFORM_OPERATIONS: OperationSpec[] = [
   {
     method: 'get',
     path: '/openapi.json',
-    tag: 'platform',
+    tag: 'Platform',
     summary: 'This document (OpenAPI 3.1)',
     responses: { 200: { description: 'The document', schema: z.record(z.string(), z.unknown()) } },
     examples: [
@@ -105,7 +105,7 @@ export const PLATFORM_OPERATIONS: OperationSpec[] = [
   {
     method: 'get',
     path: '/docs',
-    tag: 'platform',
+    tag: 'Platform',
     summary: 'This document as a readable page',
     responses: { 200: { description: 'HTML', schema: z.string(), contentType: 'text/html' } },
     examples: [
