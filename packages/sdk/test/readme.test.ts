@@ -2,7 +2,7 @@ import { execFile, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { seedDemo, type DemoData } from '@svc/admin';
@@ -26,13 +26,18 @@ const project = { esm: '', cjs: '' };
 const services: Record<string, StartedService> = {};
 
 /** A scratch project made exactly as the README's set-up block makes one, with the tarball installed. */
-async function makeProject(name: string, tarball: string, esm: boolean): Promise<string> {
+/**
+ * A project as the README makes one: the tarball packed into its vendor/ folder and installed from
+ * there, so its package.json names a file inside the project, not a temporary path.
+ */
+async function makeProject(name: string, esm: boolean): Promise<string> {
   const dir = join(scratch, name);
-  mkdirSync(dir);
+  mkdirSync(join(dir, 'vendor'), { recursive: true });
+  const tarball = execFileSync(process.execPath, [`${repoRoot}packages/sdk/scripts/pack.mjs`, '--out', join(dir, 'vendor')], { encoding: 'utf8' }).trim();
   const npm = (...args: string[]) => exec('npm', [...args, '--loglevel=error'], { cwd: dir });
   await npm('init', '-y');
   if (esm) await npm('pkg', 'set', 'type=module');
-  await npm('install', tarball, '--offline', '--no-audit', '--no-fund', '--ignore-scripts');
+  await npm('install', `./vendor/${basename(tarball)}`, '--offline', '--no-audit', '--no-fund', '--ignore-scripts');
   return dir;
 }
 
@@ -56,8 +61,7 @@ beforeAll(async () => {
   mkdirSync(join(scratch, 'monorepo-data'));
   demoFile = join(scratch, 'monorepo-data', 'demo.json');
   writeFileSync(demoFile, JSON.stringify(demo));
-  const tarball = execFileSync(process.execPath, [`${repoRoot}packages/sdk/scripts/pack.mjs`, '--out', scratch], { encoding: 'utf8' }).trim();
-  [project.esm, project.cjs] = await Promise.all([makeProject('esm-app', tarball, true), makeProject('cjs-app', tarball, false)]);
+  [project.esm, project.cjs] = await Promise.all([makeProject('esm-app', true), makeProject('cjs-app', false)]);
 }, 120_000);
 afterAll(async () => {
   await Promise.all(Object.values(services).map((s) => s.stop()));
@@ -189,6 +193,9 @@ describe('packages/sdk/README.md, in projects that installed the packed SDK', ()
     expect(declarations).not.toMatch(/@svc\/|zod/);
     // `npm init -y` made a CommonJS project: require and import give the same classes.
     expect(JSON.parse(readFileSync(join(project.cjs, 'package.json'), 'utf8')).type ?? 'commonjs').toBe('commonjs');
+    // What the project records is the tarball it keeps, never a temporary path outside it.
+    for (const dir of [project.esm, project.cjs])
+      expect(JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).dependencies).toEqual({ '@svc/sdk': 'file:vendor/svc-sdk-0.1.0.tgz' });
     const same = execFileSync(
       process.execPath,
       ['-e', "const a = require('@svc/sdk'); import('@svc/sdk').then((b) => process.stdout.write(String(a.SvcApiError === b.SvcApiError)))"],
