@@ -9,9 +9,7 @@ import { freePort, isListening, waitFor } from '@svc/testkit/processes';
 import autocannon from 'autocannon';
 
 // The bench database's signing keys are sealed under these KEKs, one per service; they must stay
-// the same from run to run (bench only: a real deployment generates its own). A bench database
-// made before each service had its own (its keys under the shared SIGNING_KEY_KEK): delete
-// .data/bench, or run once with SIGNING_KEY_KEK=bench-kek-0123456789abcdefghijklmnopqrstuv.
+// the same from run to run (bench only: a real deployment generates its own).
 process.env.IDP_SIGNING_KEY_KEK ??= 'bench-idp-kek-0123456789abcdefghijklmnopqrstuv';
 process.env.ISSUER_SIGNING_KEY_KEK ??= 'bench-issuer-kek-0123456789abcdefghijklmnopqrs';
 process.env.PAIRWISE_SECRET ??= 'bench-pairwise-0123456789abcdefghijklmnopqrstu';

@@ -8,12 +8,12 @@
 // Ctrl-C (or SIGTERM) drains the services, then stops the embedded PostgreSQL.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createPrismaClient, ensureDatabaseExists, markDatabaseEnvironment, migrate, sandboxDatabaseUrl } from '@svc/db';
 import { waitFor } from '@svc/testkit/processes';
-import { dataDir, ensureApprovalEventsEndpoint, ensureSigningKeys, openLocalDatabase, rewrapKeys, seedDemo } from '@svc/admin';
+import { dataDir, ensureApprovalEventsEndpoint, ensureSigningKeys, openLocalDatabase, seedDemo } from '@svc/admin';
 import { formatLogLine } from './log-lines.mjs';
 import { takenPorts } from './port-holders.mjs';
 import { bannerLines } from './start-banner.mjs';
@@ -58,7 +58,6 @@ env.IDP_SIGNING_KEY_KEK ??= localSecret('idp-signing-key-kek');
 env.ISSUER_SIGNING_KEY_KEK ??= localSecret('issuer-signing-key-kek');
 // Keys the user ids wallet-verify answers; the identity provider maps them back (user-token).
 env.PAIRWISE_SECRET ??= localSecret('pairwise-secret');
-await migrateSharedKek(database.url);
 // Demo users, clients and keys go only into the embedded database, or where asked for
 // (SVC_DEMO=1 or --demo): never silently into a real, external one.
 const wantDemo = database.embedded || env.SVC_DEMO === '1' || process.argv.includes('--demo');
@@ -160,8 +159,6 @@ function serviceEnv(name, port) {
     IDP_SIGNING_KEY_KEK: name === 'identity-provider' ? env.IDP_SIGNING_KEY_KEK : '',
     ISSUER_SIGNING_KEY_KEK: name === 'credential-issuer' ? env.ISSUER_SIGNING_KEY_KEK : '',
     PAIRWISE_SECRET: name === 'credential-issuer' ? '' : env.PAIRWISE_SECRET,
-    // Set by hand only while migrating an external database off the shared key (docs/identity-provider.md).
-    SIGNING_KEY_KEK: name === 'wallet-verify' ? '' : (env.SIGNING_KEY_KEK ?? ''),
     LOG_LEVEL: env.LOG_LEVEL ?? 'info',
     // Locally every request is worth seeing, not only failures.
     LOG_REQUESTS: env.LOG_REQUESTS ?? 'all',
@@ -229,7 +226,6 @@ function sandboxEnv() {
     IDP_SIGNING_KEY_KEK: env.SANDBOX_IDP_SIGNING_KEY_KEK ?? localSecret('sandbox-idp-signing-key-kek'),
     PAIRWISE_SECRET: env.SANDBOX_PAIRWISE_SECRET ?? localSecret('sandbox-pairwise-secret'),
     ISSUER_SIGNING_KEY_KEK: '',
-    SIGNING_KEY_KEK: '',
     CONSOLE_SIGNUP: '',
     LOG_LEVEL: env.LOG_LEVEL ?? 'info',
     LOG_REQUESTS: env.LOG_REQUESTS ?? 'all',
@@ -331,28 +327,6 @@ function localSecret(name) {
   const secret = randomBytes(32).toString('base64url');
   writeFileSync(file, secret, { mode: 0o600 });
   return secret;
-}
-
-/**
- * Data from before each service had its own key-encryption key: its keys are sealed under the one
- * shared key in .data/signing-key-kek. Re-seals each service's keys under its own KEK (keys:rewrap),
- * then deletes the shared key, which then opens nothing.
- */
-async function migrateSharedKek(url) {
-  const file = join(dataDir(env), 'signing-key-kek');
-  if (!existsSync(file) || env.SIGNING_KEY_KEK) return;
-  const db = createPrismaClient(url, { poolSize: 2 });
-  env.SIGNING_KEY_KEK = readFileSync(file, 'utf8').trim();
-  try {
-    for (const service of ['identity-provider', 'credential-issuer']) {
-      const { rewrapped } = await rewrapKeys({ db, now: () => new Date() }, { service });
-      say(`${service}: ${rewrapped} signing key(s) re-sealed under its own key-encryption key`);
-    }
-    rmSync(file);
-  } finally {
-    delete env.SIGNING_KEY_KEK;
-    await db.$disconnect();
-  }
 }
 
 /**

@@ -1,7 +1,7 @@
 import { ApiKeyAuthenticator, KeyLimiter, LimitEvents } from '@svc/api-keys';
 import { type Counter, dependencyCheck, readPackageVersion, type ReadinessCheck } from '@svc/http';
 import { coreChecks, createCoreDeps, type CoreDeps } from '@svc/runtime';
-import { KeyEncryption, legacyKekWarning } from '@svc/signing-keys';
+import { KeyEncryption } from '@svc/signing-keys';
 import type { Config } from './config.js';
 import { IssuerKeys } from './services/issuer-keys.js';
 import { StatusListPublisher } from './services/status-list-publisher.js';
@@ -39,8 +39,6 @@ export function buildDeps(config: Config): AppDeps {
     clock: core.clock,
   });
   const keyEncryption = new KeyEncryption('credential-issuer', config.kek);
-  const legacyKek = legacyKekWarning(keyEncryption);
-  if (legacyKek) core.logger.warn(legacyKek);
   const issuerKeys = new IssuerKeys(core.db, config, keyEncryption, core.clock);
   const pool = new SigningPool({
     size: config.SIGNING_WORKERS,

@@ -1,7 +1,7 @@
 import { TimestampBatch } from '@svc/db';
 import { dependencyCheck, readPackageVersion, type ReadinessCheck } from '@svc/http';
 import { type Clock, coreChecks, createCoreDeps, type CoreDeps, DpopProofs } from '@svc/runtime';
-import { KeyEncryption, legacyKekWarning, WebhookSecrets } from '@svc/signing-keys';
+import { KeyEncryption, WebhookSecrets } from '@svc/signing-keys';
 import { invalidDpopProof, useDpopNonce } from './errors.js';
 import type { Config } from './config.js';
 import { SIGNING_ALGORITHMS, SigningKeys } from './keys/signing-keys.js';
@@ -61,8 +61,6 @@ export function buildDeps(config: Config, testClock?: Clock): AppDeps {
   const core = createCoreDeps('identity-provider', environment.sandbox ? 'idp-sandbox' : 'idp', config, testClock);
   const { clock } = core;
   const keyEncryption = new KeyEncryption('identity-provider', config.kek);
-  const legacyKek = legacyKekWarning(keyEncryption);
-  if (legacyKek) core.logger.warn(legacyKek);
   const signingKeys = new SigningKeys(core.db, keyEncryption, clock);
   const counters = idpCounters(core.metrics);
   const tokenStamps = new TimestampBatch(core.db, 'Authorization.lastTokenIssuedAt', 1, (err) => core.logger.warn({ err }, 'last_token_issued_at not written'));

@@ -4,7 +4,6 @@ import {
   KEY_SERVICES,
   KeyEncryption,
   type KeyService,
-  LEGACY_KEK_VARIABLE,
   rewrapSigningKeys,
   rewrapWebhookSecrets,
   rotateSigningKey as rotate,
@@ -24,27 +23,16 @@ const list = (value: string | undefined) =>
 /**
  * The key encryption a service seals its signing keys with: the context's, or the one built from
  * this process's environment: the service's own KEK (IDP_SIGNING_KEY_KEK or
- * ISSUER_SIGNING_KEY_KEK, and its `_PREVIOUS` list) and, while migrating off it, the shared
- * SIGNING_KEY_KEK of earlier releases.
+ * ISSUER_SIGNING_KEY_KEK, and its `_PREVIOUS` list).
  */
 export function keyEncryptionOf(ctx: AdminContext, which: KeyService): KeyEncryption {
   const given = ctx.keys?.[which];
   if (given) return given;
   const name = KEK_VARIABLES[which];
   const own = process.env[name] || undefined;
-  const legacy = process.env[LEGACY_KEK_VARIABLE] || undefined;
-  for (const [variable, value] of [
-    [name, own],
-    [LEGACY_KEK_VARIABLE, legacy],
-  ] as const) {
-    if (value !== undefined && value.length < 32) throw new AdminError(`${variable} must be 32 characters or more`);
-  }
-  if (!own && !legacy) throw new AdminError(`${name} must be set to the key-encryption key the ${which} uses (32 characters or more)`);
-  return new KeyEncryption(which, {
-    current: own,
-    previous: list(process.env[`${name}_PREVIOUS`]),
-    legacy: legacy ? [legacy, ...list(process.env[`${LEGACY_KEK_VARIABLE}_PREVIOUS`])] : [],
-  });
+  if (!own) throw new AdminError(`${name} must be set to the key-encryption key the ${which} uses (32 characters or more)`);
+  if (own.length < 32) throw new AdminError(`${name} must be 32 characters or more`);
+  return new KeyEncryption(which, { current: own, previous: list(process.env[`${name}_PREVIOUS`]) });
 }
 
 function service(name: string): KeyService {
@@ -74,8 +62,8 @@ export async function ensureKey(ctx: AdminContext, which: KeyService): Promise<s
 }
 
 /**
- * `keys:rewrap`: seals the service's stored keys under its own current KEK: after a KEK rotation
- * (the old one in its `_PREVIOUS` list), or to migrate off the shared SIGNING_KEY_KEK (still set).
+ * `keys:rewrap`: seals the service's stored keys under its own current KEK after a KEK rotation
+ * (the old one in its `_PREVIOUS` list).
  * The identity provider's KEK also seals its webhook endpoints' signing secrets: those too.
  */
 export async function rewrapKeys(ctx: AdminContext, options: { service: string }) {

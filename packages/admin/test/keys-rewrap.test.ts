@@ -15,14 +15,15 @@ afterEach(() => {
 });
 
 describe('keys:rewrap', () => {
-  it('moves a service’s keys off the shared SIGNING_KEY_KEK onto its own key-encryption key', async () => {
-    const kid = `legacy-${Date.now()}`;
-    const sealed = new KeyEncryption('identity-provider', { legacy: [SHARED] }).seal(jwk, kid);
+  it('moves a service’s keys from its previous key-encryption key onto its current one', async () => {
+    const OLD = 'the-identity-providers-key-encryption-key-of-last-year';
+    const kid = `previous-${Date.now()}`;
+    const sealed = new KeyEncryption('identity-provider', { current: OLD }).seal(jwk, kid);
     await db.signingKey.create({
       data: { kid, service: 'identity-provider', algorithm: 'RS256', publicKey: {}, privateKey: { ...sealed }, status: 'retired' },
     });
 
-    process.env.SIGNING_KEY_KEK = SHARED;
+    process.env.IDP_SIGNING_KEY_KEK_PREVIOUS = OLD;
     const run = await cli('keys:rewrap', '--service', 'identity-provider');
     expect(run.code).toBe(0);
     expect(run.json).toEqual({ service: 'identity-provider', rewrapped: expect.any(Number), webhook_secrets_rewrapped: expect.any(Number) });
@@ -31,7 +32,7 @@ describe('keys:rewrap', () => {
     const row = await db.signingKey.findUniqueOrThrow({ where: { kid } });
     expect(new KeyEncryption('identity-provider', { current: OWN }).open(row.privateKey, kid)).toEqual(jwk);
     expect(() =>
-      new KeyEncryption('credential-issuer', { current: testSigningKeyKek('credential-issuer'), legacy: [SHARED] }).open(row.privateKey, kid),
+      new KeyEncryption('credential-issuer', { current: testSigningKeyKek('credential-issuer'), previous: [OLD] }).open(row.privateKey, kid),
     ).toThrow();
     await db.signingKey.delete({ where: { kid } });
   });
@@ -70,7 +71,7 @@ describe('keys:rewrap', () => {
     await db.organization.delete({ where: { id: org.id } });
   });
 
-  it('refuses without the service’s own key-encryption key, naming it', async () => {
+  it('refuses without the service’s own key-encryption key, naming it, whatever shared key is set', async () => {
     process.env.SIGNING_KEY_KEK = SHARED;
     delete process.env.IDP_SIGNING_KEY_KEK;
     expectRefused(await cli('keys:rewrap', '--service', 'identity-provider'), /IDP_SIGNING_KEY_KEK must be set/);

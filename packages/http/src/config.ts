@@ -131,43 +131,29 @@ const commaList = () =>
   );
 const optionalKek = () => z.preprocess(blankAsUndefined, env.strongSecret(32).optional());
 
-/** The one key-encryption key both services shared before each had its own: read for one release. */
-export const LEGACY_KEK = 'SIGNING_KEY_KEK';
-
-type KekShape<N extends string> = { [K in N]: ReturnType<typeof optionalKek> } & { [K in `${N}_PREVIOUS`]: ReturnType<typeof commaList> } & {
-  SIGNING_KEY_KEK: ReturnType<typeof optionalKek>;
-  SIGNING_KEY_KEK_PREVIOUS: ReturnType<typeof commaList>;
-};
+type KekShape<N extends string> = { [K in N]: ReturnType<typeof optionalKek> } & { [K in `${N}_PREVIOUS`]: ReturnType<typeof commaList> };
 
 /**
  * The service's own key-encryption key of its stored signing keys (`name`, e.g.
- * IDP_SIGNING_KEY_KEK), the ones it replaces (`<name>_PREVIOUS`), and, for one release, the
- * SIGNING_KEY_KEK both services shared before (see @svc/signing-keys). `keyEncryptionSettings`
- * requires one of `name` and SIGNING_KEY_KEK.
+ * IDP_SIGNING_KEY_KEK) and the ones it replaces (`<name>_PREVIOUS`); see @svc/signing-keys.
+ * `keyEncryptionSettings` requires `name`.
  */
 export function keyEncryptionEnv<N extends string>(name: N): KekShape<N> {
   return {
     [name]: optionalKek(),
     [`${name}_PREVIOUS`]: commaList(),
-    [LEGACY_KEK]: optionalKek(),
-    [`${LEGACY_KEK}_PREVIOUS`]: commaList(),
   } as KekShape<N>;
 }
 
-/** What a parsed `keyEncryptionEnv(name)` holds, for `new KeyEncryption(service, settings)`; a ConfigError when no KEK is set. */
-export function keyEncryptionSettings(config: Record<string, unknown>, name: string): { current?: string; previous: string[]; legacy: string[] } {
+/** What a parsed `keyEncryptionEnv(name)` holds, for `new KeyEncryption(service, settings)`; a ConfigError when the KEK is not set. */
+export function keyEncryptionSettings(config: Record<string, unknown>, name: string): { current: string; previous: string[] } {
   const current = config[name] as string | undefined;
-  const legacy = config[LEGACY_KEK] as string | undefined;
-  if (!current && !legacy) {
+  if (!current) {
     throw new ConfigError(
       `Invalid configuration: ${name}: is required: the key-encryption key of this service's signing keys, e.g. \`openssl rand -base64 36\` (it is not set)`,
     );
   }
-  return {
-    ...(current ? { current } : {}),
-    previous: (config[`${name}_PREVIOUS`] as string[] | undefined) ?? [],
-    legacy: legacy ? [legacy, ...((config[`${LEGACY_KEK}_PREVIOUS`] as string[] | undefined) ?? [])] : [],
-  };
+  return { current, previous: (config[`${name}_PREVIOUS`] as string[] | undefined) ?? [] };
 }
 
 /** Variables every service reads; each app extends this with its own. */

@@ -9,7 +9,7 @@ export { openCors } from './cors.js';
 export { healthRouter, type ReadinessCheck, type CheckResult, type CheckDetails, type HealthOptions } from './health.js';
 export { createHttpServer, serve, type ServeOptions, type RunningServer } from './serve.js';
 export { dependencyCheck } from './dependency-check.js';
-export { ConfigError, parseEnv, loadOrExit, env, readPackageVersion, baseServiceEnv, keyEncryptionEnv, keyEncryptionSettings, LEGACY_KEK } from './config.js';
+export { ConfigError, parseEnv, loadOrExit, env, readPackageVersion, baseServiceEnv, keyEncryptionEnv, keyEncryptionSettings } from './config.js';
 export { resolveFileEnv } from './config.js';
 export { Metrics } from './metrics.js';
 export type { Counter } from 'prom-client';

@@ -17,9 +17,6 @@ export const KEK_VARIABLES: Record<KeyService, string> = {
   'credential-issuer': 'ISSUER_SIGNING_KEY_KEK',
 };
 
-/** The one key-encryption key both services shared before (read for one release, to migrate). */
-export const LEGACY_KEK_VARIABLE = 'SIGNING_KEY_KEK';
-
 const isSealed = (stored: unknown): stored is SealedPrivateKey =>
   typeof stored === 'object' && stored !== null && (stored as { enc?: unknown }).enc === 'envelope-v1';
 
@@ -39,22 +36,11 @@ const boundKek = (secret: string, service: KeyService): Kek => {
   return { id: sha256Hex(key.toString('base64')).slice(0, 16), key, context: (kid) => `${service}:${kid}` };
 };
 
-/** The shared SIGNING_KEY_KEK of earlier releases, derived without a service: read only to migrate. */
-const legacyKek = (secret: string): Kek => {
-  const key = deriveKey(secret, 'signing-key-kek');
-  return { id: sha256Hex(key.toString('base64')).slice(0, 16), key, context: (kid) => kid };
-};
-
 export interface KekSettings {
   /** The service's own key-encryption key (IDP_SIGNING_KEY_KEK, ISSUER_SIGNING_KEY_KEK). */
   current?: string | undefined;
   /** The service's earlier keys during a KEK rotation (…_SIGNING_KEY_KEK_PREVIOUS). */
   previous?: readonly string[];
-  /**
-   * SIGNING_KEY_KEK (and SIGNING_KEY_KEK_PREVIOUS), which both services shared before: opens what
-   * it sealed during the migration release; it seals only when the service's own key is not set.
-   */
-  legacy?: readonly string[];
 }
 
 /**
@@ -68,20 +54,16 @@ export interface KekSettings {
 export class KeyEncryption {
   private readonly current: Kek;
   private readonly all: Map<string, Kek>;
-  /** Whether the shared SIGNING_KEY_KEK is configured (a start-up warning: migrate off it). */
-  readonly readsLegacy: boolean;
 
   constructor(
     readonly service: KeyService,
     settings: KekSettings,
   ) {
-    const legacy = (settings.legacy ?? []).map(legacyKek);
-    const current = settings.current ? boundKek(settings.current, service) : legacy[0];
-    if (!current) throw new Error(`${KEK_VARIABLES[service]} must be set: the key-encryption key of the ${service}'s signing keys`);
+    if (!settings.current) throw new Error(`${KEK_VARIABLES[service]} must be set: the key-encryption key of the ${service}'s signing keys`);
+    const current = boundKek(settings.current, service);
     this.current = current;
-    this.readsLegacy = legacy.length > 0;
     const previous = (settings.previous ?? []).map((secret) => boundKek(secret, service));
-    this.all = new Map([current, ...previous, ...legacy].map((k) => [k.id, k]));
+    this.all = new Map([current, ...previous].map((k) => [k.id, k]));
   }
 
   seal(privateKey: object, kid: string): SealedPrivateKey {
@@ -101,7 +83,7 @@ export class KeyEncryption {
     if (!kek) {
       const name = KEK_VARIABLES[this.service];
       throw new Error(
-        `signing key ${kid} of the ${this.service} is wrapped by a key-encryption key that is not configured (${stored.kek}); set ${name} or ${name}_PREVIOUS (or, to migrate, ${LEGACY_KEK_VARIABLE})`,
+        `signing key ${kid} of the ${this.service} is wrapped by a key-encryption key that is not configured (${stored.kek}); set ${name} or ${name}_PREVIOUS`,
       );
     }
     const dek = Buffer.from(unseal(kek.key, stored.dek, kek.context(kid)), 'base64');
@@ -117,18 +99,4 @@ export class KeyEncryption {
   assertFor(service: KeyService): void {
     if (service !== this.service) throw new Error(`the ${this.service}'s key encryption cannot seal or open the ${service}'s signing keys`);
   }
-}
-
-// One warning per service and process, however many times its dependencies are built.
-const warned = new Set<KeyService>();
-
-/**
- * The start-up warning of a service that still reads the shared SIGNING_KEY_KEK, the first time
- * only (undefined after, and when it does not).
- */
-export function legacyKekWarning(keys: KeyEncryption): string | undefined {
-  if (!keys.readsLegacy || warned.has(keys.service)) return undefined;
-  warned.add(keys.service);
-  const name = KEK_VARIABLES[keys.service];
-  return `${LEGACY_KEK_VARIABLE} is deprecated and read for this release only: it is shared by both services. Set ${name} to a key of the ${keys.service}'s own, keep ${LEGACY_KEK_VARIABLE} until \`npm run admin -- keys:rewrap --service ${keys.service}\` has re-sealed its keys (the service also re-seals them when it loads them), then remove ${LEGACY_KEK_VARIABLE}`;
 }

@@ -114,8 +114,7 @@ async function store(tx: DbClient, ctx: KeyStoreContext, service: KeyService, ke
 
 /**
  * Seals every stored private key of `service` under its current key-encryption key: rows from
- * before encryption, rows wrapped by a previous KEK (after a KEK rotation) and rows wrapped by the
- * shared SIGNING_KEY_KEK of earlier releases. Returns how many changed.
+ * before encryption, and rows wrapped by a previous KEK (after a KEK rotation). Returns how many changed.
  */
 export async function rewrapSigningKeys(ctx: Pick<KeyStoreContext, 'db' | 'keys'>, service: KeyService): Promise<number> {
   ctx.keys.assertFor(service);

@@ -1,8 +1,9 @@
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { testDb } from '@svc/testkit';
-import { ensureSigningKey, KeyEncryption, legacyKekWarning, rewrapSigningKeys, rotateSigningKey } from '../src/index.js';
+import { ensureSigningKey, KeyEncryption, rewrapSigningKeys, rotateSigningKey } from '../src/index.js';
 
 const SHARED = 'shared-kek-7c1f9e2a4b6d8c0e1f3a5b7d9e2c4a6b';
+const OLD = 'last-years-kek-5d3b1f9e7c5a3e1d9b7f5c3a1e9d7b5f';
 const IDP = 'idp-kek-3e5a7c9b1d2f4e6a8c0b2d4f6a8c1e3b';
 const ISSUER = 'issuer-kek-8b6d4f2a0c9e7b5d3f1a2c4e6b8d0f9a';
 const jwk = { kty: 'RSA', d: 'private-exponent', n: 'modulus' };
@@ -20,35 +21,12 @@ describe('a key-encryption key per service', () => {
     expect(() => new KeyEncryption('credential-issuer', { current: IDP }).open(sealed, 'kid-1')).toThrow(/ISSUER_SIGNING_KEY_KEK/);
   });
 
-  it('needs a key: the service’s own, or the shared one of the migration release', () => {
+  it('needs the service’s own key', () => {
     expect(() => new KeyEncryption('identity-provider', {})).toThrow(/IDP_SIGNING_KEY_KEK/);
-  });
-
-  it('opens keys sealed under the shared SIGNING_KEY_KEK during the migration release, and says they need re-sealing', () => {
-    // What the previous release wrote: one KEK for both services, bound to neither.
-    const legacyOnly = new KeyEncryption('identity-provider', { legacy: [SHARED] });
-    expect(legacyOnly.readsLegacy).toBe(true);
-    const old = legacyOnly.seal(jwk, 'kid-1');
-    const migrating = new KeyEncryption('identity-provider', { current: IDP, legacy: [SHARED] });
-    expect(migrating.open(old, 'kid-1')).toEqual(jwk);
-    expect(migrating.needsRewrap(old)).toBe(true);
-    const resealed = migrating.seal(jwk, 'kid-1');
-    expect(migrating.needsRewrap(resealed)).toBe(false);
-    // Once re-sealed, the shared key alone no longer opens it.
-    expect(() => legacyOnly.open(resealed, 'kid-1')).toThrow(/not configured/);
-    expect(new KeyEncryption('identity-provider', { current: IDP }).open(resealed, 'kid-1')).toEqual(jwk);
-    expect(new KeyEncryption('identity-provider', { current: IDP }).readsLegacy).toBe(false);
-  });
-
-  it('warns once per service while the shared key is configured, naming the variable that replaces it', () => {
-    expect(legacyKekWarning(new KeyEncryption('credential-issuer', { current: ISSUER }))).toBeUndefined();
-    const migrating = new KeyEncryption('credential-issuer', { current: ISSUER, legacy: [SHARED] });
-    expect(legacyKekWarning(migrating)).toMatch(/^SIGNING_KEY_KEK is deprecated.*ISSUER_SIGNING_KEY_KEK.*keys:rewrap --service credential-issuer/);
-    expect(legacyKekWarning(new KeyEncryption('credential-issuer', { legacy: [SHARED] }))).toBeUndefined();
   });
 });
 
-describe('keys:rewrap from the shared KEK to the service’s own', () => {
+describe('keys:rewrap after a rotation of a service’s key-encryption key', () => {
   const db = testDb();
   afterAll(async () => {
     await db.$disconnect();
@@ -57,21 +35,22 @@ describe('keys:rewrap from the shared KEK to the service’s own', () => {
   it('re-seals every key of one service, and leaves the other service’s keys alone', async () => {
     // Identity-provider rows are this file's alone (rotate.test.ts works on credential-issuer keys).
     await db.signingKey.deleteMany({ where: { service: 'identity-provider' } });
-    const legacy = new KeyEncryption('identity-provider', { legacy: [SHARED] });
-    await ensureSigningKey({ db, now: () => new Date(), keys: legacy }, 'identity-provider');
+    const lastYear = new KeyEncryption('identity-provider', { current: OLD });
+    await ensureSigningKey({ db, now: () => new Date(), keys: lastYear }, 'identity-provider');
     const issuerKid = `issuer-${Date.now()}`;
-    const issuerSealed = { ...new KeyEncryption('credential-issuer', { legacy: [SHARED] }).seal(jwk, issuerKid) };
+    const issuerSealed = { ...new KeyEncryption('credential-issuer', { current: OLD }).seal(jwk, issuerKid) };
     await db.signingKey.create({
       data: { kid: issuerKid, service: 'credential-issuer', algorithm: 'Bls12381G2', publicKey: {}, privateKey: issuerSealed, status: 'retired' },
     });
 
-    const idp = new KeyEncryption('identity-provider', { current: IDP, legacy: [SHARED] });
+    const idp = new KeyEncryption('identity-provider', { current: IDP, previous: [OLD] });
     // One key per algorithm of the identity provider (RS256 and PS256).
     expect(await rewrapSigningKeys({ db, keys: idp }, 'identity-provider')).toBe(2);
     expect((await db.signingKey.findUniqueOrThrow({ where: { kid: issuerKid } })).privateKey).toEqual(issuerSealed);
     const idpRow = await db.signingKey.findFirstOrThrow({ where: { service: 'identity-provider' } });
     expect(new KeyEncryption('identity-provider', { current: IDP }).open(idpRow.privateKey, idpRow.kid)).toMatchObject({ kty: 'RSA' });
-    expect(() => new KeyEncryption('credential-issuer', { current: ISSUER, legacy: [SHARED] }).open(idpRow.privateKey, idpRow.kid)).toThrow(/not configured/);
+    expect(() => lastYear.open(idpRow.privateKey, idpRow.kid)).toThrow(/not configured/);
+    expect(() => new KeyEncryption('credential-issuer', { current: ISSUER, previous: [OLD] }).open(idpRow.privateKey, idpRow.kid)).toThrow(/not configured/);
     await db.signingKey.delete({ where: { kid: issuerKid } });
   });
 

@@ -361,12 +361,11 @@ describe('docker-compose.yml', () => {
     expect(again.stdout).not.toContain(data.users.palm_verified.password);
   });
 
-  it('gives each signing service a key-encryption key of its own, the deprecated shared one blank unless set', () => {
+  it('gives each signing service a key-encryption key of its own, and no shared one', () => {
     const env = (name: string) => compose.services[name]!.environment!;
-    expect(Object.keys(env('identity-provider')).filter((k) => k.includes('SIGNING_KEY_KEK'))).toEqual(['IDP_SIGNING_KEY_KEK_FILE', 'SIGNING_KEY_KEK']);
-    expect(Object.keys(env('credential-issuer')).filter((k) => k.includes('SIGNING_KEY_KEK'))).toEqual(['ISSUER_SIGNING_KEY_KEK_FILE', 'SIGNING_KEY_KEK']);
+    expect(Object.keys(env('identity-provider')).filter((k) => k.includes('SIGNING_KEY_KEK'))).toEqual(['IDP_SIGNING_KEY_KEK_FILE']);
+    expect(Object.keys(env('credential-issuer')).filter((k) => k.includes('SIGNING_KEY_KEK'))).toEqual(['ISSUER_SIGNING_KEY_KEK_FILE']);
     expect(Object.keys(env('wallet-verify')).filter((k) => k.includes('KEK'))).toEqual([]);
-    for (const service of ['identity-provider', 'credential-issuer']) expect(interpolate(String(env(service).SIGNING_KEY_KEK))).toBe('');
   });
 
   it('has PostgreSQL read its owner’s password from its own file (the image’s POSTGRES_PASSWORD_FILE)', () => {
