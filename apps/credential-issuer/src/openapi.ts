@@ -38,11 +38,11 @@ const refused = errorResponses({
 const SIGNING_UNAVAILABLE =
   'signing_queue_full: the signing threads are busy, in all or with as many of this organization’s jobs as it may hold whatever its number of keys; signing_timeout: the job ran past its deadline and was stopped (Retry-After)';
 
-/** Area C of the API contract, as served. */
+/** The credential issuer's API contract, as served. */
 export const CREDENTIAL_ISSUER_API: ApiSpec = {
   title: 'Credential issuer',
   description:
-    'W3C verifiable credentials (VC Data Model 2.0) with a Data Integrity bbs-2023 proof, for a subject address (area C); and SD-JWT VCs for wallets through OpenID for Verifiable Credential Issuance 1.0.',
+    'W3C verifiable credentials (VC Data Model 2.0) with a Data Integrity bbs-2023 proof, for a subject address; and SD-JWT VCs for wallets through OpenID for Verifiable Credential Issuance 1.0.',
   operations: withExamples(
     [
       {

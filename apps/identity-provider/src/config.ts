@@ -26,7 +26,7 @@ const ZConfig = z.object({
   IDP_DISPLAY_NAME: z.preprocess((v) => (v === '' ? undefined : v), z.string().trim().min(1).max(60).default('Identity provider')),
   /** The issuer identifier and base of every advertised endpoint; defaults to http://localhost:PORT. */
   PUBLIC_URL: env.optionalUrl(['http:', 'https:']),
-  /** Area A requests allowed per client per RATE_LIMIT_UNIT, advertised in svc-configuration. */
+  /** Requests allowed per client per RATE_LIMIT_UNIT, advertised in svc-configuration. */
   RATE_LIMIT_DEFAULT: env.int(600, 1),
   /**
    * Each end user's share of a client's budget per RATE_LIMIT_UNIT, however many grants of it they

@@ -2,7 +2,7 @@ import { errorResponses, type ApiSpec, type ResponseSpec } from '@svc/http';
 import { ZErrorBody, ZOAuthError, ZPresetError } from '@svc/schemas';
 import { z } from 'zod';
 
-// The response shapes area A's operations share (each capability's openapi.ts).
+// The response shapes the identity provider's operations share (each capability's openapi.ts).
 
 export const oauthErrors = (statuses: Record<number, string>) => errorResponses(statuses, ZOAuthError);
 export const presetErrors = (statuses: Record<number, string>) => errorResponses(statuses, ZPresetError);

@@ -1,4 +1,4 @@
-// Area A's OpenAPI document, assembled from each capability's operations (<capability>/openapi.ts);
+// The identity provider's OpenAPI document, assembled from each capability's operations (<capability>/openapi.ts);
 // the examples stay in one file, openapi-examples.ts, because their order is the guide's page order.
 import { type ApiSpec, type OperationExample, withExamples } from '@svc/http';
 import { AUTHORIZE_OPERATIONS } from './authorize/openapi.js';
@@ -50,10 +50,10 @@ function allExamples() {
   return merged;
 }
 
-/** Area A of the API contract, as served. */
+/** The identity provider's API contract, as served. */
 export const IDENTITY_PROVIDER_API: ApiSpec = {
   title: 'Identity provider',
   description:
-    'OAuth 2.0 authorization code with PKCE (S256), hosted sign-in and consent, tokens, revocation, user info, presets, queries, the change list, discovery, developer self-service, webhooks and, in the sandbox environment, test data (area A). Errors of the OAuth endpoints follow RFC 6749; data endpoints answer the preset error body with codes E4003, E4004, E4010, E4041, E4042 and E4044.',
+    'OAuth 2.0 authorization code with PKCE (S256), hosted sign-in and consent, tokens, revocation, user info, presets, queries, the change list, discovery, developer self-service, webhooks and, in the sandbox environment, test data. Errors of the OAuth endpoints follow RFC 6749; data endpoints answer the preset error body with codes E4003, E4004, E4010, E4041, E4042 and E4044.',
   operations: withExamples(OPERATIONS, allExamples()),
 };

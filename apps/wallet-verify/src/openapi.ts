@@ -8,11 +8,11 @@ const LIMIT_HEADERS = {
   'X-RateLimit-Reset': 'Unix time at which the hour ends',
 };
 
-/** Area B of the API contract, as served. */
+/** Wallet verify's API contract, as served. */
 export const WALLET_VERIFY_API: ApiSpec = {
   title: 'Wallet verify',
   description:
-    'Whether a wallet address belongs to a unique, palm-verified human (area B). Every answer to a request with a known active key carries the X-RateLimit-* headers. Each key has its own hourly and per-second limits (at most the platform maximum), and all of an organization’s keys together are held to the organization’s budget: more keys share it, they do not add to it.',
+    'Whether a wallet address belongs to a unique, palm-verified human. Every answer to a request with a known active key carries the X-RateLimit-* headers. Each key has its own hourly and per-second limits (at most the platform maximum), and all of an organization’s keys together are held to the organization’s budget: more keys share it, they do not add to it.',
   operations: withExamples(
     [
       {

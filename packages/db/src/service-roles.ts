@@ -68,7 +68,7 @@ BEGIN
 END
 $roles$;
 
--- Identity provider (area A): users, organizations, clients, authorizations, codes, tokens,
+-- Identity provider: users, organizations, clients, authorizations, codes, tokens,
 -- sessions, and its own signing keys. Developers sign up, register their applications and make
 -- their API keys and tokens themselves (the console and /v2/developer); a person's verified data
 -- (wallets, credentials) is the admin CLI's to write, except in a sandbox, whose test users are
@@ -96,7 +96,7 @@ GRANT INSERT, UPDATE, DELETE ON "Wallet", "UserCredential" TO ${idp};`
     : ''
 }
 
--- Wallet verify (area B): who owns a wallet and whether they are palm-verified, and its API keys
+-- Wallet verify: who owns a wallet and whether they are palm-verified, and its API keys
 -- (reading them, stamping last use). Column grants: not a user's email, password hash or any
 -- other column; no sessions, tokens, signing keys, credentials.
 GRANT SELECT ("id", "address", "userId") ON "Wallet" TO ${verify};
@@ -107,7 +107,7 @@ GRANT SELECT, INSERT, UPDATE ("count") ON "ApiKeyUsage" TO ${verify};
 -- Its events (an API key at its limit) go into the outbox; it reads no endpoint, secret or delivery.
 GRANT INSERT ("organizationId", "type", "data", "subject") ON "WebhookEvent" TO ${verify};
 
--- Credential issuer (area C): the credentials it issued, their status lists, its own signing
+-- Credential issuer: the credentials it issued, their status lists, its own signing
 -- keys, and its API keys. Nothing of users, sessions or tokens.
 GRANT SELECT, INSERT, UPDATE ON "IssuedCredential", "StatusList", "SigningKey" TO ${issuer};
 -- Its credential offers for wallets (OpenID4VCI), spent and expired ones purged by itself.

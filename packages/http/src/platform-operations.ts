@@ -24,7 +24,7 @@ export const PLATFORM_OPERATIONS: OperationSpec[] = [
         status: 200,
         response: {
           title: 'Wallet verify',
-          description: 'Whether a wallet address belongs to a unique, palm-verified human (area B). …',
+          description: 'Whether a wallet address belongs to a unique, palm-verified human. …',
           version: '0.1.0',
           links: { docs: '/docs', openapi: '/openapi.json', health: '/health', ready: '/ready' },
         },

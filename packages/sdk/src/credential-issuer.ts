@@ -53,7 +53,7 @@ export interface IssuedCredentialSummary {
   revoked_at: string | null;
 }
 
-/** The credential issuer (area C): bbs-2023 verifiable credentials for a subject address. */
+/** The credential issuer: bbs-2023 verifiable credentials for a subject address. */
 export class CredentialIssuerClient {
   constructor(private readonly options: TransportOptions & { baseUrl: string; apiToken: string }) {}
 

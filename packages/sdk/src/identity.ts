@@ -56,7 +56,7 @@ export interface ProjectionResult {
   expiresAt?: string;
 }
 
-/** The identity provider (area A) for one client: OAuth with PKCE, tokens, user info, presets and queries. */
+/** The identity provider for one client: OAuth with PKCE, tokens, user info, presets and queries. */
 export class IdentityClient {
   constructor(private readonly options: IdentityClientOptions) {}
 

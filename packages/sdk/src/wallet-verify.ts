@@ -8,7 +8,7 @@ export interface RateLimitState {
   reset: number;
 }
 
-/** Wallet verify (area B): is this address a unique, palm-verified human? */
+/** Wallet verify: is this address a unique, palm-verified human? */
 export class WalletVerifyClient {
   constructor(private readonly options: TransportOptions & { baseUrl: string; apiKey: string }) {}
 

@@ -1,5 +1,5 @@
 /**
- * An organization's API keys for wallet verify (area B) and the credential issuer (area C), made
+ * An organization's API keys for wallet verify and the credential issuer, made
  * and disabled by its developers. The key is shown once; this service's database role may write a
  * key's hash but never read one back (packages/db service-roles.ts), so every read here names its
  * columns.
@@ -114,7 +114,7 @@ export async function listApiKeys(deps: DeveloperDeps, developer: Developer) {
   return { items: await apiKeyViews(deps, keys) };
 }
 
-/** Disabled at once for every service that checks it (area B and C cache a key's status briefly). Idempotent. */
+/** Disabled at once for every service that checks it (wallet verify and the credential issuer cache a key's status briefly). Idempotent. */
 export async function disableKey(deps: DeveloperDeps, developer: Developer, id: string) {
   const now = deps.clock.now();
   await deps.db.apiKey.updateMany({ where: { id, organizationId: developer.organizationId, status: 'active' }, data: { status: 'disabled', disabledAt: now } });

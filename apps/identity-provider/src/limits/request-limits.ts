@@ -36,7 +36,7 @@ export interface LimitSettings {
 }
 
 /**
- * Area A's limits, shared by every replica through the store. The advertised per-client budget
+ * The identity provider's limits, shared by every replica through the store. The advertised per-client budget
  * (svc-configuration's rate_limit_default) is charged only by requests that proved themselves:
  * a verified access token, an authenticated confidential client, or a public client's valid
  * grant. Within it each end user has one share (rate_limit_per_grant), however many grants of the
