@@ -2,9 +2,9 @@ import type { Express } from 'express';
 import { createServiceApp } from '@svc/http';
 import type { AppDeps } from './deps.js';
 import { CREDENTIAL_ISSUER_API } from './openapi.js';
-import { credentialsRouter } from './routes/credentials.routes.js';
-import { statusListsRouter } from './routes/status-lists.routes.js';
-import { walletsRouter } from './wallets/wallets.routes.js';
+import { credentialsRouter } from './issuance/issuance.routes.js';
+import { statusListsRouter } from './status-lists/status-lists.routes.js';
+import { walletsRouter } from './openid4vci/openid4vci.routes.js';
 
 export function createApp(deps: AppDeps): Express {
   return createServiceApp(

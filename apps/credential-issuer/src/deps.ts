@@ -3,12 +3,12 @@ import { type Counter, dependencyCheck, readPackageVersion, type ReadinessCheck 
 import { coreChecks, createCoreDeps, type CoreDeps } from '@svc/runtime';
 import { KeyEncryption } from '@svc/signing-keys';
 import type { Config } from './config.js';
-import { IssuerKeys } from './services/issuer-keys.js';
-import { StatusListPublisher } from './services/status-list-publisher.js';
-import { SigningPool } from './signing-pool.js';
-import { startOfferPurge } from './wallets/offer-purge.js';
-import { startApprovalSweep } from './wallets/approvals/approval-sweep.js';
-import { type AuthorizationServerClient, authorizationServerClient } from './wallets/approvals/authorization-server.js';
+import { IssuerKeys } from './keys/issuer-keys.js';
+import { StatusListPublisher } from './status-lists/status-list-publisher.js';
+import { SigningPool } from './vc/signing-pool.js';
+import { startOfferPurge } from './openid4vci/offer-purge.js';
+import { startApprovalSweep } from './openid4vci/approvals/approval-sweep.js';
+import { type AuthorizationServerClient, authorizationServerClient } from './openid4vci/approvals/authorization-server.js';
 
 export interface AppDeps extends CoreDeps {
   config: Config;

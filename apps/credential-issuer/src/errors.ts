@@ -54,7 +54,7 @@ export class VerificationFailedError extends HttpError {
 }
 export const notDerivable = (reason: string) => new HttpError(400, 'invalid_credential', `The credential cannot be derived: ${reason}`);
 
-// OpenID4VCI (wallets/): the error codes the specification and OAuth 2.0 name, so wallet libraries understand them.
+// OpenID4VCI (openid4vci/): the error codes the specification and OAuth 2.0 name, so wallet libraries understand them.
 export const offerNotFound = () => new NotFoundError('No such credential offer, or it was used or has expired', 'offer_not_found');
 export const invalidGrant = (description: string) => new HttpError(400, 'invalid_grant', description);
 export const unsupportedGrantType = () =>
@@ -103,5 +103,5 @@ export const invalidDpopProofAtResource = (description: string) =>
 export const alreadyIssuedOnApproval = () =>
   new HttpError(400, 'invalid_credential_request', 'This credential was already issued on this approval: the person approves again for another');
 
-// The identity provider's events (wallets/approval-events.ts): Standard Webhooks signatures.
+// The identity provider's events (openid4vci/approvals/approval-events.ts): Standard Webhooks signatures.
 export const invalidEventSignature = (description: string) => new UnauthorizedError(description, 'invalid_signature');

@@ -22,10 +22,10 @@ import {
   ZVerifyRequest,
 } from '@svc/schemas';
 import { z } from 'zod';
-import { STATEMENT_LIMITS } from './services/statement-limits.js';
+import { STATEMENT_LIMITS } from './issuance/statement-limits.js';
 import { CREDENTIAL_ISSUER_EXAMPLES } from './openapi-examples.js';
-import { WALLET_OPERATIONS } from './wallets/openapi.js';
-import { WALLET_EXAMPLES } from './wallets/openapi-examples.js';
+import { WALLET_OPERATIONS } from './openid4vci/openapi.js';
+import { WALLET_EXAMPLES } from './openid4vci/openapi-examples.js';
 
 const token = [['apiToken']] as ApiSpec['operations'][number]['security'];
 const refused = errorResponses({

@@ -2,7 +2,7 @@
 // (test/fixtures/signing-pool-worker.js): `sign` answers at once, `verify` after the given
 // milliseconds, `derive` never (a job stuck in pure JavaScript).
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { SigningPool, type SigningPoolOptions } from '../src/signing-pool.js';
+import { SigningPool, type SigningPoolOptions } from '../src/vc/signing-pool.js';
 
 const pools: SigningPool[] = [];
 const poolOf = (options: Partial<SigningPoolOptions> = {}) => {

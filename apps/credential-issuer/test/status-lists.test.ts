@@ -6,7 +6,7 @@ import { checkStatus, decodeList } from '@digitalbazaar/vc-bitstring-status-list
 import { rotateSigningKey } from '@svc/admin';
 import type { Express } from 'express';
 import request from 'supertest';
-import { permutedIndex, STATUS_LIST_LENGTH } from '../src/services/status-lists.js';
+import { permutedIndex, STATUS_LIST_LENGTH } from '../src/status-lists/status-lists.js';
 import { deriveCredential } from '../src/vc/bbs.js';
 import { documentLoader } from '../src/vc/document-loader.js';
 import { arrangeOrg, buildIssuer, issueAsIssuer, SUBJECT, useIssuer } from './helpers.js';

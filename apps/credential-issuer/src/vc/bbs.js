@@ -166,7 +166,7 @@ export async function verifyCredentialFacts({ credential }) {
 async function verifyPresented(presented) {
   const suite = new DataIntegrityProof({ cryptosuite: createVerifyCryptosuite() });
   // Revocation is the issuer's own record, checked by the service after this step
-  // (services/verify-credential.ts); here only the proof and the credential's shape are judged.
+  // (../verification/verify-credential.ts); here only the proof and the credential's shape are judged.
   const checkStatus = async () => ({ verified: true });
   const result = await vc.verifyCredential({ credential: presented, suite, documentLoader, checkStatus });
   /** @type {string[]} */

@@ -5,8 +5,8 @@ import { testDatabaseUrl, testDb, testSigningKeyKek } from '@svc/testkit';
 import { Webhook } from 'standardwebhooks';
 import request from 'supertest';
 import { loadConfig } from '../../src/config.js';
-import { endApprovalCredentials, endedMeanwhile } from '../../src/wallets/approvals/approval-events.js';
-import { sweepApprovals } from '../../src/wallets/approvals/approval-sweep.js';
+import { endApprovalCredentials, endedMeanwhile } from '../../src/openid4vci/approvals/approval-events.js';
+import { sweepApprovals } from '../../src/openid4vci/approvals/approval-sweep.js';
 import { arrangeOrg, buildIssuer } from '../helpers.js';
 
 // The identity provider's wallet_approval.revoked at POST /authorization-server/events: signed as

@@ -14,22 +14,22 @@ import {
 import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
 import { notDerivable, VerificationFailedError } from '../errors.js';
-import { SigningJobError } from '../signing-pool.js';
-import { claimProblems } from '../services/claim-rules.js';
-import { structureProblems } from '../services/credential-structure.js';
-import { ownResources } from '../services/related-resources.js';
-import { STATEMENT_LIMITS, statementProblems } from '../services/statement-limits.js';
-import { credentialIdOf, credentialStatus, listCredentials, revokeCredential } from '../services/credential-records.js';
-import { issueForSubject, issueGiven, type IssueContext } from '../services/issue-credential.js';
-import { TrustedIssuers } from '../services/trusted-issuers.js';
-import { verifyCredential, type VerifyDeps } from '../services/verify-credential.js';
-import { verifyPresentation } from '../services/verify-presentation.js';
-import { requireToken } from './require-token.js';
+import { SigningJobError } from '../vc/signing-pool.js';
+import { claimProblems } from './claim-rules.js';
+import { structureProblems } from './credential-structure.js';
+import { ownResources } from './related-resources.js';
+import { STATEMENT_LIMITS, statementProblems } from './statement-limits.js';
+import { credentialIdOf, credentialStatus, listCredentials, revokeCredential } from './credential-records.js';
+import { issueForSubject, issueGiven, type IssueContext } from './issue-credential.js';
+import { TrustedIssuers } from '../verification/trusted-issuers.js';
+import { verifyCredential, type VerifyDeps } from '../verification/verify-credential.js';
+import { verifyPresentation } from '../verification/verify-presentation.js';
+import { requireToken } from '../http/require-token.js';
 
-/** Signing threads are shared per organization, whatever number of API keys it has (../signing-pool.ts). */
+/** Signing threads are shared per organization, whatever number of API keys it has (../vc/signing-pool.ts). */
 const tenantOf = (caller: { organizationId: string }) => `organization:${caller.organizationId}`;
 
-/** A credential or presentation is bounded in statements before it is queued (../services/statement-limits.ts). */
+/** A credential or presentation is bounded in statements before it is queued (./statement-limits.ts). */
 function withinLimit(document: unknown, field: string): void {
   const problems = statementProblems(document, field, STATEMENT_LIMITS.document, 'one credential or presentation');
   if (problems.length) throw new ValidationError(problems);

@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 import { type ApiKeyAuthenticator, type KeyLimiter, rateLimitHeaders } from '@svc/api-keys';
 import { overLimit, permissionMissing, tokenDisabled, tokenFromSandbox, tokenMissing, tokenUnknown } from '../errors.js';
-import type { Caller } from '../services/issue-credential.js';
+import type { Caller } from '../issuance/issue-credential.js';
 
 declare module 'express-serve-static-core' {
   interface Locals {

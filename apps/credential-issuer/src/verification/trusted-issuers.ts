@@ -1,6 +1,6 @@
 import type { Db } from '@svc/db';
 import type { Clock } from '@svc/runtime';
-import type { IssuerKeys } from './issuer-keys.js';
+import type { IssuerKeys } from '../keys/issuer-keys.js';
 
 /** Why an issuer is trusted: it is this service, the caller named it, or the operator did. */
 export type Trust = 'this issuer' | 'options.trustedIssuers' | 'VERIFY_TRUSTED_ISSUERS';

@@ -6,8 +6,8 @@
  * bytes it serves; anything else is checked for form only, as the issuer fetches nothing.
  */
 import { createHash } from 'node:crypto';
-import { CREDENTIAL_CONFIGURATIONS, vctOf } from '../wallets/configurations.js';
-import { typeMetadata } from '../wallets/metadata.js';
+import { CREDENTIAL_CONFIGURATIONS, vctOf } from '../openid4vci/configurations.js';
+import { typeMetadata } from '../openid4vci/metadata.js';
 import type { ClaimProblem } from './claim-rules.js';
 
 const SRI = /^(sha256|sha384|sha512)-([A-Za-z0-9+/]+={0,2})$/;

@@ -5,12 +5,12 @@ import { isUniqueViolation, outboxInsert } from '@svc/db';
 import { ValidationError } from '@svc/http';
 import { alreadyIssuedOnApproval, duplicateCredential, invalidField, notSignable } from '../errors.js';
 import type { Config } from '../config.js';
-import { SigningJobError, type SigningPool } from '../signing-pool.js';
+import { SigningJobError, type SigningPool } from '../vc/signing-pool.js';
 import { CREDENTIALS_V2, STATUS_LIST_V1, UNDEFINED_TERMS_V2 } from '../vc/document-loader.js';
-import type { IssuerKey, IssuerKeys } from './issuer-keys.js';
+import type { IssuerKey, IssuerKeys } from '../keys/issuer-keys.js';
 import { isDataModelV1, validityMembers } from './credential-structure.js';
 import { STATEMENT_LIMITS, statementProblems } from './statement-limits.js';
-import { allocateStatusIndex, BITSTRING_ENTRY, bitstringEntry, type StatusListPlace } from './status-lists.js';
+import { allocateStatusIndex, BITSTRING_ENTRY, bitstringEntry, type StatusListPlace } from '../status-lists/status-lists.js';
 
 type Subject = Record<string, unknown>;
 export type Credential = Record<string, unknown> & { id: string; credentialSubject: Subject | Subject[] };

@@ -1,10 +1,10 @@
 import type { Db } from '@svc/db';
-import { SigningJobError, type SigningPool } from '../signing-pool.js';
+import { SigningJobError, type SigningPool } from '../vc/signing-pool.js';
 import type { SignedFacts } from '../vc/signed-facts.js';
-import { revocationOf } from './credential-records.js';
-import { structureProblems } from './credential-structure.js';
-import { ownResources } from './related-resources.js';
-import { STATUS_LIST_CREDENTIAL } from './status-lists.js';
+import { revocationOf } from '../issuance/credential-records.js';
+import { structureProblems } from '../issuance/credential-structure.js';
+import { ownResources } from '../issuance/related-resources.js';
+import { STATUS_LIST_CREDENTIAL } from '../status-lists/status-lists.js';
 import type { Trust, TrustedIssuers } from './trusted-issuers.js';
 
 export const CHECKS = ['proof', 'validity', 'status'] as const;

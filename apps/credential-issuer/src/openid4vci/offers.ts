@@ -12,7 +12,7 @@ import { PRE_AUTHORIZED_CODE_GRANT, type ZCreateCredentialOfferRequest } from '@
 import { constantTimeEqual, sha256Base64Url } from '@svc/secrets';
 import type { z } from 'zod';
 import { invalidField, invalidGrant, oauthInvalidRequest, offerNotFound } from '../errors.js';
-import type { Caller } from '../services/issue-credential.js';
+import type { Caller } from '../issuance/issue-credential.js';
 import { configurationById } from './configurations.js';
 
 export const OFFER_TTL_SECONDS = 300;

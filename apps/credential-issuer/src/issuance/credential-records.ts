@@ -2,7 +2,7 @@ import { type Db, outboxInsert } from '@svc/db';
 import { isUuid } from '@svc/schemas';
 import { credentialNotFound, invalidField } from '../errors.js';
 import type { SignedFacts } from '../vc/signed-facts.js';
-import { BITSTRING_ENTRY_IRI, ownPlace } from './status-lists.js';
+import { BITSTRING_ENTRY_IRI, ownPlace } from '../status-lists/status-lists.js';
 
 /** The credential's id as it was signed: a bare UUID stands for `urn:uuid:<uuid>`; else any URL. */
 export function credentialIdOf(id: string, field: string): string {

@@ -3,7 +3,7 @@ import type { Db } from '@svc/db';
 import type { CoreDeps } from '@svc/runtime';
 import { z } from 'zod';
 import { invalidEventSignature, invalidField } from '../../errors.js';
-import { revokeCredential } from '../../services/credential-records.js';
+import { revokeCredential } from '../../issuance/credential-records.js';
 import { CREDENTIAL_CONFIGURATIONS } from '../configurations.js';
 
 /**

@@ -1,6 +1,6 @@
-import { SigningJobError } from '../signing-pool.js';
-import { structureProblems } from './credential-structure.js';
-import { ownResources } from './related-resources.js';
+import { SigningJobError } from '../vc/signing-pool.js';
+import { structureProblems } from '../issuance/credential-structure.js';
+import { ownResources } from '../issuance/related-resources.js';
 import type { SignedFacts } from '../vc/signed-facts.js';
 import { CHECKS, judgeStatements, namedIssuer, problem, type Problem, type VerifyDeps } from './verify-credential.js';
 

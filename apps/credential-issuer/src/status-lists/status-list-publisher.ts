@@ -1,7 +1,7 @@
 import type { Db } from '@svc/db';
 import type { Clock } from '@svc/runtime';
-import type { SigningPool } from '../signing-pool.js';
-import type { IssuerKeys } from './issuer-keys.js';
+import type { SigningPool } from '../vc/signing-pool.js';
+import type { IssuerKeys } from '../keys/issuer-keys.js';
 import { statusListCredential } from './status-lists.js';
 
 export interface PublishedList {
@@ -27,7 +27,7 @@ export class StatusListPublisher {
 
   async current(listId: string): Promise<PublishedList | undefined> {
     const row = await this.deps.db.statusList.findUnique({ where: { id: listId } });
-    // A Token Status List is served as a JWT at its own URL (wallets/token-status-lists.ts).
+    // A Token Status List is served as a JWT at its own URL (../openid4vci/token-status-lists.ts).
     if (row?.format !== 'bitstring') return undefined;
     if (row.signed && row.signedVersion === row.version) return { credential: row.signed as Record<string, unknown>, version: row.version };
     const key = `${row.id}:${row.version}`;

@@ -24,9 +24,9 @@ import {
   unknownCredentialIdentifier,
 } from '../errors.js';
 import type { ApprovedGrant, AuthorizationServerClient } from './approvals/authorization-server.js';
-import { type IssueContext, issueGiven, iso } from '../services/issue-credential.js';
+import { type IssueContext, issueGiven, iso } from '../issuance/issue-credential.js';
 import { endedMeanwhile } from './approvals/approval-events.js';
-import { allocateStatusIndex, BITSTRING_ENTRY } from '../services/status-lists.js';
+import { allocateStatusIndex, BITSTRING_ENTRY } from '../status-lists/status-lists.js';
 import { CREDENTIALS_V2, UNDEFINED_TERMS_V2 } from '../vc/document-loader.js';
 import { configurationById, vctOf } from './configurations.js';
 import { didJwkOf, type Holder, holderKeyOf } from './holder-proofs.js';

@@ -12,7 +12,7 @@ import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
 import { DpopProofs } from '@svc/runtime';
 import { invalidDpopProofAtResource, invalidField, invalidDpopProofAtToken, overLimit, statusListNotFound, unsupportedGrantType } from '../errors.js';
-import { requireToken } from '../routes/require-token.js';
+import { requireToken } from '../http/require-token.js';
 import { CREDENTIAL_CONFIGURATIONS } from './configurations.js';
 import { issueNonce } from './holder-proofs.js';
 import { authorizationServerMetadata, credentialIssuerMetadata, jwtVcIssuerMetadata, typeMetadata } from './metadata.js';

@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import { signingJobTimedOut, signingPoolClosing, signingQueueFull } from './errors.js';
+import { signingJobTimedOut, signingPoolClosing, signingQueueFull } from '../errors.js';
 
 export type JobKind = 'sign' | 'derive' | 'verify' | 'verifyPresentation' | 'signStatusList';
 
@@ -85,7 +85,7 @@ export class SigningPool {
     this.queueLimit = options.queueLimit;
     this.perTenant = options.perTenant;
     this.jobTimeoutMs = options.jobTimeoutMs;
-    this.workerUrl = options.workerUrl ?? new URL('./vc/signing-worker.js', import.meta.url);
+    this.workerUrl = options.workerUrl ?? new URL('./signing-worker.js', import.meta.url);
     for (let i = 0; i < this.size; i++) this.idle.push(this.spawn());
   }
 
