@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from '@jest/globals';
 import * as bbs from '@digitalbazaar/bbs-signatures';
-import { stats } from '../src/vc/generator-cache.js';
+import { stats } from '../../src/vc/generator-cache.js';
 
 // Fixed inputs: BBS signing is deterministic (draft §3.4.1), so the same inputs give the same bytes.
 const secretKey = Uint8Array.from(Buffer.from('4a39afffd624d69e81808b2e84385cc80bf86adadf764e030caa46c231f2a8d7', 'hex'));

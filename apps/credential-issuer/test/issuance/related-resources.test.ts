@@ -4,7 +4,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { describe, expect, it } from '@jest/globals';
 import request from 'supertest';
-import { SUBJECT, useIssuer } from './helpers.js';
+import { SUBJECT, useIssuer } from '../helpers.js';
 
 const suite = useIssuer();
 const TYPE = 'http://localhost:4002/credential-types/age-over';

@@ -6,9 +6,9 @@ import * as Ed25519Multikey from '@digitalbazaar/ed25519-multikey';
 import { cryptosuite as eddsaRdfc2022 } from '@digitalbazaar/eddsa-rdfc-2022-cryptosuite';
 import * as vc from '@digitalbazaar/vc';
 import request from 'supertest';
-import { deriveCredential, signCredential } from '../src/vc/bbs.js';
-import { documentLoader } from '../src/vc/document-loader.js';
-import { buildIssuer, SUBJECT, useIssuer } from './helpers.js';
+import { deriveCredential, signCredential } from '../../src/vc/bbs.js';
+import { documentLoader } from '../../src/vc/document-loader.js';
+import { buildIssuer, SUBJECT, useIssuer } from '../helpers.js';
 
 // Verification judges a credential by the data its proof covers, never by JSON member names:
 // JSON-LD lets a holder write the same signed RDF under other keys (a full IRI, "@id" for "id", a

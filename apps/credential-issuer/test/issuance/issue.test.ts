@@ -4,8 +4,8 @@ import { disableApiKey, rotateSigningKey } from '@svc/admin';
 import type { Db } from '@svc/db';
 import { testDb } from '@svc/testkit';
 import request from 'supertest';
-import { deriveCredential, verifyCredential } from '../src/vc/bbs.js';
-import { arrangeOrg, buildIssuer, SUBJECT } from './helpers.js';
+import { deriveCredential, verifyCredential } from '../../src/vc/bbs.js';
+import { arrangeOrg, buildIssuer, SUBJECT } from '../helpers.js';
 
 let db: Db;
 let issuer: ReturnType<typeof buildIssuer>;

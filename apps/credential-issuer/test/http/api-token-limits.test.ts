@@ -6,7 +6,7 @@ import { createApiKey } from '@svc/admin';
 import type { Db } from '@svc/db';
 import { testDb } from '@svc/testkit';
 import request from 'supertest';
-import { arrangeOrg, buildIssuer } from './helpers.js';
+import { arrangeOrg, buildIssuer, SUBJECT } from '../helpers.js';
 
 let db: Db;
 const built: ReturnType<typeof buildIssuer>[] = [];
@@ -27,6 +27,31 @@ function issuerWith(env: NodeJS.ProcessEnv) {
 // Counted like any request with a known active token, and refused before any signing: cheap.
 const ask = (issuer: ReturnType<typeof buildIssuer>, token: string) =>
   request(issuer.app).post('/credentials/issue').set('X-API-Token', token).send({ subject_address: 'not an address' });
+
+describe('a token’s own limits', () => {
+  let issuer: ReturnType<typeof buildIssuer>;
+  beforeAll(() => {
+    issuer = issuerWith({});
+  });
+
+  it('limits each key (hourly and burst) with X-RateLimit-* headers', async () => {
+    const { ctx, org } = await arrangeOrg(db);
+    const key = await createApiKey(ctx, { org: org.id, permissions: 'credentials:issue', hourlyLimit: 3, burstLimit: 10 });
+    const statuses = [];
+    let last: request.Response | undefined;
+    for (let i = 0; i < 4; i++) {
+      last = await request(issuer.app)
+        .post('/credentials/issue')
+        .set('X-API-Token', key.key)
+        .send({ subject_address: SUBJECT, claims: { n: i } });
+      statuses.push(last.status);
+    }
+    expect(statuses).toEqual([200, 200, 200, 429]);
+    expect(last!.headers['x-ratelimit-limit']).toBe('3');
+    expect(last!.headers['x-ratelimit-remaining']).toBe('0');
+    expect(Number(last!.headers['retry-after'])).toBeGreaterThan(0);
+  });
+});
 
 describe('the platform maximum of a token’s limits', () => {
   it('holds a token whose own limits are above it (a tenant asked for 10 000 000 an hour) to the maximum', async () => {

@@ -7,7 +7,7 @@ import { createApiKey } from '@svc/admin';
 import type { Db } from '@svc/db';
 import { testDb } from '@svc/testkit';
 import request from 'supertest';
-import { arrangeOrg, buildIssuer, SUBJECT } from './helpers.js';
+import { arrangeOrg, buildIssuer, SUBJECT } from '../helpers.js';
 
 let db: Db;
 let issuer: ReturnType<typeof buildIssuer>;
@@ -91,6 +91,30 @@ describe('the work of one job is bounded before it is queued', () => {
 });
 
 describe('the signing threads are shared per organization', () => {
+  it('keeps serving another organization while one key floods the signing pool', async () => {
+    const small = buildIssuer({ SIGNING_WORKERS: '1', SIGNING_QUEUE_LIMIT: '64', SIGNING_JOBS_PER_ORGANIZATION: '4' });
+    try {
+      const a = await arrangeOrg(db);
+      const flooder = await createApiKey(a.ctx, { org: a.org.id, permissions: 'credentials:issue', hourlyLimit: 100_000, burstLimit: 1000 });
+      const b = await arrangeOrg(db);
+      const flood = Array.from({ length: 40 }, (_, i) =>
+        request(small.app)
+          .post('/credentials/issue')
+          .set('X-API-Token', flooder.key)
+          .send({ subject_address: SUBJECT, claims: { n: i } }),
+      );
+      const other = request(small.app)
+        .post('/credentials/issue')
+        .set('X-API-Token', b.token.key)
+        .send({ subject_address: SUBJECT, claims: { n: 'b' } });
+      const [otherRes, ...floodRes] = await Promise.all([other, ...flood]);
+      expect(otherRes.status).toBe(200);
+      expect(floodRes.map((r) => r.status)).toContain(503);
+    } finally {
+      await small.deps.close();
+    }
+  });
+
   it('one organization flooding with two keys cannot refuse another organization’s issue', async () => {
     // SIGNING_QUEUE_PER_KEY is the per-key share of earlier releases, which one organization's two keys filled.
     const small = buildIssuer({ SIGNING_WORKERS: '1', SIGNING_QUEUE_LIMIT: '4', SIGNING_QUEUE_PER_KEY: '2', SIGNING_JOBS_PER_ORGANIZATION: '2' });

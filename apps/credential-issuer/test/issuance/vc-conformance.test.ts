@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import request from 'supertest';
-import { deriveCredential, verifyCredential } from '../src/vc/bbs.js';
-import { issueAsIssuer, SUBJECT, useIssuer } from './helpers.js';
+import { deriveCredential, verifyCredential } from '../../src/vc/bbs.js';
+import { issueAsIssuer, SUBJECT, useIssuer } from '../helpers.js';
 
 // The W3C VC API shape against VC Data Model 2.0: what the model allows is signed as given,
 // what it forbids is refused naming the property; each case failed before this file existed.

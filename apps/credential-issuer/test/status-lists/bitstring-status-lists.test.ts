@@ -6,10 +6,10 @@ import { checkStatus, decodeList } from '@digitalbazaar/vc-bitstring-status-list
 import { rotateSigningKey } from '@svc/admin';
 import type { Express } from 'express';
 import request from 'supertest';
-import { permutedIndex, STATUS_LIST_LENGTH } from '../src/status-lists/status-lists.js';
-import { deriveCredential } from '../src/vc/bbs.js';
-import { documentLoader } from '../src/vc/document-loader.js';
-import { arrangeOrg, buildIssuer, issueAsIssuer, SUBJECT, useIssuer } from './helpers.js';
+import { permutedIndex, STATUS_LIST_LENGTH } from '../../src/status-lists/status-lists.js';
+import { deriveCredential } from '../../src/vc/bbs.js';
+import { documentLoader } from '../../src/vc/document-loader.js';
+import { arrangeOrg, buildIssuer, issueAsIssuer, SUBJECT, useIssuer } from '../helpers.js';
 
 // Bitstring Status List (W3C Recommendation) beside the issuer's registry entry: lists served
 // publicly, signed by the issuer's DID, flipped by revocation, and checked by a verifier that knows

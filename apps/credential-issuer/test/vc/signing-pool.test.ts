@@ -1,8 +1,8 @@
 // The signing pool under attack, with a stand-in thread whose jobs take as long as the test says
-// (test/fixtures/signing-pool-worker.js): `sign` answers at once, `verify` after the given
+// (test/vc/fixtures/signing-pool-worker.js): `sign` answers at once, `verify` after the given
 // milliseconds, `derive` never (a job stuck in pure JavaScript).
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { SigningPool, type SigningPoolOptions } from '../src/vc/signing-pool.js';
+import { SigningPool, type SigningPoolOptions } from '../../src/vc/signing-pool.js';
 
 const pools: SigningPool[] = [];
 const poolOf = (options: Partial<SigningPoolOptions> = {}) => {

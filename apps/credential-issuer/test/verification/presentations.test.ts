@@ -7,8 +7,8 @@ import * as Ed25519Multikey from '@digitalbazaar/ed25519-multikey';
 import { cryptosuite as eddsaRdfc2022 } from '@digitalbazaar/eddsa-rdfc-2022-cryptosuite';
 import * as vc from '@digitalbazaar/vc';
 import request from 'supertest';
-import { documentLoader } from '../src/vc/document-loader.js';
-import { SUBJECT, useIssuer } from './helpers.js';
+import { documentLoader } from '../../src/vc/document-loader.js';
+import { SUBJECT, useIssuer } from '../helpers.js';
 
 // A holder wraps a credential this issuer signed (derived, so it discloses only some claims) in a
 // presentation and signs it for a verifier's challenge; POST /presentations/verify checks both.
