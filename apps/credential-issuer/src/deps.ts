@@ -6,9 +6,9 @@ import type { Config } from './config.js';
 import { IssuerKeys } from './keys/issuer-keys.js';
 import { StatusListPublisher } from './status-lists/status-list-publisher.js';
 import { SigningPool } from './vc/signing-pool.js';
-import { startOfferPurge } from './openid4vci/offer-purge.js';
-import { startApprovalSweep } from './openid4vci/approvals/approval-sweep.js';
 import { type AuthorizationServerClient, authorizationServerClient } from './openid4vci/approvals/authorization-server.js';
+import { type WalletDpopProofs, walletDpopProofs } from './openid4vci/dpop.js';
+import { TrustedIssuers } from './verification/trusted-issuers.js';
 
 export interface AppDeps extends CoreDeps {
   config: Config;
@@ -20,6 +20,10 @@ export interface AppDeps extends CoreDeps {
   issuerKeys: IssuerKeys;
   pool: SigningPool;
   statusLists: StatusListPublisher;
+  /** Whose credentials verify: this issuer's DIDs, and VERIFY_TRUSTED_ISSUERS. */
+  trustedIssuers: TrustedIssuers;
+  /** DPoP proofs at the wallet endpoints /token and /credential. */
+  walletDpop: WalletDpopProofs;
   /** The identity provider wallets' approvals are asked of, when one is configured. */
   authorizationServer: AuthorizationServerClient | undefined;
   counters: {
@@ -56,25 +60,10 @@ export function buildDeps(config: Config): AppDeps {
     maxLimits: { hourly: config.API_KEY_MAX_HOURLY_LIMIT, burst: config.API_KEY_MAX_BURST_LIMIT },
     organizationLimits: { hourly: config.ORGANIZATION_HOURLY_LIMIT, burst: config.ORGANIZATION_BURST_LIMIT },
   });
-  const stopOfferPurge = startOfferPurge(core.db, () => core.clock.now(), core.logger);
   // The identity provider as the authorization server of wallets' approvals: one client (one
   // discovery, one key set cache) for the credential requests and the reconciliation.
   const server = config.authorizationServer;
   const authorizationServer = server && authorizationServerClient(server, config.publicUrl);
-  const stopApprovalSweep =
-    server && authorizationServer
-      ? startApprovalSweep(
-          {
-            db: core.db,
-            cache: core.store.cache,
-            now: () => core.clock.now(),
-            logger: core.logger,
-            organizationId: server.organizationId,
-            server: authorizationServer,
-          },
-          config.WALLET_APPROVAL_SWEEP_SECONDS,
-        )
-      : () => undefined;
   return {
     ...core,
     config,
@@ -84,6 +73,8 @@ export function buildDeps(config: Config): AppDeps {
     limiter,
     issuerKeys,
     pool,
+    trustedIssuers: new TrustedIssuers(core.db, issuerKeys, config.VERIFY_TRUSTED_ISSUERS, core.clock),
+    walletDpop: walletDpopProofs(core),
     statusLists: new StatusListPublisher({ db: core.db, pool, issuerKeys, clock: core.clock }, config.publicUrl, config.STATUS_LIST_MAX_AGE_SECONDS * 1000),
     counters: {
       issued: core.metrics.counter('credentials_issued_total', 'Credentials issued, by request shape (spec or vc_api)', ['request']),
@@ -92,8 +83,6 @@ export function buildDeps(config: Config): AppDeps {
     },
     checks: [...coreChecks(core), dependencyCheck('issuer_key', () => issuerKeys.current(), { workers: pool.size })],
     close: async () => {
-      stopOfferPurge();
-      stopApprovalSweep();
       await pool.close();
       await limiter.close();
       await authenticator.close();

@@ -21,7 +21,6 @@ import { ownResources } from './related-resources.js';
 import { STATEMENT_LIMITS, statementProblems } from './statement-limits.js';
 import { credentialIdOf, credentialStatus, listCredentials, revokeCredential } from './credential-records.js';
 import { issueForSubject, issueGiven, type IssueContext } from './issue-credential.js';
-import { TrustedIssuers } from '../verification/trusted-issuers.js';
 import { verifyCredential, type VerifyDeps } from '../verification/verify-credential.js';
 import { verifyPresentation } from '../verification/verify-presentation.js';
 import { requireToken } from '../http/require-token.js';
@@ -43,7 +42,7 @@ export function credentialsRouter(deps: AppDeps): Router {
     db: deps.db,
     pool: deps.pool,
     publicUrl: deps.config.publicUrl,
-    trust: new TrustedIssuers(deps.db, deps.issuerKeys, deps.config.VERIFY_TRUSTED_ISSUERS, deps.clock),
+    trust: deps.trustedIssuers,
   };
 
   router

@@ -10,8 +10,7 @@ import {
 } from '@svc/schemas';
 import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
-import { DpopProofs } from '@svc/runtime';
-import { invalidDpopProofAtResource, invalidField, invalidDpopProofAtToken, overLimit, statusListNotFound, unsupportedGrantType } from '../errors.js';
+import { invalidField, overLimit, statusListNotFound, unsupportedGrantType } from '../errors.js';
 import { requireToken } from '../http/require-token.js';
 import { CREDENTIAL_CONFIGURATIONS } from './configurations.js';
 import { issueNonce } from './holder-proofs.js';
@@ -34,12 +33,6 @@ export function walletsRouter(deps: AppDeps): Router {
   const issuer = deps.config.publicUrl;
   const authorizationServer = deps.config.authorizationServer;
   const offers = { db: deps.db, publicUrl: issuer, now: () => deps.clock.now(), authorizationServer: authorizationServer?.issuer };
-  // RFC 9449: proofs at /token bind the offer's token to a key; at /credential they prove it. No
-  // server nonces: each proof's jti is remembered in the shared store, so a replay is refused.
-  const dpop = (invalid: (description: string) => Error) =>
-    new DpopProofs({ cache: deps.store.cache, clock: deps.clock, refusals: { invalid, useNonce: () => invalid('No DPoP nonce is issued here') } });
-  const tokenDpop = dpop(invalidDpopProofAtToken);
-  const credentialDpop = dpop(invalidDpopProofAtResource);
 
   router.get('/.well-known/openid-credential-issuer', (_req, res) => {
     res.set(publicCache(300)).json(credentialIssuerMetadata(issuer, deps.config.ISSUER_DISPLAY_NAME, authorizationServer?.issuer));
@@ -108,7 +101,8 @@ export function walletsRouter(deps: AppDeps): Router {
       handle({ body: ZPreAuthorizedTokenRequest }, async ({ body }, req, res) => {
         if (body.grant_type !== PRE_AUTHORIZED_CODE_GRANT) throw unsupportedGrantType();
         const proof = req.get('dpop');
-        const jkt = proof === undefined ? undefined : await tokenDpop.verify(proof, { method: 'POST', url: `${issuer}/token`, requireNonce: false });
+        const jkt =
+          proof === undefined ? undefined : await deps.walletDpop.token.verify(proof, { method: 'POST', url: `${issuer}/token`, requireNonce: false });
         res.set({ ...noStore, Pragma: 'no-cache' }).json(await exchangePreAuthorizedCode(offers, body['pre-authorized_code'], body.tx_code, jkt));
       }),
     )
@@ -146,7 +140,7 @@ export function walletsRouter(deps: AppDeps): Router {
             clock: deps.clock,
             cache: deps.store.cache,
             limiter: deps.store.limiter,
-            dpop: credentialDpop,
+            dpop: deps.walletDpop.credential,
           },
           presented,
           body,
