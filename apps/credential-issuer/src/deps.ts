@@ -1,36 +1,29 @@
 import { ApiKeyAuthenticator, KeyLimiter, LimitEvents } from '@svc/api-keys';
-import { type Counter, dependencyCheck, readPackageVersion, type ReadinessCheck } from '@svc/http';
+import { dependencyCheck, readPackageVersion, type ReadinessCheck } from '@svc/http';
 import { coreChecks, createCoreDeps, type CoreDeps } from '@svc/runtime';
 import { KeyEncryption } from '@svc/signing-keys';
 import type { Config } from './config.js';
+import type { IssuanceDeps } from './issuance/deps.js';
 import { IssuerKeys } from './keys/issuer-keys.js';
+import { issuerCounters } from './metrics.js';
+import { authorizationServerClient } from './openid4vci/approvals/authorization-server.js';
+import type { Openid4vciDeps } from './openid4vci/deps.js';
+import { walletDpopProofs } from './openid4vci/dpop.js';
+import { ownResources } from './openid4vci/metadata.js';
+import type { StatusListsDeps } from './status-lists/deps.js';
 import { StatusListPublisher } from './status-lists/status-list-publisher.js';
 import { SigningPool } from './vc/signing-pool.js';
-import { type AuthorizationServerClient, authorizationServerClient } from './openid4vci/approvals/authorization-server.js';
-import { type WalletDpopProofs, walletDpopProofs } from './openid4vci/dpop.js';
+import type { VerificationDeps } from './verification/deps.js';
 import { TrustedIssuers } from './verification/trusted-issuers.js';
 
-export interface AppDeps extends CoreDeps {
+/**
+ * Everything the app is built from: the core every service has, and what each capability declares
+ * it needs (its `deps.ts`). A router is handed the whole bag but types only its own part of it.
+ */
+export interface AppDeps extends CoreDeps, IssuanceDeps, VerificationDeps, StatusListsDeps, Openid4vciDeps {
   config: Config;
   version: string;
   checks: ReadinessCheck[];
-  authenticator: ApiKeyAuthenticator;
-  /** Per-key hourly and burst limits inside the organization's budget, as in wallet-verify (shared store). */
-  limiter: KeyLimiter;
-  issuerKeys: IssuerKeys;
-  pool: SigningPool;
-  statusLists: StatusListPublisher;
-  /** Whose credentials verify: this issuer's DIDs, and VERIFY_TRUSTED_ISSUERS. */
-  trustedIssuers: TrustedIssuers;
-  /** DPoP proofs at the wallet endpoints /token and /credential. */
-  walletDpop: WalletDpopProofs;
-  /** The identity provider wallets' approvals are asked of, when one is configured. */
-  authorizationServer: AuthorizationServerClient | undefined;
-  counters: {
-    issued: Counter<'request'>;
-    revoked: Counter<never>;
-    verified: Counter<'verified'>;
-  };
 }
 
 export function buildDeps(config: Config): AppDeps {
@@ -75,12 +68,11 @@ export function buildDeps(config: Config): AppDeps {
     pool,
     trustedIssuers: new TrustedIssuers(core.db, issuerKeys, config.VERIFY_TRUSTED_ISSUERS, core.clock),
     walletDpop: walletDpopProofs(core),
+    // Type metadata this issuer serves, whose digests a credential's relatedResource may name: the
+    // JSON-LD contexts and document loader, by contrast, live in vc/, which the signing threads load.
+    ownResources: ownResources(config.publicUrl),
     statusLists: new StatusListPublisher({ db: core.db, pool, issuerKeys, clock: core.clock }, config.publicUrl, config.STATUS_LIST_MAX_AGE_SECONDS * 1000),
-    counters: {
-      issued: core.metrics.counter('credentials_issued_total', 'Credentials issued, by request shape (spec or vc_api)', ['request']),
-      revoked: core.metrics.counter('credentials_revoked_total', 'Credentials newly revoked', []),
-      verified: core.metrics.counter('credentials_verified_total', 'Verifications, by verdict', ['verified']),
-    },
+    counters: issuerCounters(core.metrics),
     checks: [...coreChecks(core), dependencyCheck('issuer_key', () => issuerKeys.current(), { workers: pool.size })],
     close: async () => {
       await pool.close();

@@ -1,13 +1,23 @@
 import type { RequestHandler } from 'express';
 import { type ApiKeyAuthenticator, type KeyLimiter, rateLimitHeaders } from '@svc/api-keys';
 import { overLimit, permissionMissing, tokenDisabled, tokenFromSandbox, tokenMissing, tokenUnknown } from '../errors.js';
-import type { Caller } from '../issuance/issue-credential.js';
+
+/** Who an API token speaks for: its key, and the key's organization. */
+export interface ApiCaller {
+  apiKeyId: string;
+  organizationId: string;
+}
 
 declare module 'express-serve-static-core' {
   interface Locals {
-    // An API key's caller: it always has the key's id.
-    caller?: Caller & { apiKeyId: string };
+    caller?: ApiCaller;
   }
+}
+
+/** What the guard needs: the keys, and the limiter of their hourly and burst limits and organizations' budgets. */
+export interface ApiTokenDeps {
+  authenticator: ApiKeyAuthenticator;
+  limiter: KeyLimiter;
 }
 
 /**
@@ -15,14 +25,14 @@ declare module 'express-serve-static-core' {
  * request with a known active key counts against that key's hourly and burst limits and its
  * organization's budget, and carries the X-RateLimit-* headers; over either, 429 with Retry-After.
  */
-export function requireToken(auth: ApiKeyAuthenticator, limiter: KeyLimiter, permission: string): RequestHandler {
+export function requireToken(deps: ApiTokenDeps, permission: string): RequestHandler {
   return async (req, res, next) => {
-    const result = await auth.authenticate(req.headers['x-api-token']);
+    const result = await deps.authenticator.authenticate(req.headers['x-api-token']);
     if (result.outcome === 'missing') throw tokenMissing();
     if (result.outcome === 'unknown') throw tokenUnknown();
     if (result.outcome === 'sandbox') throw tokenFromSandbox();
     if (result.outcome === 'disabled') throw tokenDisabled();
-    const decision = await limiter.consume(result.key.id, result.key);
+    const decision = await deps.limiter.consume(result.key.id, result.key);
     const headers = rateLimitHeaders(decision);
     res.set(headers);
     if (!decision.allowed) {

@@ -2,12 +2,11 @@
  * VC Data Model 2.0 §5.3, integrity of related resources: each `relatedResource` names a URL and
  * the digest its bytes must have (`digestSRI`, as Subresource Integrity writes it, or
  * `digestMultibase`, a multibase-encoded digest), at most once per URL. Where the resource is one
- * this issuer serves itself (a credential type's metadata), the digest is checked against the exact
- * bytes it serves; anything else is checked for form only, as the issuer fetches nothing.
+ * this issuer serves itself (a credential type's metadata, handed in as `own`), the digest is checked
+ * against the exact bytes it serves; anything else is checked for form only, as the issuer fetches
+ * nothing.
  */
 import { createHash } from 'node:crypto';
-import { CREDENTIAL_CONFIGURATIONS, vctOf } from '../openid4vci/configurations.js';
-import { typeMetadata } from '../openid4vci/metadata.js';
 import type { ClaimProblem } from './claim-rules.js';
 
 const SRI = /^(sha256|sha384|sha512)-([A-Za-z0-9+/]+={0,2})$/;
@@ -74,21 +73,6 @@ const PUBLISHED: Record<string, Record<string, string>> = {
     sha384: '35239c36999d2155312091af194a1edb61634d6ad789a5e5b19f2aebdd762dd9d1dcaada40eda7ef921c6b8c0ae107a0',
   },
 };
-
-const servedBy = new Map<string, Map<string, string>>();
-
-/**
- * The bytes this issuer serves at `url`, for the resources whose bytes it fixes (type metadata,
- * as `res.json` writes it): made once per issuer URL, not on every request that checks them.
- */
-export function ownResources(publicUrl: string): (url: string) => string | undefined {
-  let served = servedBy.get(publicUrl);
-  if (!served) {
-    served = new Map(CREDENTIAL_CONFIGURATIONS.map((c) => [vctOf(publicUrl, c), JSON.stringify(typeMetadata(publicUrl, c))]));
-    servedBy.set(publicUrl, served);
-  }
-  return (url) => served.get(url);
-}
 
 export function relatedResourceProblems(value: unknown, field: string, own?: (url: string) => string | undefined): ClaimProblem[] {
   const items = Array.isArray(value) ? value : [value];

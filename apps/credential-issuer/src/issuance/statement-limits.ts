@@ -3,6 +3,8 @@
 // meets them first), so the number a job may carry is bounded before it is queued. A statement is
 // counted for every value: a member's value, each element of an array, each nested object (and
 // each of its values), so one array of thousands of short strings counts as thousands.
+import { ValidationError } from '@svc/http';
+
 export const STATEMENT_LIMITS = {
   /** In a credential's claims (the spec's `claims`, or one subject of a VC API credential). */
   claims: 500,
@@ -56,4 +58,10 @@ export function statementProblems(container: unknown, field: string, limit: numb
       message: `holds ${share} statements in ${field}, which may hold at most ${limit} (${what}; every value counts as one: each array element, each nested object and each of its members)`,
     },
   ];
+}
+
+/** A whole credential or presentation is bounded in statements before it is queued: a 400 naming the field, or nothing. */
+export function withinDocumentLimit(document: unknown, field: string): void {
+  const problems = statementProblems(document, field, STATEMENT_LIMITS.document, 'one credential or presentation');
+  if (problems.length) throw new ValidationError(problems);
 }

@@ -72,3 +72,13 @@ export function typeMetadata(publicUrl: string, c: CredentialConfiguration) {
     claims: c.claims.map((claim) => ({ path: [claim.name], display: LOCALES.map((locale) => ({ locale, label: claim.labels[locale] })), sd: 'always' })),
   };
 }
+
+/**
+ * The bytes this issuer serves at `url`, for the resources whose bytes it fixes (type metadata,
+ * as `res.json` writes it), so a credential's relatedResource digest of one can be checked: made
+ * once, when the app's dependencies are built, not on every request that checks them.
+ */
+export function ownResources(publicUrl: string): (url: string) => string | undefined {
+  const served = new Map(CREDENTIAL_CONFIGURATIONS.map((c) => [vctOf(publicUrl, c), JSON.stringify(typeMetadata(publicUrl, c))]));
+  return (url) => served.get(url);
+}

@@ -1,8 +1,8 @@
 import { Router } from 'express';
 import { handle, methodNotAllowed } from '@svc/http';
 import { ZStatusListParams } from '@svc/schemas';
-import type { AppDeps } from '../deps.js';
 import { statusListNotFound } from '../errors.js';
+import type { StatusListsDeps } from './deps.js';
 
 // VC DM 2.0 §6.3 registers application/vc; JSON-LD and plain JSON clients get what they ask for.
 const MEDIA_TYPES = ['application/vc', 'application/ld+json', 'application/json'];
@@ -12,7 +12,7 @@ const MEDIA_TYPES = ['application/vc', 'application/ld+json', 'application/json'
  * verifier can check revocation without knowing this service. Cacheable for STATUS_LIST_MAX_AGE_SECONDS,
  * with an entity tag that changes with every revocation in the list.
  */
-export function statusListsRouter(deps: AppDeps): Router {
+export function statusListsRouter(deps: StatusListsDeps): Router {
   const router = Router();
   router
     .route('/status-lists/:id')

@@ -23,6 +23,9 @@ interface Slot {
   gone: boolean;
 }
 
+/** The signing threads are shared per organization, whatever number of API keys it has: its tenant. */
+export const tenantOf = (caller: { organizationId: string }) => `organization:${caller.organizationId}`;
+
 /** A failure inside a worker (a malformed credential, a bad proof), with the worker's message. */
 export class SigningJobError extends Error {
   override name = 'SigningJobError';

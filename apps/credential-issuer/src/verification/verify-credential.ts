@@ -3,7 +3,6 @@ import { SigningJobError, type SigningPool } from '../vc/signing-pool.js';
 import type { SignedFacts } from '../vc/signed-facts.js';
 import { revocationOf } from '../issuance/credential-records.js';
 import { structureProblems } from '../issuance/credential-structure.js';
-import { ownResources } from '../issuance/related-resources.js';
 import { STATUS_LIST_CREDENTIAL } from '../status-lists/status-lists.js';
 import type { Trust, TrustedIssuers } from './trusted-issuers.js';
 
@@ -50,6 +49,8 @@ export interface VerifyDeps {
   pool: SigningPool;
   publicUrl: string;
   trust: TrustedIssuers;
+  /** The bytes of what this issuer serves, for relatedResource digests (../openid4vci/metadata.ts). */
+  ownResources: (url: string) => string | undefined;
 }
 
 export interface VerifyOptions {
@@ -149,9 +150,7 @@ export async function verifyCredential(deps: VerifyDeps, credential: Record<stri
         errors.push(problem('CRYPTOGRAPHIC_SECURITY_ERROR', `proof.${member} is not ${JSON.stringify(expected)}`));
     }
   }
-  errors.push(
-    ...structureProblems(credential, 'credential', ownResources(deps.publicUrl)).map((p) => problem('MALFORMED_VALUE_ERROR', `${p.field} ${p.message}`)),
-  );
+  errors.push(...structureProblems(credential, 'credential', deps.ownResources).map((p) => problem('MALFORMED_VALUE_ERROR', `${p.field} ${p.message}`)));
   let issuer: IssuerVerdict | undefined;
   // Whatever checks were asked for, nothing unsigned is trusted: without a verified proof nobody
   // is known to have issued the credential (a forgery naming this issuer must not pass on

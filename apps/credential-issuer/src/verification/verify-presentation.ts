@@ -1,6 +1,5 @@
 import { SigningJobError } from '../vc/signing-pool.js';
 import { structureProblems } from '../issuance/credential-structure.js';
-import { ownResources } from '../issuance/related-resources.js';
 import type { SignedFacts } from '../vc/signed-facts.js';
 import { CHECKS, judgeStatements, namedIssuer, problem, type Problem, type VerifyDeps } from './verify-credential.js';
 
@@ -41,7 +40,7 @@ export async function verifyPresentation(
       const errors: Problem[] = (result?.errors ?? []).map((e) => problem('CRYPTOGRAPHIC_SECURITY_ERROR', e));
       if (result && !result.verified && errors.length === 0) errors.push(problem('CRYPTOGRAPHIC_SECURITY_ERROR', 'the credential’s proof does not verify'));
       errors.push(
-        ...structureProblems(credential, `verifiablePresentation.verifiableCredential[${i}]`, ownResources(deps.publicUrl)).map((p) =>
+        ...structureProblems(credential, `verifiablePresentation.verifiableCredential[${i}]`, deps.ownResources).map((p) =>
           problem('MALFORMED_VALUE_ERROR', `${p.field} ${p.message}`),
         ),
       );

@@ -1,0 +1,20 @@
+import type { CoreDeps } from '@svc/runtime';
+import type { Config } from '../config.js';
+import type { ApiTokenDeps } from '../http/require-token.js';
+import type { IssuerKeys } from '../keys/issuer-keys.js';
+import type { IssuerCounters } from '../metrics.js';
+import type { SigningPool } from '../vc/signing-pool.js';
+import type { AuthorizationServerClient } from './approvals/authorization-server.js';
+import type { WalletDpopProofs } from './dpop.js';
+
+/** What the wallet endpoints (OpenID4VCI), offers and the identity provider's approval events need from the app. */
+export interface Openid4vciDeps extends ApiTokenDeps, Pick<CoreDeps, 'db' | 'sql' | 'clock' | 'store' | 'logger'> {
+  config: Config;
+  issuerKeys: IssuerKeys;
+  pool: SigningPool;
+  counters: IssuerCounters;
+  /** The identity provider wallets' approvals are asked of, when one is configured. */
+  authorizationServer: AuthorizationServerClient | undefined;
+  /** DPoP proofs at /token and /credential. */
+  walletDpop: WalletDpopProofs;
+}

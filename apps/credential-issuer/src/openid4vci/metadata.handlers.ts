@@ -1,0 +1,39 @@
+import type { RequestHandler } from 'express';
+import { handle } from '@svc/http';
+import { z } from 'zod';
+import { CREDENTIAL_CONFIGURATIONS } from './configurations.js';
+import type { Openid4vciDeps } from './deps.js';
+import { publicCache } from './http-caching.js';
+import { authorizationServerMetadata, credentialIssuerMetadata, jwtVcIssuerMetadata, typeMetadata } from './metadata.js';
+
+/** GET /.well-known/openid-credential-issuer */
+export const credentialIssuerMetadataHandler =
+  (deps: Openid4vciDeps): RequestHandler =>
+  (_req, res) => {
+    res.set(publicCache(300)).json(credentialIssuerMetadata(deps.config.publicUrl, deps.config.ISSUER_DISPLAY_NAME, deps.config.authorizationServer?.issuer));
+  };
+
+/** GET /.well-known/oauth-authorization-server */
+export const authorizationServerMetadataHandler =
+  (deps: Openid4vciDeps): RequestHandler =>
+  (_req, res) => {
+    res.set(publicCache(300)).json(authorizationServerMetadata(deps.config.publicUrl));
+  };
+
+/** GET /.well-known/jwt-vc-issuer */
+export const jwtVcIssuerMetadataHandler =
+  (deps: Openid4vciDeps): RequestHandler =>
+  async (_req, res) => {
+    res.set(publicCache(300)).json(jwtVcIssuerMetadata(deps.config.publicUrl, await deps.issuerKeys.jwtPublicKeys()));
+  };
+
+/** GET /credential-types/:type, at each type's `vct` URL. */
+export const typeMetadataHandler = (deps: Openid4vciDeps) =>
+  handle({ params: z.object({ type: z.string().max(100) }) }, async ({ params }, _req, res) => {
+    const configuration = CREDENTIAL_CONFIGURATIONS.find((c) => c.type === params.type);
+    if (!configuration) {
+      res.status(404).json({ error: 'not_found', error_description: 'No such credential type' });
+      return;
+    }
+    res.set(publicCache(3600)).json(typeMetadata(deps.config.publicUrl, configuration));
+  });
