@@ -68,7 +68,7 @@ const userinfo = await scaling(
   'identity-provider GET /v2/userinfo',
   async () => {
     // Replicas share one issuer identifier, as behind a load balancer.
-    const target = await startIdentityProvider(database.url, { PUBLIC_URL: 'http://idp.bench.example' });
+    const target = await startIdentityProvider(database.url, { PUBLIC_URL: 'http://idp.bench.example', MAIL_OUTBOX: 'local' });
     access ??= (await issueTokens(target.url, fixture, 1))[0].access_token;
     return target;
   },

@@ -96,6 +96,8 @@ process.stdout.write(
     demo,
     demoAppPort: demoApp.port,
     demoFile: join(dataDir(env), 'demo.json'),
+    // Without SMTP_URL the identity providers keep their mail on a page of their own (docs/identity-provider.md, "Mail").
+    mailOutboxes: env.SMTP_URL ? [] : [services[0], ...(sandboxDatabase ? [sandbox] : [])].map((s) => `${publicUrl(s)}/dev/outbox`),
   }).join('\n'),
 );
 

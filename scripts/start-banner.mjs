@@ -4,13 +4,15 @@ import { createHash, randomBytes } from 'node:crypto';
 
 /**
  * The banner's lines. `services`: the three services, in order; `sandboxUrl`: the sandbox's, when
- * it runs; `demo`: the demo data, when there is any; `demoFile`: where its secrets are kept.
+ * it runs; `demo`: the demo data, when there is any; `demoFile`: where its secrets are kept;
+ * `mailOutboxes`: the outbox pages that hold the identity providers' mail when no SMTP_URL is set.
  */
-export function bannerLines({ services, sandboxUrl, demo, demoAppPort, demoFile }) {
+export function bannerLines({ services, sandboxUrl, demo, demoAppPort, demoFile, mailOutboxes = [] }) {
   const [idp, wallet, issuer] = services.map((s) => `http://localhost:${s.port}`);
   const lines = ['', 'All services are ready:', `  identity-provider  ${idp}`, `  wallet-verify      ${wallet}`, `  credential-issuer  ${issuer}`];
   if (sandboxUrl)
     lines.push(`  sandbox            ${sandboxUrl}  (the identity provider's sandbox: sign up, register an app and make test users there; docs/sandbox.md)`);
+  if (mailOutboxes.length) lines.push(`  mail outbox        ${mailOutboxes.join('  ')}  (no SMTP_URL: mail is kept there, not sent; sign-up links too)`);
   if (demo) {
     const client = demo.clients.confidential;
     const verifier = randomBytes(32).toString('base64url');

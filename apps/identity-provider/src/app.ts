@@ -12,6 +12,7 @@ import { webhooksRouter } from './webhooks/webhooks.routes.js';
 import { sandboxRouter } from './sandbox/sandbox.routes.js';
 import { registrationRouter } from './registration/register.routes.js';
 import { consoleRouter } from './console/console.routes.js';
+import { outboxRouter } from './mail/outbox.routes.js';
 import { pageErrors } from './http/page-errors.js';
 import { discoveryRouter } from './discovery/discovery.routes.js';
 import { presetsRouter } from './data-access/presets.routes.js';
@@ -48,6 +49,8 @@ export function createApp(deps: AppDeps): Express {
         webhooksRouter(deps),
         // Test data exists only in the sandbox: production has no such paths at all.
         ...(deps.environment.sandbox ? [sandboxRouter(deps)] : []),
+        // Kept mail is shown only where it is kept: a local deployment without SMTP_URL.
+        ...(deps.outbox && deps.config.mail.transport === 'outbox' ? [outboxRouter(deps.outbox, { anyPeer: deps.config.mail.anyPeer })] : []),
         presetsRouter(deps),
         queriesRouter(deps),
       ],

@@ -87,6 +87,20 @@ const ZConfig = z.object({
    */
   CREDENTIAL_ISSUER_URL: env.optionalUrl(['http:', 'https:']),
   CREDENTIAL_ISSUER_CLIENT_ID: z.preprocess(blank, z.string().max(100).optional()),
+  /**
+   * Where mail (sign-up links) goes out: an SMTP server, `smtp://` or `smtps://`, with its login in
+   * the URL (`smtps://user:password@smtp.example.com:465`). Unset: mail is kept in a local outbox
+   * instead, which only a local deployment may do (MAIL_OUTBOX).
+   */
+  SMTP_URL: env.optionalUrl(['smtp:', 'smtps:']),
+  /** The sender of its mail, e.g. `Acme ID <no-reply@id.acme.example>`; unset: IDP_DISPLAY_NAME at no-reply@ PUBLIC_URL's host. */
+  MAIL_FROM: z.preprocess(blank, z.string().trim().min(3).max(200).optional()),
+  /**
+   * `local`: keep mail in the database and show it on /dev/outbox, to anyone who can reach this
+   * service, instead of sending it. Implied where PUBLIC_URL is a loopback address (npm start);
+   * anywhere else without SMTP_URL, the service refuses to start rather than lose or expose mail.
+   */
+  MAIL_OUTBOX: z.preprocess(blank, z.enum(['local']).optional()),
 });
 
 export type Config = z.output<typeof ZConfig> & {
@@ -100,7 +114,38 @@ export type Config = z.output<typeof ZConfig> & {
   rateLimitPerSource: number;
   /** The credential issuer wallets are authorized for, when one is configured. */
   credentialIssuer: { url: string; clientId: string } | undefined;
+  /** How mail leaves: through SMTP, or into the local outbox (/dev/outbox). */
+  mail: MailSettings;
 };
+
+/**
+ * `outbox.anyPeer`: MAIL_OUTBOX=local said so; a loopback PUBLIC_URL alone shows the outbox to this
+ * machine's own connections only, since npm start listens on every interface.
+ */
+export type MailSettings = { from: string } & ({ transport: 'smtp'; url: string } | { transport: 'outbox'; anyPeer: boolean });
+
+/** A host only this machine reaches: mail kept on a page there is seen by nobody else. */
+function isLoopbackHost(hostname: string): boolean {
+  return hostname === 'localhost' || hostname.endsWith('.localhost') || /^127(\.\d{1,3}){3}$/.test(hostname) || hostname === '[::1]';
+}
+
+function mailSettings(
+  config: { SMTP_URL?: string | undefined; MAIL_FROM?: string | undefined; MAIL_OUTBOX?: 'local' | undefined; IDP_DISPLAY_NAME: string },
+  issuer: string,
+): MailSettings {
+  const host = new URL(issuer).hostname;
+  // An address literal is no mail domain: a local deployment's mail comes from localhost.
+  const domain = /^[a-z0-9-]+(\.[a-z0-9-]+)*$/i.test(host) && !/^[\d.]+$/.test(host) ? host : 'localhost';
+  const from = config.MAIL_FROM ?? `"${config.IDP_DISPLAY_NAME.replace(/["\\]/g, '')}" <no-reply@${domain}>`;
+  if (config.SMTP_URL && config.MAIL_OUTBOX)
+    throw new ConfigError('Invalid configuration: MAIL_OUTBOX: mail goes out through SMTP_URL; unset MAIL_OUTBOX (no outbox is kept where mail is sent)');
+  if (config.SMTP_URL) return { from, transport: 'smtp', url: config.SMTP_URL };
+  if (config.MAIL_OUTBOX !== 'local' && !isLoopbackHost(host))
+    throw new ConfigError(
+      `Invalid configuration: SMTP_URL: required where PUBLIC_URL (${issuer}) is not a loopback address: sign-up links are mailed. On a deployment only you can reach, MAIL_OUTBOX=local keeps mail on /dev/outbox instead`,
+    );
+  return { from, transport: 'outbox', anyPeer: config.MAIL_OUTBOX === 'local' };
+}
 
 /** Every variable this service reads, for checks of deployment manifests. */
 export const CONFIG_VARIABLES: readonly string[] = Object.keys(ZConfig.shape);
@@ -141,5 +186,6 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
       : undefined;
   // The access tokens' audience: this service's data API (RFC 9068 §3, RFC 8707 resource).
   const signup = config.CONSOLE_SIGNUP ?? (sandbox ? 'open' : 'invite');
-  return { ...config, issuer, baseUrls, signup, resource: `${issuer}/v2`, kek, rateLimitPerGrant, rateLimitPerSource, credentialIssuer };
+  const mail = mailSettings(config, issuer);
+  return { ...config, issuer, baseUrls, signup, resource: `${issuer}/v2`, kek, rateLimitPerGrant, rateLimitPerSource, credentialIssuer, mail };
 }

@@ -23,6 +23,8 @@ import type { AuthorizeDeps } from './authorize/deps.js';
 import type { ConsentDeps } from './consent/deps.js';
 import type { DataAccessDeps } from './data-access/deps.js';
 import type { DeveloperDeps } from './developer/deps.js';
+import type { MailDeps } from './mail/deps.js';
+import { buildMailer } from './mail/build-mailer.js';
 import type { SandboxDeps } from './sandbox/deps.js';
 import type { DiscoveryDeps } from './discovery/deps.js';
 import type { HousekeepingDeps } from './jobs/housekeeping.js';
@@ -50,7 +52,8 @@ export interface AppDeps
     LogoutDeps,
     WebhookDeps,
     WebhookDeliveryDeps,
-    HousekeepingDeps {
+    HousekeepingDeps,
+    MailDeps {
   version: string;
   checks: ReadinessCheck[];
 }
@@ -64,7 +67,11 @@ export function buildDeps(config: Config, testClock?: Clock): AppDeps {
   const signingKeys = new SigningKeys(core.db, keyEncryption, clock);
   const counters = idpCounters(core.metrics);
   const tokenStamps = new TimestampBatch(core.db, 'Authorization.lastTokenIssuedAt', 1, (err) => core.logger.warn({ err }, 'last_token_issued_at not written'));
-  const purgeExpired = () => purgeExpiredRows(core.db, clock.now());
+  const { closeMailer, ...mail } = buildMailer(config.mail, core.db, clock, core.logger);
+  const purgeExpired = async () => {
+    const [rows, mails] = await Promise.all([purgeExpiredRows(core.db, clock.now()), mail.outbox?.purge() ?? 0]);
+    return rows + mails;
+  };
   const grants = new GrantCache(clock, {
     databaseUrl: config.DATABASE_URL,
     logger: core.logger,
@@ -92,7 +99,9 @@ export function buildDeps(config: Config, testClock?: Clock): AppDeps {
   );
   return {
     ...core,
+    ...mail,
     close: async () => {
+      closeMailer();
       await logout.settled();
       await grants.close();
       await tokenStamps.close();

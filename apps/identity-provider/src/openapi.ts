@@ -10,6 +10,7 @@ import { INTROSPECTION_OPERATIONS } from './introspection/openapi.js';
 import { LOGOUT_OPERATIONS } from './logout/openapi.js';
 import { DATA_ACCESS_OPERATIONS } from './data-access/openapi.js';
 import { DEVELOPER_OPERATIONS } from './developer/openapi.js';
+import { MAIL_OPERATIONS } from './mail/openapi.js';
 import { APPLICATION_OPERATIONS } from './applications/openapi.js';
 import { WEBHOOK_OPERATIONS } from './webhooks/openapi.js';
 import { DISCOVERY_OPERATIONS } from './discovery/openapi.js';
@@ -29,6 +30,7 @@ const OPERATIONS: ApiSpec['operations'] = [
   ...DATA_ACCESS_OPERATIONS,
   ...REGISTRATION_OPERATIONS,
   ...DEVELOPER_OPERATIONS,
+  ...MAIL_OPERATIONS,
   ...APPLICATION_OPERATIONS,
   ...WEBHOOK_OPERATIONS,
   ...SANDBOX_OPERATIONS,

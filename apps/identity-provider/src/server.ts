@@ -29,6 +29,7 @@ if (config.credentialIssuer) {
       'CREDENTIAL_ISSUER_CLIENT_ID names no active application: the credential issuer cannot introspect wallets’ tokens or hear of ended approvals',
     );
 }
+if (config.mail.transport === 'outbox') deps.logger.info(`mail is not sent (no SMTP_URL): it is kept on ${config.issuer}/dev/outbox`);
 // Background loops run in the server process only, and stop before the dependencies close.
 const housekeeping = startHousekeeping(deps);
 const webhooks = webhookDeliverer(deps).start();

@@ -43,6 +43,8 @@ export function buildIdp(env: NodeJS.ProcessEnv = {}, clock?: Clock) {
     // Every test signs up from one address; the limit itself has a test of its own.
     SIGNUP_RATE_LIMIT: '1000',
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    // Its PUBLIC_URL is no loopback address: the tests read mail from the local outbox all the same.
+    MAIL_OUTBOX: 'local',
     ...env,
   });
   const deps = buildDeps(config, clock);

@@ -82,6 +82,8 @@ GRANT UPDATE ("status", "disabledAt") ON "ApiKey" TO ${idp};
 -- Their use per hour, as the services that check them count it (its housekeeping drops old hours).
 GRANT SELECT, DELETE ON "ApiKeyUsage" TO ${idp};
 GRANT SELECT, INSERT, UPDATE, DELETE ON "OrganizationMember", "Invitation", "PersonalAccessToken", "InitialAccessToken" TO ${idp};
+-- The local outbox of a deployment that sends no mail (/dev/outbox).
+GRANT SELECT, INSERT, DELETE ON "LocalMail" TO ${idp};
 GRANT SELECT, INSERT, UPDATE ON "Session", "AuthorizationCode", "RefreshToken", "SigningKey" TO ${idp};
 GRANT SELECT, INSERT, UPDATE, DELETE ON "Authorization", "RevokedAccessToken" TO ${idp};
 -- Webhooks: the endpoints its developers manage, the events it writes, and the deliveries it makes.

@@ -41,3 +41,4 @@ export * from './sandbox.js';
 export * from './webhooks.js';
 export * from './wallets.js';
 export * from './wallet-credential-types.js';
+export * from './mail.js';

@@ -13,6 +13,7 @@ const CALLBACK = 'http://localhost:3000/callback';
 const token = { Authorization: 'Bearer $TOKEN' };
 const CLIENT_ID = 'sbx_svc_client_7Qm2XbV9kLpR4tWz8NcY';
 const AUTHORIZATION_ID = '9d8c7b6a-5f4e-4d3c-8b2a-190817263544';
+const SIGNUP_LINK = 'http://localhost:4005/console/signup/confirm?token=sbx_svcsgn_6Hd2Kq9Lm4Wx7Zp1Rt8Vb3Nc5Yf0Js2Ga6Ue9Io4Kl7';
 
 const application = {
   client_id: CLIENT_ID,
@@ -64,6 +65,25 @@ export const SANDBOX_EXAMPLES: Record<string, OperationExample[]> = {
       body: { email: '$NEW_EMAIL', password: '$PASSWORD', organization_name: 'Acme (sandbox)' },
       status: 201,
       response: { user_id: USER_ID, organization_id: ORG_ID },
+    },
+  ],
+  'GET /dev/outbox.json': [
+    {
+      summary: 'the mail kept for that address, with its link (a local deployment without SMTP_URL only; the page /dev/outbox shows the same)',
+      query: { to: '$NEW_EMAIL' },
+      status: 200,
+      response: {
+        items: [
+          {
+            id: '2b7e4c1d-9a3f-4e8b-b6d5-0c1f2e3d4a5b',
+            to: 'dev-7b2d4e6a@example.com',
+            subject: '[Sandbox] Confirm your developer account',
+            text: `Someone, we hope you, asked to open a developer account with this address at Identity provider (localhost:4005, sandbox).\n\nTo finish, open this link within 30 minutes and enter the password chosen at sign-up:\n\n${SIGNUP_LINK}\n\nIf it was not you, ignore this mail: no account is made, and the link stops working by itself.`,
+            links: [SIGNUP_LINK],
+            created_at: NOW,
+          },
+        ],
+      },
     },
   ],
   'POST /v2/developer/personal-access-tokens': [

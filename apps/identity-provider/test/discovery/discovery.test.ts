@@ -22,6 +22,7 @@ beforeAll(() => {
       LOG_LEVEL: 'silent',
       IDP_SECRET: 'discovery-test-secret-9f8e7d6c5b4a3210ZYXWVU',
       PUBLIC_URL: 'https://id.example.com/',
+      MAIL_OUTBOX: 'local',
     }),
   );
   app = createApp(deps);
