@@ -2,7 +2,9 @@
 // No import circles inside a workspace: a module that (even for a type) imports one that imports
 // it back ties two files together, so neither can be read, moved or tested alone. Every relative
 // import in a workspace's src/ counts, `import type` included; generated code (Prisma's client)
-// is left out. Run by CI; prints each circle, exits 1.
+// is left out. In the apps named below, the top-level folders of src/ (its capabilities and its
+// kit) must import one way too: no circle among folders, even where no two files form one. Run by
+// CI; prints each circle, exits 1.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
@@ -10,6 +12,8 @@ import { dirname, join, relative, resolve } from 'node:path';
 const rootArg = process.argv.indexOf('--root');
 const root = rootArg > 0 ? process.argv[rootArg + 1] : new URL('..', import.meta.url).pathname;
 const rootPkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+// Apps whose src/ folders form no circle. apps/identity-provider joins when its folder knot is cut.
+const ONE_WAY_APPS = ['apps/credential-issuer', 'apps/wallet-verify'];
 const SOURCE = /\.(ts|mts|js|mjs)$/;
 const IMPORT = /(?:^|[^\w.])(?:import|export)\s[^'"]*?from\s*['"](\.{1,2}\/[^'"]+)['"]|(?:^|[^\w.])import\s+['"](\.{1,2}\/[^'"]+)['"]/gm;
 
@@ -67,6 +71,50 @@ const workspaces = rootPkg.workspaces.flatMap((pattern) => {
   return existsSync(join(root, base)) ? readdirSync(join(root, base)).map((n) => `${base}/${n}`) : [];
 });
 
+/**
+ * The folder graph of one app's src/: an edge from a top-level folder to another when a file of the
+ * first imports a file of the second, directly or through files that sit in src/ itself (deps.ts,
+ * errors.ts, config.ts: a file at the top links what imports it to what it imports). Each edge keeps
+ * one import that makes it, for the report.
+ */
+function folderGraph(src, graph) {
+  const folderOf = (file) => {
+    const parts = relative(src, file).split('/');
+    return parts.length > 1 && parts[0] !== '..' ? parts[0] : undefined;
+  };
+  // The folders a top-level file leads to through other top-level files, each with the imports that lead there.
+  const reach = (file, seen = new Set([file])) => {
+    const found = new Map();
+    for (const to of graph.get(file) ?? []) {
+      const folder = folderOf(to);
+      if (folder) {
+        if (!found.has(folder)) found.set(folder, `${file} → ${to}`);
+      } else if (!seen.has(to)) {
+        seen.add(to);
+        for (const [f, via] of reach(to, seen)) if (!found.has(f)) found.set(f, `${file} → ${via}`);
+      }
+    }
+    return found;
+  };
+  const folders = new Map();
+  const why = new Map();
+  for (const [file, edges] of graph) {
+    const from = folderOf(file);
+    if (!from) continue;
+    if (!folders.has(from)) folders.set(from, new Set());
+    for (const to of edges) {
+      const direct = folderOf(to);
+      const targets = direct ? new Map([[direct, `${file} → ${to}`]]) : new Map([...reach(to)].map(([f, via]) => [f, `${file} → ${via}`]));
+      for (const [folder, via] of targets) {
+        if (folder === from) continue;
+        folders.get(from).add(folder);
+        if (!why.has(`${from}\0${folder}`)) why.set(`${from}\0${folder}`, via);
+      }
+    }
+  }
+  return { folders, why };
+}
+
 const problems = [];
 for (const ws of workspaces) {
   const src = join(root, ws, 'src');
@@ -81,6 +129,15 @@ for (const ws of workspaces) {
     graph.set(file, edges);
   }
   for (const circle of circles(graph)) problems.push(`${ws}: import circle between ${circle.map((f) => relative(join(root, ws), f)).join(', ')}`);
+  if (!ONE_WAY_APPS.includes(ws)) continue;
+  const { folders, why } = folderGraph(src, graph);
+  const at = (path) => relative(join(root, ws), path);
+  for (const circle of circles(folders)) {
+    const imports = circle.flatMap((from) => circle.filter((to) => why.has(`${from}\0${to}`)).map((to) => why.get(`${from}\0${to}`)));
+    problems.push(
+      `${ws}: folder circle between ${circle.map((f) => `src/${f}/`).join(', ')} (${imports.map((i) => i.split(' → ').map(at).join(' → ')).join('; ')})`,
+    );
+  }
 }
 
 for (const p of problems) console.error(p);
