@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import { parseArgs } from 'node:util';
 import { createPrismaClient } from '@svc/db';
+import { signUpThroughOutbox } from '@svc/testkit';
 import { startIdentityProvider } from './idp-fixture.mjs';
 import { benchDatabase, helloWorlds, load } from './lib.mjs';
 
@@ -60,7 +61,7 @@ const db = createPrismaClient(database.url);
 try {
   const email = `bench-${randomBytes(4).toString('hex')}@bench.example`;
   const password = 'bench webhook password';
-  const { organization_id: organizationId } = await call(target.url, '/v2/developer/signup', undefined, { email, password, organization_name: 'Bench' });
+  const { organization_id: organizationId } = await signUpThroughOutbox(target.url, { email, password, organization_name: 'Bench' });
   const { session_token } = await call(target.url, '/auth/session', undefined, { email, password });
   await call(target.url, '/v2/developer/webhooks', session_token, { url: hooks.url, events: ['authorization.revoked'] });
   const outbox = (n) =>

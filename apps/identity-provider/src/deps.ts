@@ -23,6 +23,7 @@ import type { AuthorizeDeps } from './authorize/deps.js';
 import type { ConsentDeps } from './consent/deps.js';
 import type { DataAccessDeps } from './data-access/deps.js';
 import type { DeveloperDeps } from './developer/deps.js';
+import { purgeExpiredSignUps } from './developer/signup.js';
 import type { MailDeps } from './mail/deps.js';
 import { buildMailer } from './mail/build-mailer.js';
 import type { SandboxDeps } from './sandbox/deps.js';
@@ -69,8 +70,12 @@ export function buildDeps(config: Config, testClock?: Clock): AppDeps {
   const tokenStamps = new TimestampBatch(core.db, 'Authorization.lastTokenIssuedAt', 1, (err) => core.logger.warn({ err }, 'last_token_issued_at not written'));
   const { closeMailer, ...mail } = buildMailer(config.mail, core.db, clock, core.logger);
   const purgeExpired = async () => {
-    const [rows, mails] = await Promise.all([purgeExpiredRows(core.db, clock.now()), mail.outbox?.purge() ?? 0]);
-    return rows + mails;
+    const [rows, signUps, mails] = await Promise.all([
+      purgeExpiredRows(core.db, clock.now()),
+      purgeExpiredSignUps({ db: core.db, clock }),
+      mail.outbox?.purge() ?? 0,
+    ]);
+    return rows + signUps + mails;
   };
   const grants = new GrantCache(clock, {
     databaseUrl: config.DATABASE_URL,

@@ -153,6 +153,11 @@ export const forbiddenInvitation = (why?: string) =>
 export const tokenNotFound = () => new NotFoundError('No such live token of yours', 'token_not_found');
 export const memberNotFound = () => new NotFoundError('No such member of your organization', 'member_not_found');
 export const accountExists = () => new HttpError(409, 'account_exists', 'An account with this email exists: sign in instead (POST /auth/session)');
+/** A sign-up link that is unknown, used, expired, or whose sign-up can no longer be: one answer for all. */
+export const signupLinkInvalid = () => new HttpError(400, 'signup_link_invalid', 'This sign-up link is unknown, used or expired: sign up again for a new one');
+/** The password given with a sign-up link is not the one chosen at sign-up. */
+export const signupPasswordWrong = () =>
+  new UnauthorizedError('This is not the password chosen at sign-up (after a few wrong ones the link stops working)', 'invalid_password');
 export const applicationNotFound = () => new NotFoundError('No such application in your organization', 'application_not_found');
 export const apiKeyNotFound = () => new NotFoundError('No such API key in your organization', 'api_key_not_found');
 export const testUserNotFound = () => new NotFoundError('No such test user in your organization', 'test_user_not_found');

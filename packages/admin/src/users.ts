@@ -12,11 +12,14 @@ const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}$/;
 
 export interface CreateUserInput {
   email: string;
-  password: string;
+  /** The password, or (a sign-up that proved its address) the hash made of it when it was given. */
+  password: string | { hash: string };
   wallets?: string[];
   palmVerified?: boolean;
   /** A sandbox test user: the organization that made it (and alone may see or delete it). */
   testUserOfOrganizationId?: string | undefined;
+  /** Made by the person themselves (sign-up, invitation), not by an operator. */
+  selfRegistered?: boolean;
 }
 
 export function assertWallet(address: string): string {
@@ -28,7 +31,7 @@ export function assertWallet(address: string): string {
 export async function createUser(ctx: AdminContext, input: CreateUserInput) {
   const email = normalizeEmail(input.email);
   if (!EMAIL.test(email)) throw new AdminError(`--email ${input.email} is not an email address`);
-  if (input.password.length < 8) throw new AdminError('--password must be at least 8 characters');
+  if (typeof input.password === 'string' && input.password.length < 8) throw new AdminError('--password must be at least 8 characters');
   const wallets = (input.wallets ?? []).map(assertWallet);
   if (new Set(wallets).size !== wallets.length) throw new AdminError('--wallet lists the same address twice');
   if (await ctx.db.user.findUnique({ where: { email } })) throw new AdminError(`a user with email ${email} already exists`);
@@ -37,12 +40,13 @@ export async function createUser(ctx: AdminContext, input: CreateUserInput) {
   const user = await ctx.db.user.create({
     data: {
       email,
-      passwordHash: await hashPassword(input.password),
+      passwordHash: typeof input.password === 'string' ? await hashPassword(input.password) : input.password.hash,
       serviceId: randomUUID(),
       palmVerified: input.palmVerified ?? false,
       palmVerifiedAt: input.palmVerified ? ctx.now() : null,
       wallets: { create: wallets.map((address, i) => ({ address, isPrimary: i === 0 })) },
       ...(input.testUserOfOrganizationId ? { testUserOfOrganizationId: input.testUserOfOrganizationId } : {}),
+      ...(input.selfRegistered ? { selfRegistered: true } : {}),
     },
   });
   return { id: user.id, email: user.email, service_id: user.serviceId };

@@ -82,6 +82,8 @@ GRANT UPDATE ("status", "disabledAt") ON "ApiKey" TO ${idp};
 -- Their use per hour, as the services that check them count it (its housekeeping drops old hours).
 GRANT SELECT, DELETE ON "ApiKeyUsage" TO ${idp};
 GRANT SELECT, INSERT, UPDATE, DELETE ON "OrganizationMember", "Invitation", "PersonalAccessToken", "InitialAccessToken" TO ${idp};
+-- Sign-ups waiting for their mailed link.
+GRANT SELECT, INSERT, UPDATE, DELETE ON "PendingSignup" TO ${idp};
 -- The local outbox of a deployment that sends no mail (/dev/outbox).
 GRANT SELECT, INSERT, DELETE ON "LocalMail" TO ${idp};
 GRANT SELECT, INSERT, UPDATE ON "Session", "AuthorizationCode", "RefreshToken", "SigningKey" TO ${idp};

@@ -46,7 +46,15 @@ export const ZSignupRequest = z.strictObject({
   /** An invitation's token: joins the organization that invited this email instead of making one. */
   invitation_token: z.string().min(1).max(200).optional(),
 });
-export const ZSignupResponse = z.object({ user_id: z.string(), organization_id: z.string() });
+/** A sign-up waits for its address to be proven: the same answer whether or not the address has an account. */
+export const ZSignupAccepted = z.object({
+  status: z.literal('verification_sent'),
+  /** Seconds the mailed link stays valid. */
+  expires_in: z.number().int(),
+});
+/** The mailed link's token, and the password chosen at sign-up: whoever follows the link must also know it. */
+export const ZSignupConfirmRequest = z.strictObject({ token: z.string().min(1).max(200), password: z.string().min(1).max(200) });
+export const ZSignupConfirmed = z.object({ user_id: z.string(), organization_id: z.string() });
 
 export const TOKEN_ENDPOINT_AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'private_key_jwt', 'self_signed_tls_client_auth', 'none'] as const;
 const ZRedirectUri = z.string().superRefine(problem((uri) => redirectUriProblem(uri as string)));

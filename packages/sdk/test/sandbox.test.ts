@@ -4,7 +4,17 @@
 // the SDK's typed error; and the sandbox's credentials are refused by production, by name.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { freePort, startService, testDatabaseUrl, testRedisUrl, testSandboxDatabaseUrl, uniqueEmail, uniqueNamespace, type StartedService } from '@svc/testkit';
+import {
+  freePort,
+  signUpThroughOutbox,
+  startService,
+  testDatabaseUrl,
+  testRedisUrl,
+  testSandboxDatabaseUrl,
+  uniqueEmail,
+  uniqueNamespace,
+  type StartedService,
+} from '@svc/testkit';
 import { createPkce, IdentityClient, OAuthApiError, PresetApiError, randomState } from '../src/index.js';
 
 const CALLBACK = 'https://app.example/callback';
@@ -54,7 +64,8 @@ async function call(path: string, init: { method?: string; token?: string; body?
 describe('a new developer in the sandbox, with the SDK', () => {
   it('signs up, registers an app, makes a test user, signs them in with the SDK and reads presets; production refuses the sandbox’s credentials', async () => {
     const email = uniqueEmail('newcomer');
-    await call('/v2/developer/signup', { body: { email, password: PASSWORD, organization_name: 'Newcomer Ltd' } });
+    // Signing up mails a link (to the sandbox's local outbox here), which makes the account when followed.
+    await signUpThroughOutbox(sandbox.url, { email, password: PASSWORD, organization_name: 'Newcomer Ltd' });
     const session = (await call('/auth/session', { body: { email, password: PASSWORD } })).session_token!;
     const app = await call('/v2/developer/applications', {
       token: session,

@@ -87,3 +87,4 @@ export {
   type StartedService,
 } from './processes.js';
 export { authorizeThroughApi, type FlowClient } from './oauth-flow.js';
+export { signUpThroughOutbox, type SignedUp } from './developer-sign-up.js';

@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import { createPrismaClient } from '@svc/db';
-import { startService, waitFor } from '@svc/testkit';
+import { signUpThroughOutbox, startService, waitFor } from '@svc/testkit';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -68,7 +68,7 @@ async function call(base, method, path, token, body) {
 async function endpointFor(base, url) {
   const email = `hooks-${randomBytes(4).toString('hex')}@example.com`;
   const password = 'reliability webhook password';
-  await call(base, 'POST', '/v2/developer/signup', undefined, { email, password, organization_name: 'Webhooks' });
+  await signUpThroughOutbox(base, { email, password, organization_name: 'Webhooks' });
   const { session_token } = await call(base, 'POST', '/auth/session', undefined, { email, password });
   const endpoint = await call(base, 'POST', '/v2/developer/webhooks', session_token, { url, events: ['webhook.test'] });
   return { token: session_token, id: endpoint.id, test: (via = base) => call(via, 'POST', `/v2/developer/webhooks/${endpoint.id}/test`, session_token) };

@@ -79,6 +79,40 @@ ${languages(ctx)}`,
   );
 }
 
+/** After signing up: the link is in the mail, nothing exists yet. */
+export function renderCheckMail(ctx: ConsoleContext, input: { email: string; minutes: number }): string {
+  const t = consoleTexts(ctx.lang);
+  return page(
+    ctx,
+    t.title,
+    `<header><p class="provider">${e(ctx.provider)}</p>${badge(t, ctx)}</header>
+<h1>${e(t.checkMailHeading)}</h1>
+<p role="status">${e(t.checkMail(input.email, input.minutes))}</p>
+<p class="muted">${e(t.checkMailElse)}</p>
+<p><a href="/console?lang=${ctx.lang}">${e(t.haveAccount)}</a></p>`,
+  );
+}
+
+/**
+ * Where a sign-up link leads: opening it makes nothing (mail scanners open links too); the person
+ * posts the form, with the password chosen at sign-up.
+ */
+export function renderConfirmSignUp(ctx: ConsoleContext, input: { csrf: string; token: string; email: string; error?: string | undefined }): string {
+  const t = consoleTexts(ctx.lang);
+  return page(
+    ctx,
+    t.title,
+    `<header><p class="provider">${e(ctx.provider)}</p>${badge(t, ctx)}</header>
+<h1>${e(t.confirmHeading)}</h1>
+<p>${e(t.confirmIntro(input.email))}</p>
+${input.error ? `<p class="error" role="alert">${e(input.error)}</p>` : ''}
+<form method="post" action="/console/signup/confirm?lang=${ctx.lang}">${hidden('csrf_token', input.csrf)}${hidden('token', input.token)}
+<input type="email" name="email" autocomplete="username" value="${e(input.email)}" hidden>
+${field('password', t.confirmPassword, '<input type="password" id="password" name="password" autocomplete="current-password" required>')}
+<button class="primary">${e(t.confirm)}</button></form>`,
+  );
+}
+
 /** A signed-in person who belongs to no organization: accept an invitation, or sign out. */
 export function renderNoOrganization(ctx: ConsoleContext, input: { csrf: string; email: string; error?: string | undefined }): string {
   const t = consoleTexts(ctx.lang);

@@ -19,6 +19,14 @@ export interface ConsoleTexts {
   wrongPassword: string;
   tooManyAttempts: string;
   formExpired: string;
+  checkMailHeading: string;
+  checkMail: (email: string, minutes: number) => string;
+  checkMailElse: string;
+  confirmHeading: string;
+  confirmIntro: (email: string) => string;
+  confirmPassword: string;
+  confirm: string;
+  linkInvalid: string;
   notADeveloper: string;
   organization: (name: string, role: string) => string;
   applications: string;
@@ -105,6 +113,14 @@ const en: ConsoleTexts = {
   wrongPassword: 'The email or password is wrong.',
   tooManyAttempts: 'Too many attempts. Wait a moment and try again.',
   formExpired: 'This form has expired. Please try again.',
+  checkMailHeading: 'Check your mail',
+  checkMail: (email, minutes) => `We sent a link to ${email}. Open it within ${minutes} minutes to finish creating your account.`,
+  checkMailElse: 'No mail? Look in your spam folder, or sign up again for a new link.',
+  confirmHeading: 'Finish creating your account',
+  confirmIntro: (email) => `Your account for ${email} is made once you enter the password you chose at sign-up.`,
+  confirmPassword: 'Password chosen at sign-up',
+  confirm: 'Create account',
+  linkInvalid: 'This sign-up link is unknown, used or expired. Sign up again for a new one.',
   notADeveloper: 'This account is not a member of any organization. Ask an owner to invite you.',
   organization: (name, role) => `${name} · you are ${role === 'owner' ? 'an owner' : 'a developer'}`,
   applications: 'Applications',
@@ -187,6 +203,14 @@ const de: ConsoleTexts = {
   wrongPassword: 'E-Mail oder Passwort ist falsch.',
   tooManyAttempts: 'Zu viele Versuche. Bitte warten Sie einen Moment.',
   formExpired: 'Dieses Formular ist abgelaufen. Bitte versuchen Sie es erneut.',
+  checkMailHeading: 'Bitte prüfen Sie Ihr Postfach',
+  checkMail: (email, minutes) => `Wir haben einen Link an ${email} geschickt. Öffnen Sie ihn innerhalb von ${minutes} Minuten, um Ihr Konto fertig anzulegen.`,
+  checkMailElse: 'Keine E-Mail? Sehen Sie im Spam-Ordner nach, oder registrieren Sie sich erneut für einen neuen Link.',
+  confirmHeading: 'Konto fertig anlegen',
+  confirmIntro: (email) => `Ihr Konto für ${email} wird angelegt, sobald Sie das bei der Registrierung gewählte Passwort eingeben.`,
+  confirmPassword: 'Bei der Registrierung gewähltes Passwort',
+  confirm: 'Konto anlegen',
+  linkInvalid: 'Dieser Registrierungslink ist unbekannt, schon benutzt oder abgelaufen. Registrieren Sie sich erneut für einen neuen.',
   notADeveloper: 'Dieses Konto gehört zu keiner Organisation. Bitten Sie einen Eigentümer um eine Einladung.',
   organization: (name, role) => `${name} · Sie sind ${role === 'owner' ? 'Eigentümer' : 'Entwickler'}`,
   applications: 'Anwendungen',
@@ -270,6 +294,14 @@ const fr: ConsoleTexts = {
   wrongPassword: 'L’e-mail ou le mot de passe est incorrect.',
   tooManyAttempts: 'Trop de tentatives. Patientez un instant.',
   formExpired: 'Ce formulaire a expiré. Veuillez réessayer.',
+  checkMailHeading: 'Consultez votre messagerie',
+  checkMail: (email, minutes) => `Nous avons envoyé un lien à ${email}. Ouvrez-le dans les ${minutes} minutes pour terminer la création de votre compte.`,
+  checkMailElse: 'Pas de message ? Regardez dans les indésirables, ou inscrivez-vous à nouveau pour recevoir un nouveau lien.',
+  confirmHeading: 'Terminer la création de votre compte',
+  confirmIntro: (email) => `Votre compte pour ${email} est créé dès que vous saisissez le mot de passe choisi à l’inscription.`,
+  confirmPassword: 'Mot de passe choisi à l’inscription',
+  confirm: 'Créer le compte',
+  linkInvalid: 'Ce lien d’inscription est inconnu, déjà utilisé ou expiré. Inscrivez-vous à nouveau pour en recevoir un nouveau.',
   notADeveloper: 'Ce compte n’appartient à aucune organisation. Demandez une invitation à un propriétaire.',
   organization: (name, role) => `${name} · vous êtes ${role === 'owner' ? 'propriétaire' : 'développeur'}`,
   applications: 'Applications',

@@ -24,7 +24,7 @@ import { listApplications, registerApplication, revokeApplication, rotateSecret 
 import type { Developer } from '../developer/developer-auth.js';
 import { acceptInvitation, invite, listMembers, removeMember } from '../developer/members.js';
 import { membershipOf } from '../developer/organizations.js';
-import { signUp } from '../developer/signup.js';
+import { confirmSignUp, pendingSignUp, SIGNUP_LINK_MINUTES, signUp } from '../developer/signup.js';
 import { createInitialAccessToken, createPersonalAccessToken, listPersonalAccessTokens, revokePersonalAccessToken } from '../developer/tokens.js';
 import { appScopedUserId } from '../keys/keyed.js';
 import {
@@ -43,7 +43,16 @@ import { signIn } from '../sessions/sessions.js';
 import { type EndSessionDeps, endSession } from '../logout/end-session.js';
 import { pickLocale } from '../views/locales/index.js';
 import { pageCsp } from '../views/pages.js';
-import { CONSOLE_STYLE, type ConsoleContext, renderDashboard, renderEntry, renderNoOrganization, renderSecret } from './console-pages.js';
+import {
+  CONSOLE_STYLE,
+  type ConsoleContext,
+  renderCheckMail,
+  renderConfirmSignUp,
+  renderDashboard,
+  renderEntry,
+  renderNoOrganization,
+  renderSecret,
+} from './console-pages.js';
 import { consoleTexts } from './console-texts.js';
 import { MOVED_FLAG, toAnnouncedAddress } from './announced-address.js';
 import { trySignIn } from './try-sign-in.routes.js';
@@ -73,11 +82,23 @@ export function consoleRouter(deps: SandboxDeps & WebhookDeps & EndSessionDeps):
       .send(html);
   const back = (req: Request, res: Response, section = '') => res.redirect(303, `/console?lang=${context(req).lang}${section ? `#${section}` : ''}`);
 
-  /** A page with a login-CSRF cookie of its own, for the forms that have no session yet. */
-  const entry = (req: Request, res: Response, mode: 'sign-in' | 'sign-up', status = 200, error?: string, email?: string) => {
+  /** A login-CSRF cookie of its own, for a form that has no session yet: the token the form carries. */
+  const loginCsrf = (res: Response) => {
     const csrf = randomBase62(32);
     res.cookie(loginCsrfCookie, csrf, { httpOnly: true, sameSite: 'strict', secure: issuer.startsWith('https:'), path: '/' });
-    send(res, status, renderEntry(context(req), { mode, csrf, error, email, signupOpen: deps.config.signup === 'open' }));
+    return csrf;
+  };
+  const entry = (req: Request, res: Response, mode: 'sign-in' | 'sign-up', status = 200, error?: string, email?: string) => {
+    send(res, status, renderEntry(context(req), { mode, csrf: loginCsrf(res), error, email, signupOpen: deps.config.signup === 'open' }));
+  };
+  /** The page a sign-up link leads to, or the sign-up form again when the link is no good. */
+  const confirmPage = async (req: Request, res: Response, token: string, status = 200, error?: string) => {
+    const pending = await pendingSignUp(deps, token).catch((err: unknown) => {
+      if (err instanceof HttpError && err.status < 500) return undefined;
+      throw err;
+    });
+    if (!pending) return entry(req, res, 'sign-up', 400, consoleTexts(context(req).lang).linkInvalid);
+    send(res, status, renderConfirmSignUp(context(req), { csrf: loginCsrf(res), token, email: pending.email, error }));
   };
   const loginFormOk = (req: Request) => {
     const expected = cookie(req, loginCsrfCookie);
@@ -203,18 +224,35 @@ export function consoleRouter(deps: SandboxDeps & WebhookDeps & EndSessionDeps):
         organization_name: one(form.organization_name),
         invitation_token: one(form.invitation_token),
       });
+      // Nothing exists until the mailed link is followed: the same page whether or not the address has an account.
       await signUp(deps, body);
-      const { token } = await signIn(
-        { db: deps.db, limiter: deps.store.limiter, environment: deps.environment },
-        { email: body.email, password: body.password, address: req.ip ?? 'unknown' },
-        deps.clock.now(),
-      );
-      setSessionCookie(deps, res, token);
-      back(req, res);
+      send(res, 200, renderCheckMail(context(req), { email: body.email, minutes: SIGNUP_LINK_MINUTES }));
     } catch (err) {
       if (!(err instanceof HttpError) || err.status >= 500) throw err;
       const why = err instanceof ValidationError ? problemsOf(err).join('; ') : err.description;
       entry(req, res, 'sign-up', err.status, why, email);
+    }
+  });
+
+  // A sign-up link: the page asks for the password; only its form makes the account (mail scanners open links).
+  router.get('/console/signup/confirm', (req, res) => confirmPage(req, res, typeof req.query.token === 'string' ? req.query.token : ''));
+  router.post('/console/signup/confirm', async (req, res) => {
+    const form = (req.body ?? {}) as Form;
+    const token = one(form.token) ?? '';
+    const password = typeof form.password === 'string' ? form.password : '';
+    if (!loginFormOk(req)) return await confirmPage(req, res, token, 403, consoleTexts(context(req).lang).formExpired);
+    try {
+      const made = await confirmSignUp(deps, { token, password });
+      const { token: session } = await signIn(
+        { db: deps.db, limiter: deps.store.limiter, environment: deps.environment },
+        { email: made.email, password, address: req.ip ?? 'unknown' },
+        deps.clock.now(),
+      );
+      setSessionCookie(deps, res, session);
+      back(req, res);
+    } catch (err) {
+      if (!(err instanceof HttpError) || err.status >= 500) throw err;
+      await confirmPage(req, res, token, err.status, err.description);
     }
   });
 

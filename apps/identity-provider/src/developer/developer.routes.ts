@@ -8,6 +8,7 @@ import {
   ZCreatePersonalAccessTokenRequest,
   ZMemberParams,
   ZRenameOrganizationRequest,
+  ZSignupConfirmRequest,
   ZSignupRequest,
   ZTokenIdParams,
 } from '@svc/schemas';
@@ -19,7 +20,7 @@ import { authorizationChanges, membershipOf, organizationView, renameOrganizatio
 import { bearerToken, isPersonalAccessToken, requireDeveloper, requireOwner } from './developer-auth.js';
 import { optionalSession, requireSession } from '../http/session-cookie.js';
 import { acceptInvitation, invite, listMembers, removeMember } from './members.js';
-import { signUp } from './signup.js';
+import { confirmSignUp, signUp } from './signup.js';
 import {
   createInitialAccessToken,
   createPersonalAccessToken,
@@ -47,7 +48,7 @@ async function callerOrganization(deps: DeveloperDeps, req: Request): Promise<st
   return (await membershipOf(deps.db, session.userId)).organizationId;
 }
 
-/** The organization, its members and tokens, its change list, and signing up. */
+/** The organization, its members and tokens, its change list, and signing up (with the mailed link). */
 export function developerRouter(deps: DeveloperDeps): Router {
   const router = Router();
   router
@@ -55,7 +56,17 @@ export function developerRouter(deps: DeveloperDeps): Router {
     .post(
       handle({ body: ZSignupRequest }, async ({ body }, req, res) => {
         await deps.limits.signUp(req.ip ?? 'unknown');
-        res.status(201).json(await signUp(deps, body));
+        res.status(202).json(await signUp(deps, body));
+      }),
+    )
+    .all(methodNotAllowed);
+  // The mailed link's token and the sign-up's password: the account exists from here on.
+  router
+    .route('/v2/developer/signup/confirm')
+    .post(
+      handle({ body: ZSignupConfirmRequest }, async ({ body }, _req, res) => {
+        const { user_id, organization_id } = await confirmSignUp(deps, body);
+        res.status(201).json({ user_id, organization_id });
       }),
     )
     .all(methodNotAllowed);

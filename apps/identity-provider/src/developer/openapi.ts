@@ -17,8 +17,10 @@ import {
   ZTokenIdParams,
   ZOrganizationView,
   ZRenameOrganizationRequest,
+  ZSignupAccepted,
+  ZSignupConfirmed,
+  ZSignupConfirmRequest,
   ZSignupRequest,
-  ZSignupResponse,
 } from '@svc/schemas';
 import { developer, developerRefused, developerWriteRefused, session } from '../openapi-responses.js';
 
@@ -71,17 +73,33 @@ export const DEVELOPER_OPERATIONS: ApiSpec['operations'] = [
     method: 'post',
     path: '/v2/developer/signup',
     tag: 'Developers',
-    summary: 'Open a developer account and its organization (sandbox; production when CONSOLE_SIGNUP=open or invited)',
+    summary: 'Sign up as a developer: a link to confirm is mailed (sandbox; production when CONSOLE_SIGNUP=open or invited)',
     description:
-      'Then sign in with POST /auth/session. With an invitation_token (and its email), the account joins the organization that invited it instead of making one: the only way to sign up where sign-up is by invitation. Limited per source address.',
+      'Nothing is made yet: the sign-up waits, for 30 minutes, for its address to be proven. A single-use link is mailed to the email; following it (the console page, or POST /v2/developer/signup/confirm with its token and this password) makes the account and its organization, or, with an invitation_token for this email, its membership of the organization that invited it (the only way to sign up where sign-up is by invitation). The answer is the same whether or not the email already has an account; such an address is mailed word of the attempt instead of a link. Limited per source address, and in mails per address.',
     body: ZSignupRequest,
     responses: {
-      201: { description: 'The account and its organization', schema: ZSignupResponse },
+      202: { description: 'A link to confirm was mailed (or, to an address with an account, word of the attempt)', schema: ZSignupAccepted },
       ...errorResponses({
         400: 'Invalid request: `details` names each field and why',
         403: 'signup_closed (sign-up is by invitation here), or invitation_invalid',
-        409: 'account_exists: this email has an account; sign in',
         429: 'Too many sign-ups from this address',
+      }),
+    },
+  },
+  {
+    method: 'post',
+    path: '/v2/developer/signup/confirm',
+    tag: 'Developers',
+    summary: 'Follow a sign-up link: makes the account and its organization (or membership)',
+    description:
+      'The token of the mailed link (its `token` parameter) and the password chosen at sign-up. The link works once, for 30 minutes; a few wrong passwords end it. Then sign in with POST /auth/session.',
+    body: ZSignupConfirmRequest,
+    responses: {
+      201: { description: 'The account and its organization', schema: ZSignupConfirmed },
+      ...errorResponses({
+        400: 'signup_link_invalid: the link is unknown, used or expired (sign up again), or an invalid request',
+        401: 'invalid_password: not the password chosen at sign-up',
+        403: 'invitation_invalid: the invitation it would join has ended meanwhile',
       }),
     },
   },

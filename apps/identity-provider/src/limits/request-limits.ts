@@ -8,6 +8,7 @@ import { SourceWaits } from './source-waits.js';
 const UNIT_SECONDS = { second: 1, minute: 60, hour: 3600 } as const;
 const FAILURE_WINDOW_SECONDS = 300;
 const TEST_DATA_PER_ORGANIZATION_PER_HOUR = 600;
+const SIGNUP_MAILS_PER_ADDRESS_PER_HOUR = 5;
 const WEBHOOK_TESTS_PER_ORGANIZATION_PER_HOUR = 1_200;
 // The client id is whatever the caller sent (any Unicode): hashed, so every key is plain ASCII.
 const tooManyFailures = (retryAfterSeconds: number) =>
@@ -115,6 +116,15 @@ export class RequestLimits {
   async signUp(source: string): Promise<void> {
     const decision = await this.consume(`signup:${limitSource(source)}`, this.settings.signupsPerSource, 3600);
     if (decision && !decision.allowed) throw rateLimited(decision.retryAfterSeconds, 'Too many sign-ups from this address; try again later');
+  }
+
+  /**
+   * Sign-up mails to one address per hour, whoever asks: nobody's mailbox fills with sign-ups made
+   * in their name. False past it: the caller answers as always and sends nothing.
+   */
+  async signupMail(email: string): Promise<boolean> {
+    const decision = await this.consume(`signup-mail:${sha256Hex(email)}`, SIGNUP_MAILS_PER_ADDRESS_PER_HOUR, 3600);
+    return !decision || decision.allowed;
   }
 
   /** Test users and authorizations an organization makes per hour in the sandbox: each costs a password hash or a signature. */

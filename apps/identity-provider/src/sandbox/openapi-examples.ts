@@ -61,10 +61,10 @@ const presetError = (error: string, code: string, description: string, extra: Re
 export const SANDBOX_EXAMPLES: Record<string, OperationExample[]> = {
   'POST /v2/developer/signup': [
     {
-      summary: 'open a developer account and its organization (any email: the sandbox sends no mail)',
+      summary: 'sign up: nothing is made yet, a link to confirm is mailed (under npm start, to the local outbox)',
       body: { email: '$NEW_EMAIL', password: '$PASSWORD', organization_name: 'Acme (sandbox)' },
-      status: 201,
-      response: { user_id: USER_ID, organization_id: ORG_ID },
+      status: 202,
+      response: { status: 'verification_sent', expires_in: 1800 },
     },
   ],
   'GET /dev/outbox.json': [
@@ -84,6 +84,15 @@ export const SANDBOX_EXAMPLES: Record<string, OperationExample[]> = {
           },
         ],
       },
+    },
+  ],
+  'POST /v2/developer/signup/confirm': [
+    {
+      summary: 'follow the link: its token, and the password chosen at sign-up, make the account and its organization',
+      setup: `export SIGNUP_TOKEN=$(curl -s "http://localhost:4005/dev/outbox.json?to=$NEW_EMAIL" | jq -r '.items[0].links[0] | split("token=")[1]')`,
+      body: { token: '$SIGNUP_TOKEN', password: '$PASSWORD' },
+      status: 201,
+      response: { user_id: USER_ID, organization_id: ORG_ID },
     },
   ],
   'POST /v2/developer/personal-access-tokens': [

@@ -1,10 +1,10 @@
-// Developers sign up (open, or by invitation), join by invitation token only, and leave with
-// their tokens; owners alone invite and remove.
+// Developers sign up (open, or by invitation; either way through the mailed link), join by
+// invitation token only, and leave with their tokens; owners alone invite and remove.
 import { describe, expect, it } from '@jest/globals';
 import { uniqueEmail, uniqueNamespace } from '@svc/testkit';
 import request from 'supertest';
 import { buildIdp, SANDBOX_URL, useIdp, useSandbox } from '../helpers.js';
-import { as, confidentialApp, developer, PASSWORD } from './developers.js';
+import { as, confidentialApp, developer, PASSWORD, signUp } from './developers.js';
 
 const production = useIdp();
 const sandbox = useSandbox();
@@ -42,13 +42,11 @@ describe('signing up', () => {
         .post('/v2/developer/signup')
         .send({ email: uniqueEmail('thief'), password: PASSWORD, invitation_token: invited.body.invitation_token });
       expect([otherEmail.status, otherEmail.body.error]).toEqual([403, 'invitation_invalid']);
-      const joined = await request(production.idp.app)
-        .post('/v2/developer/signup')
-        .send({ email: invitee, password: PASSWORD, invitation_token: invited.body.invitation_token });
-      expect(joined.status).toBe(201);
-      expect(joined.body.organization_id).toBe(owner.organizationId);
+      // With the token and its email, and the mailed link followed, the invitee is in.
+      const joined = await signUp(production.idp.app, { email: invitee, invitation_token: invited.body.invitation_token });
+      expect(joined.organization_id).toBe(owner.organizationId);
       const members = await request(open.app).get('/v2/developer/members').set(as(owner.token));
-      expect(members.body.items).toContainEqual({ email: invitee, role: 'owner', status: 'member', user_id: joined.body.user_id });
+      expect(members.body.items).toContainEqual({ email: invitee, role: 'owner', status: 'member', user_id: joined.user_id });
       // Used once.
       const again = await request(production.idp.app)
         .post('/v2/developer/signup')
@@ -137,17 +135,17 @@ describe('signing up', () => {
               .send({ email: uniqueEmail('s'), password: PASSWORD, organization_name: 'S' })
           ).status,
         );
-      expect(statuses).toEqual([201, 201, 429]);
+      expect(statuses).toEqual([202, 202, 429]);
     } finally {
       await limited.deps.close();
     }
   });
 
-  it('refuses a taken email with 409 and a missing organization name with a 400 naming it; changes nothing', async () => {
+  it('answers a taken email as any other (its owner is mailed instead), and a missing organization name with a 400 naming it; changes nothing', async () => {
     const dev = await developer(sandbox.idp.app);
     const again = await request(sandbox.idp.app).post('/v2/developer/signup').send({ email: dev.email, password: 'another password', organization_name: 'B' });
-    expect(again.status).toBe(409);
-    expect(again.body.error).toBe('account_exists');
+    expect([again.status, again.body]).toEqual([202, { status: 'verification_sent', expires_in: 1800 }]);
+    expect(await sandbox.db.organizationMember.count({ where: { userId: dev.userId } })).toBe(1);
     const noOrg = await request(sandbox.idp.app)
       .post('/v2/developer/signup')
       .send({ email: uniqueEmail('y'), password: PASSWORD });

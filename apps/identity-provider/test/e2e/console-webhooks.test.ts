@@ -11,6 +11,7 @@ import type { Browser, Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { headersOf, startReceiver } from '../webhooks/receiver.js';
 import { join } from 'node:path';
+import { signUpInConsole } from './console-sign-up.js';
 import { launchChromium, lowestContrast, saveScreenshot, screenshotDir, WIDTHS } from './page-checks.js';
 
 jest.setTimeout(120_000);
@@ -53,12 +54,7 @@ async function until(what: string, probe: () => boolean) {
 
 async function signedIn(width: (typeof WIDTHS)[number] = WIDTHS[1]): Promise<Page> {
   const page = await (await browser.newContext({ viewport: { width: width.width, height: width.height } })).newPage();
-  await page.goto(`${idp.url}/console/signup`);
-  await page.getByLabel('Email').fill(uniqueEmail('hooks'));
-  await page.getByLabel('Password (8 characters or more)').fill('a long enough password');
-  await page.getByLabel('Organization name').fill('Acme Health');
-  await page.getByRole('button', { name: 'Create account' }).click();
-  await page.getByRole('heading', { name: 'Developer console' }).waitFor();
+  await signUpInConsole(page, idp.url, { email: uniqueEmail('hooks'), password: 'a long enough password', organization: 'Acme Health' });
   return page;
 }
 

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { freePort, startService, testRedisUrl, testSandboxDatabaseUrl, uniqueEmail, uniqueNamespace, type StartedService } from '@svc/testkit';
 import type { Browser, Page } from 'playwright-core';
+import { signUpInConsole } from './console-sign-up.js';
 import { launchChromium, lowestContrast, saveScreenshot, screenshotDir, WIDTHS } from './page-checks.js';
 
 jest.setTimeout(120_000);
@@ -41,15 +42,11 @@ async function newPage(width: (typeof WIDTHS)[number] = WIDTHS[1], locale = 'en-
   return (await browser.newContext({ viewport: { width: width.width, height: width.height }, locale })).newPage();
 }
 
-/** Signs up through the console's own form; the browser is then signed in. */
+/** Signs up through the console's own form and the mailed link (from the sandbox's local outbox); the browser is then signed in. */
 async function signUp(page: Page, email = uniqueEmail('console')) {
   await page.goto(`${sandbox.url}/console`);
   await page.getByRole('link', { name: 'No account yet? Create one' }).click();
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password (8 characters or more)').fill(PASSWORD);
-  await page.getByLabel('Organization name').fill('Acme Health');
-  await page.getByRole('button', { name: 'Create account' }).click();
-  await page.getByRole('heading', { name: 'Developer console' }).waitFor();
+  await signUpInConsole(page, sandbox.url, { email, password: PASSWORD, organization: 'Acme Health' });
   return email;
 }
 
@@ -266,10 +263,7 @@ describe('the developer console in a browser', () => {
     await page.goto(`${elsewhere}/console/signup`);
     expect(page.url()).toBe(`${sandbox.url}/console/signup?address=moved`);
     await page.getByText(`The console works at ${sandbox.url} only`).waitFor();
-    await page.getByLabel('Email').fill(uniqueEmail('moved'));
-    await page.getByLabel('Password (8 characters or more)').fill(PASSWORD);
-    await page.getByLabel('Organization name').fill('Acme Health');
-    await page.getByRole('button', { name: 'Create account' }).click();
+    await signUpInConsole(page, sandbox.url, { email: uniqueEmail('moved'), password: PASSWORD, organization: 'Acme Health' });
     await page.getByText('Acme Health · you are an owner').waitFor();
     await page.context().close();
   });

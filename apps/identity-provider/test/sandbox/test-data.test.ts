@@ -3,6 +3,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { uniqueEmail } from '@svc/testkit';
 import request from 'supertest';
+import { signUp } from '../developer/developers.js';
 import { basic, type buildIdp, eventually, holdNotifications, pkce, useIdp, useSandbox } from '../helpers.js';
 
 const production = useIdp({ CONSOLE_SIGNUP: 'open' });
@@ -14,7 +15,7 @@ type App = ReturnType<typeof buildIdp>['app'];
 /** A developer of a new organization with an application: its token and client. */
 async function organization(app: App) {
   const email = uniqueEmail('dev');
-  await request(app).post('/v2/developer/signup').send({ email, password: PASSWORD, organization_name: 'Org' });
+  await signUp(app, { email, password: PASSWORD, organization_name: 'Org' });
   const session = (await request(app).post('/auth/session').send({ email, password: PASSWORD })).body.session_token;
   const token = (await request(app).post('/v2/developer/personal-access-tokens').set('Authorization', `Bearer ${session}`).send({ name: 't' })).body.token;
   const client = (
