@@ -54,23 +54,32 @@ export const COMMANDS: Record<string, Command> = {
       createUser(ctx, { email: s(v, 'email'), password: s(v, 'password'), wallets: (v.wallet as string[]) ?? [], palmVerified: v['palm-verified'] === true }),
   },
   'user:credential': {
-    summary: 'add a credential: --email --source --claims JSON [--expires-at ISO] [--status valid|pending|revoked]',
-    options: { email: str, source: str, claims: str, 'expires-at': str, status: str },
+    summary:
+      'add a credential: --email --source --claims JSON [--expires-at ISO] [--status valid|pending|revoked] [--self-registered-ok] (to an account its holder made: checked it is the person)',
+    options: { email: str, source: str, claims: str, 'expires-at': str, status: str, 'self-registered-ok': flag },
     required: ['email', 'source', 'claims'],
     run: (ctx, v) =>
-      addCredential(ctx, { email: s(v, 'email'), source: s(v, 'source'), claims: s(v, 'claims'), expiresAt: opt(v, 'expires-at'), status: opt(v, 'status') }),
+      addCredential(ctx, {
+        email: s(v, 'email'),
+        source: s(v, 'source'),
+        claims: s(v, 'claims'),
+        expiresAt: opt(v, 'expires-at'),
+        status: opt(v, 'status'),
+        selfRegisteredOk: v['self-registered-ok'] === true,
+      }),
   },
   'user:palm': {
-    summary: "set a user's palm verification: --email [--revoke]",
-    options: { email: str, revoke: flag },
+    summary: "set a user's palm verification: --email [--revoke] [--self-registered-ok] (to an account its holder made: checked it is the person)",
+    options: { email: str, revoke: flag, 'self-registered-ok': flag },
     required: ['email'],
-    run: (ctx, v) => setPalmVerified(ctx, { email: s(v, 'email'), verified: v.revoke !== true }),
+    run: (ctx, v) => setPalmVerified(ctx, { email: s(v, 'email'), verified: v.revoke !== true, selfRegisteredOk: v['self-registered-ok'] === true }),
   },
   'wallet:register': {
-    summary: 'register a wallet to a user: --email --wallet ADDR [--primary]',
-    options: { email: str, wallet: str, primary: flag },
+    summary: 'register a wallet to a user: --email --wallet ADDR [--primary] [--self-registered-ok] (to an account its holder made: checked it is the person)',
+    options: { email: str, wallet: str, primary: flag, 'self-registered-ok': flag },
     required: ['email', 'wallet'],
-    run: (ctx, v) => registerWallet(ctx, { email: s(v, 'email'), wallet: s(v, 'wallet'), primary: v.primary === true }),
+    run: (ctx, v) =>
+      registerWallet(ctx, { email: s(v, 'email'), wallet: s(v, 'wallet'), primary: v.primary === true, selfRegisteredOk: v['self-registered-ok'] === true }),
   },
   'wallet:remove': {
     summary: 'remove a wallet: --wallet ADDR',

@@ -43,6 +43,8 @@ export async function showUser(ctx: AdminContext, input: { email: string }) {
     ...userSummary(user),
     service_id: user.serviceId,
     palm_verified_at: iso(user.palmVerifiedAt),
+    // Made by the person (sign-up, invitation), not an operator: verified data needs --self-registered-ok.
+    self_registered: user.selfRegistered,
     wallets: wallets.map((w) => ({ address: w.address, primary: w.isPrimary })),
     credentials: credentials.map((c) => ({
       id: c.id,

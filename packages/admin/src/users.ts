@@ -6,7 +6,7 @@ import { hashPassword } from '@svc/secrets';
 import type { AdminContext } from './context.js';
 import { changingUserData } from './data-changes.js';
 import { AdminError } from './errors.js';
-import { normalizeEmail, userByEmail } from './lookups.js';
+import { normalizeEmail, userToVouchFor } from './lookups.js';
 
 const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}$/;
 
@@ -37,6 +37,9 @@ export async function createUser(ctx: AdminContext, input: CreateUserInput) {
   if (await ctx.db.user.findUnique({ where: { email } })) throw new AdminError(`a user with email ${email} already exists`);
   const taken = await ctx.db.wallet.findFirst({ where: { address: { in: wallets } } });
   if (taken) throw new AdminError(`wallet ${taken.address} is already registered`);
+  // A sign-up of this address still waiting for its link is not an account: the operator's stands,
+  // and the pending one is dropped, so its link can no longer make a second.
+  await ctx.db.pendingSignup.deleteMany({ where: { email } });
   const user = await ctx.db.user.create({
     data: {
       email,
@@ -58,12 +61,14 @@ export interface AddCredentialInput {
   claims: string;
   expiresAt?: string | undefined;
   status?: string | undefined;
+  /** The user may be a self-registered account (--self-registered-ok): the operator checked it is the person. */
+  selfRegisteredOk?: boolean;
 }
 
 const STATUSES = ['valid', 'pending', 'revoked'] as const;
 
 export async function addCredential(ctx: AdminContext, input: AddCredentialInput) {
-  const user = await userByEmail(ctx, input.email);
+  const user = await userToVouchFor(ctx, input.email, input.selfRegisteredOk);
   if (!input.source.trim()) throw new AdminError('--source must not be empty');
   let claims: unknown;
   try {
@@ -107,8 +112,8 @@ export async function addCredential(ctx: AdminContext, input: AddCredentialInput
   return { id: credential.id };
 }
 
-export async function registerWallet(ctx: AdminContext, input: { email: string; wallet: string; primary?: boolean }) {
-  const user = await userByEmail(ctx, input.email);
+export async function registerWallet(ctx: AdminContext, input: { email: string; wallet: string; primary?: boolean; selfRegisteredOk?: boolean }) {
+  const user = await userToVouchFor(ctx, input.email, input.selfRegisteredOk);
   const address = assertWallet(input.wallet);
   if (await ctx.db.wallet.findUnique({ where: { address } })) throw new AdminError(`wallet ${address} is already registered`);
   const wallet = await changingUserData(ctx, user.id, async ({ db: tx }) => {
@@ -129,8 +134,9 @@ export async function removeWallet(ctx: AdminContext, input: { wallet: string })
   return { address, removed: true };
 }
 
-export async function setPalmVerified(ctx: AdminContext, input: { email: string; verified: boolean }) {
-  const user = await userByEmail(ctx, input.email);
+export async function setPalmVerified(ctx: AdminContext, input: { email: string; verified: boolean; selfRegisteredOk?: boolean }) {
+  // Revoking vouches for nobody: it needs no flag.
+  const user = await userToVouchFor(ctx, input.email, input.selfRegisteredOk || !input.verified);
   const updated = await changingUserData(ctx, user.id, ({ db }) =>
     db.user.update({ where: { id: user.id }, data: { palmVerified: input.verified, palmVerifiedAt: input.verified ? ctx.now() : null } }),
   );

@@ -3,7 +3,7 @@
 // at sign-up, makes the account. Attack: opening an account in someone else's name, which an
 // operator would later find by that email and vouch for.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createOrg, createUser } from '@svc/admin';
+import { AdminError, createOrg, createUser, setPalmVerified } from '@svc/admin';
 import { testDb, uniqueEmail } from '@svc/testkit';
 import type { Db } from '@svc/db';
 import request from 'supertest';
@@ -127,6 +127,29 @@ describe('POST /v2/developer/signup', () => {
     expect(made.body.organization_id).toBe(org.id);
     expect(await db.organizationMember.findFirst({ where: { organizationId: org.id, userId: made.body.user_id } })).toMatchObject({ role: 'developer' });
     expect((await db.user.findUniqueOrThrow({ where: { email: invitee } })).selfRegistered).toBe(true);
+  });
+
+  it('leaves the address to the operator: user:create succeeds while a sign-up waits, whose link then makes nothing', async () => {
+    const person = uniqueEmail('person');
+    await signUp(person, { organization_name: 'Squat' });
+    const link = (await inbox.next(person)).links[0]!;
+    const ctx = { db, now: () => new Date() };
+    const made = await createUser(ctx, { email: person, password: 'set by the operator', palmVerified: true });
+    const late = await confirm(tokenOf(link));
+    expect([late.status, late.body.error]).toEqual([400, 'signup_link_invalid']);
+    expect(await db.user.findUniqueOrThrow({ where: { email: person } })).toMatchObject({ id: made.id, selfRegistered: false });
+    expect(await db.organization.count({ where: { name: 'Squat' } })).toBe(0);
+  });
+
+  it('marks what it makes as self-registered, which the operator does not vouch for by email alone', async () => {
+    const email = uniqueEmail('self-made');
+    await signUp(email);
+    await confirm(tokenOf((await inbox.next(email)).links[0]!));
+    const ctx = { db, now: () => new Date() };
+    await expect(setPalmVerified(ctx, { email, verified: true })).rejects.toThrow(AdminError);
+    expect((await db.user.findUniqueOrThrow({ where: { email } })).palmVerified).toBe(false);
+    await setPalmVerified(ctx, { email, verified: true, selfRegisteredOk: true });
+    expect((await db.user.findUniqueOrThrow({ where: { email } })).palmVerified).toBe(true);
   });
 
   it('mails one address at most five times an hour, however often it is signed up (answering the same)', async () => {
