@@ -42,6 +42,8 @@ export function buildDeps(config: Config): AppDeps {
     queueLimit: config.SIGNING_QUEUE_LIMIT,
     perTenant: config.SIGNING_JOBS_PER_ORGANIZATION,
     jobTimeoutMs: config.SIGNING_JOB_TIMEOUT_MS,
+    // Resolved here, beside server.js, so the bundle (scripts/bundle.mjs) finds it at the same path.
+    workerUrl: new URL('./vc/signing-worker.js', import.meta.url),
   });
   const limiter = new KeyLimiter({
     limiter: core.store.limiter,

@@ -46,8 +46,12 @@ export interface SigningPoolOptions {
   perTenant: number;
   /** How long one job may run; past it the job fails and its thread is terminated and replaced. */
   jobTimeoutMs: number;
-  /** The worker script (tests give one of their own). */
-  workerUrl?: URL;
+  /**
+   * The worker script (vc/signing-worker.js; tests give one of their own). Named by the composition
+   * root, not resolved here: in the image's bundle this file's code sits in dist/server.js, so only a
+   * URL made beside the server points at dist/vc/signing-worker.js both there and in dist/.
+   */
+  workerUrl: URL;
 }
 
 type WorkerMessage = { ready: true } | { id: number; ok: true; result: unknown } | { id: number; ok: false; error: { name: string; message: string } };
@@ -88,7 +92,7 @@ export class SigningPool {
     this.queueLimit = options.queueLimit;
     this.perTenant = options.perTenant;
     this.jobTimeoutMs = options.jobTimeoutMs;
-    this.workerUrl = options.workerUrl ?? new URL('./signing-worker.js', import.meta.url);
+    this.workerUrl = options.workerUrl;
     for (let i = 0; i < this.size; i++) this.idle.push(this.spawn());
   }
 
