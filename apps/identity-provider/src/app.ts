@@ -54,7 +54,7 @@ export function createApp(deps: AppDeps): Express {
         presetsRouter(deps),
         queriesRouter(deps),
       ],
-      errorPages: pageErrors(deps.isOutage),
+      errorPages: pageErrors(deps.isOutage, deps.config.provider),
     },
   );
 }

@@ -2,6 +2,7 @@ import { baseServiceEnv, ConfigError, env, keyEncryptionEnv, keyEncryptionSettin
 import { API_KEY_MAX_LIMITS } from '@svc/schemas';
 import { z } from 'zod';
 import type { BaseUrls } from './environment/environment.js';
+import type { Provider } from './views/pages.js';
 
 /** The sandbox's port when PORT is not set (production's is 4000). */
 export const SANDBOX_PORT = 4005;
@@ -23,7 +24,7 @@ const ZConfig = z.object({
   /** Encrypts the RS256 private keys at rest, this service's own (envelope encryption; see docs/identity-provider.md). */
   ...keyEncryptionEnv('IDP_SIGNING_KEY_KEK'),
   /** The name the hosted sign-in and consent pages give the identity provider, beside its host. */
-  IDP_DISPLAY_NAME: z.preprocess((v) => (v === '' ? undefined : v), z.string().trim().min(1).max(60).default('Identity provider')),
+  IDP_DISPLAY_NAME: z.preprocess((v) => (v === '' ? undefined : v), z.string().trim().min(1).max(60).optional()),
   /** The issuer identifier and base of every advertised endpoint; defaults to http://localhost:PORT. */
   PUBLIC_URL: env.optionalUrl(['http:', 'https:']),
   /** Requests allowed per client per RATE_LIMIT_UNIT, advertised in svc-configuration. */
@@ -112,6 +113,8 @@ export type Config = z.output<typeof ZConfig> & {
   kek: ReturnType<typeof keyEncryptionSettings>;
   rateLimitPerGrant: number;
   rateLimitPerSource: number;
+  /** Whose account the hosted pages are about: IDP_DISPLAY_NAME, when set, and the issuer's host. */
+  provider: Provider;
   /** The credential issuer wallets are authorized for, when one is configured. */
   credentialIssuer: { url: string; clientId: string } | undefined;
   /** How mail leaves: through SMTP, or into the local outbox (/dev/outbox). */
@@ -130,13 +133,13 @@ function isLoopbackHost(hostname: string): boolean {
 }
 
 function mailSettings(
-  config: { SMTP_URL?: string | undefined; MAIL_FROM?: string | undefined; MAIL_OUTBOX?: 'local' | undefined; IDP_DISPLAY_NAME: string },
+  config: { SMTP_URL?: string | undefined; MAIL_FROM?: string | undefined; MAIL_OUTBOX?: 'local' | undefined; IDP_DISPLAY_NAME?: string | undefined },
   issuer: string,
 ): MailSettings {
   const host = new URL(issuer).hostname;
   // An address literal is no mail domain: a local deployment's mail comes from localhost.
   const domain = /^[a-z0-9-]+(\.[a-z0-9-]+)*$/i.test(host) && !/^[\d.]+$/.test(host) ? host : 'localhost';
-  const from = config.MAIL_FROM ?? `"${config.IDP_DISPLAY_NAME.replace(/["\\]/g, '')}" <no-reply@${domain}>`;
+  const from = config.MAIL_FROM ?? `"${(config.IDP_DISPLAY_NAME ?? new URL(issuer).host).replace(/["\\]/g, '')}" <no-reply@${domain}>`;
   if (config.SMTP_URL && config.MAIL_OUTBOX)
     throw new ConfigError('Invalid configuration: MAIL_OUTBOX: mail goes out through SMTP_URL; unset MAIL_OUTBOX (no outbox is kept where mail is sent)');
   if (config.SMTP_URL) return { from, transport: 'smtp', url: config.SMTP_URL };
@@ -187,5 +190,8 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
   // The access tokens' audience: this service's data API (RFC 9068 §3, RFC 8707 resource).
   const signup = config.CONSOLE_SIGNUP ?? (sandbox ? 'open' : 'invite');
   const mail = mailSettings(config, issuer);
-  return { ...config, issuer, baseUrls, signup, resource: `${issuer}/v2`, kek, rateLimitPerGrant, rateLimitPerSource, credentialIssuer, mail };
+  // Whose account the hosted pages are about: a name only where the operator gave one (a default
+  // such as "Identity provider" read as a proper noun: "signed out of Identity provider").
+  const provider: Provider = { name: config.IDP_DISPLAY_NAME, host: new URL(issuer).host };
+  return { ...config, issuer, baseUrls, signup, resource: `${issuer}/v2`, kek, rateLimitPerGrant, rateLimitPerSource, credentialIssuer, mail, provider };
 }

@@ -318,7 +318,7 @@ export const IDENTITY_PROVIDER_EXAMPLES: Record<string, OperationExample[]> = {
       query: { client_id: '$CLIENT_ID', ui_locales: 'en' },
       status: 200,
       response:
-        '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>Signed out</title>\n…\n<h1>Signed out</h1>\n<p>You are signed out of Identity provider account. You can close this page.</p>\n…\n</html>\n',
+        '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>Signed out</title>\n…\n<p class="provider">Your account · <span>localhost:4000</span></p>\n<h1>Signed out</h1>\n<p>You are signed out. You can close this page.</p>\n…\n</html>\n',
     },
   ],
   'POST /oauth/logout': [
@@ -328,7 +328,7 @@ export const IDENTITY_PROVIDER_EXAMPLES: Record<string, OperationExample[]> = {
       body: { client_id: '$CLIENT_ID' },
       status: 200,
       response:
-        '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>Signed out</title>\n…\n<h1>Signed out</h1>\n<p>You are signed out of Identity provider account. You can close this page.</p>\n…\n</html>\n',
+        '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>Signed out</title>\n…\n<p class="provider">Your account · <span>localhost:4000</span></p>\n<h1>Signed out</h1>\n<p>You are signed out. You can close this page.</p>\n…\n</html>\n',
     },
   ],
   'POST /consent/sign-out': [

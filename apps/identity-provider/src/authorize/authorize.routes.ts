@@ -12,23 +12,25 @@ import { isFapi } from '../clients/fapi.js';
 import { authenticateGuarded, presentedCredentials } from '../clients/client-auth.js';
 import { redirectUriMatches } from '../clients/redirect-uris.js';
 import { messages, pickLocale } from '../views/locales/index.js';
-import { pageCsp, renderError } from '../views/pages.js';
+import { pageCsp, type Provider, renderError } from '../views/pages.js';
 import { wantsHtml } from '../http/request-kind.js';
 import { optionalSession } from '../http/session-cookie.js';
 import { pushedRequestBinding } from '../http/dpop-binding.js';
 
 /** Before the redirect URI is trusted, errors are shown, never redirected (RFC 6749 §4.1.2.1). */
-function showError(req: Request, res: Response, error: string, description: string): void {
-  const locale = typeof req.query.locale === 'string' ? req.query.locale : undefined;
-  const lang = pickLocale(locale, req.headers['accept-language']);
-  if (wantsHtml(req))
-    res
-      .status(400)
-      .set('Content-Security-Policy', pageCsp())
-      .type('html')
-      .send(renderError(messages(lang).badLink, lang, description));
-  else res.status(400).json({ error, error_description: description });
-}
+const errorShower =
+  (provider: Provider) =>
+  (req: Request, res: Response, error: string, description: string): void => {
+    const locale = typeof req.query.locale === 'string' ? req.query.locale : undefined;
+    const lang = pickLocale(locale, req.headers['accept-language']);
+    if (wantsHtml(req))
+      res
+        .status(400)
+        .set('Content-Security-Policy', pageCsp())
+        .type('html')
+        .send(renderError(messages(lang).badLink, provider, lang, description));
+    else res.status(400).json({ error, error_description: description });
+  };
 
 /** The parameters of an authorization request, as the checks and the stored row name them. */
 const authorizeRequestOf = (p: RequestParameters): AuthorizeRequest => ({
@@ -47,6 +49,7 @@ const authorizeRequestOf = (p: RequestParameters): AuthorizeRequest => ({
 /** The client's side of an authorization: starting it (directly or pushed first), and polling for its outcome. */
 export function authorizeRouter(deps: AuthorizeDeps): Router {
   const router = Router();
+  const showError = errorShower(deps.config.provider);
   const { issuer } = deps.config;
   /** What /oauth/authorize and /oauth/par both check once client and redirect URI are good: the scopes, and the credentials asked for a wallet. */
   const checkedRequest = (app: Application, request: AuthorizeRequest) => ({

@@ -1,15 +1,6 @@
 import { type Scope, scopeDetail, walletConfiguration } from '@svc/schemas';
 import { type Locale, messages } from '../views/locales/index.js';
-import { escapeHtml as e, layout } from '../views/pages.js';
-
-/** The identity provider the person signs in to: its name and the host they can check in the address bar. */
-export interface Provider {
-  name: string;
-  host: string;
-}
-
-const providerLine = (t: ReturnType<typeof messages>, provider: Provider) =>
-  `<p class="provider">${e(t.providerLine(provider.name))} · <span>${e(provider.host)}</span></p>`;
+import { accountHeader, escapeHtml as e, layout, type Provider } from '../views/pages.js';
 
 export function renderSignIn(input: {
   provider: Provider;
@@ -23,7 +14,7 @@ export function renderSignIn(input: {
   const t = messages(input.lang);
   return layout(
     t.signInTitle,
-    `${providerLine(t, input.provider)}
+    `${accountHeader(input.lang, input.provider)}
 <h1>${e(t.signInHeading(input.appName))}</h1>
 ${input.error ? `<p class="error" role="alert">${e(input.error)}</p>` : ''}
 <form method="post" action="/consent/sign-in">
@@ -83,7 +74,7 @@ export function renderConsent(v: ConsentView): string {
   const intro = t.consentIntro(v.appName, v.organizationName, v.email);
   return layout(
     t.consentTitle,
-    `${providerLine(t, v.provider)}
+    `${accountHeader(v.lang, v.provider)}
 <h1>${e(t.consentHeading(v.appName))}</h1>
 <p>${e(intro.before)}<strong>${e(intro.organization)}</strong>${e(intro.after)}</p>
 <form method="post" action="/oauth/authorize/approve">

@@ -15,6 +15,7 @@ import { cookie, cookieName, csrfTokenFor, fromOwnPage, optionalSession, setSess
 
 export function consentRouter(deps: ConsentDeps): Router {
   const router = Router();
+  const { provider } = deps.config;
 
   const pending = (id: string) => pendingAuthorization(deps.db, id, deps.clock.now());
 
@@ -22,7 +23,7 @@ export function consentRouter(deps: ConsentDeps): Router {
   const pendingOrExpired = async (id: string, req: Request, res: Response) => {
     const a = await pending(id);
     const lang = pickLocale(a?.locale, req.headers['accept-language']);
-    if (!a) sendPage(res, 404, renderError(messages(lang).requestExpired, lang));
+    if (!a) sendPage(res, 404, renderError(messages(lang).requestExpired, provider, lang));
     return a ? { a, lang } : undefined;
   };
 
@@ -31,7 +32,6 @@ export function consentRouter(deps: ConsentDeps): Router {
   // a __Host- one on https that no other host can plant. Other sites cannot sign a browser into an
   // account of theirs.
   const loginCsrfCookie = cookieName(deps, 'svc_login_csrf');
-  const provider = { name: deps.config.IDP_DISPLAY_NAME, host: new URL(deps.config.issuer).host };
   const showSignIn = (res: Response, a: NonNullable<Awaited<ReturnType<typeof pending>>>, lang: Locale, status = 200, error?: string, email?: string) => {
     const csrf = randomBase62(32);
     res.cookie(loginCsrfCookie, csrf, { httpOnly: true, sameSite: 'strict', secure: deps.config.issuer.startsWith('https:'), path: '/' });
@@ -52,7 +52,7 @@ export function consentRouter(deps: ConsentDeps): Router {
         const session = await optionalSession(deps, req);
         if (!session || asksFreshSignIn(a, session, deps.config.issuer)) return showSignIn(res, a, lang);
         const bound = await authorizationFor(deps.db, a.id, session.userId).catch(() => undefined);
-        if (!bound) return sendPage(res, 404, renderError(messages(lang).otherAccount, lang));
+        if (!bound) return sendPage(res, 404, renderError(messages(lang).otherAccount, provider, lang));
         sendPage(
           res,
           200,
@@ -118,7 +118,7 @@ export function consentRouter(deps: ConsentDeps): Router {
         const { a, lang } = found;
         const session = await optionalSession(deps, req);
         if (!fromOwnPage(req, deps.config.issuer) || (session && !constantTimeEqual(csrfTokenFor(deps, session), body.csrf_token)))
-          return sendPage(res, 403, renderError(messages(lang).formExpired, lang));
+          return sendPage(res, 403, renderError(messages(lang).formExpired, provider, lang));
         await endSession(deps, req, res);
         res.redirect(303, `/consent?authorization_id=${a.id}`);
       }),

@@ -71,7 +71,7 @@ export function consoleRouter(deps: SandboxDeps & WebhookDeps & EndSessionDeps):
     lang: pickLocale(typeof req.query.lang === 'string' ? req.query.lang : undefined, req.headers['accept-language']),
     environment: deps.environment.name,
     otherBaseUrl: deps.environment.baseUrl(deps.environment.sandbox ? 'production' : 'sandbox'),
-    provider: deps.config.IDP_DISPLAY_NAME,
+    provider: deps.config.provider.name ?? deps.config.provider.host,
     movedTo: req.query[MOVED_FLAG] === 'moved' ? new URL(issuer).origin : undefined,
   });
   const send = (res: Response, status: number, html: string) =>

@@ -4,13 +4,18 @@ import type { MailMessage } from '../mail/mailer.js';
 
 interface Sender {
   issuer: string;
-  provider: string;
+  /** IDP_DISPLAY_NAME, when set. */
+  provider?: string | undefined;
   sandbox: boolean;
 }
 
 const subject = (sender: Sender, text: string) => (sender.sandbox ? `[Sandbox] ${text}` : text);
 // The host, not a link: the one link of a mail is the one to follow.
-const where = (sender: Sender) => `${sender.provider} (${new URL(sender.issuer).host}${sender.sandbox ? ', sandbox' : ''})`;
+const where = (sender: Sender) => {
+  const host = new URL(sender.issuer).host;
+  if (sender.provider) return `${sender.provider} (${host}${sender.sandbox ? ', sandbox' : ''})`;
+  return sender.sandbox ? `the sandbox at ${host}` : host;
+};
 
 /** Where the link leads: a page that asks for the password before anything is made (a GET alone makes nothing). */
 export const confirmLink = (issuer: string, token: string) => `${issuer}/console/signup/confirm?token=${encodeURIComponent(token)}`;

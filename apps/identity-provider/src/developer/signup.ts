@@ -27,7 +27,7 @@ const SIGNUP_TOKEN = /^(sbx_)?svcsgn_[0-9A-Za-z]{43}$/;
 
 type SignUpDeps = DeveloperDeps;
 
-const sender = (deps: SignUpDeps) => ({ issuer: deps.config.issuer, provider: deps.config.IDP_DISPLAY_NAME, sandbox: deps.environment.sandbox });
+const sender = (deps: SignUpDeps) => ({ issuer: deps.config.issuer, provider: deps.config.provider.name, sandbox: deps.environment.sandbox });
 
 export async function signUp(
   deps: SignUpDeps,

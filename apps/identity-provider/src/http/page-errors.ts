@@ -1,7 +1,7 @@
 import type { ErrorRequestHandler } from 'express';
 import { HttpError, type Logger, type OutageClassifier, RateLimitedError, ServiceUnavailableError, ValidationError } from '@svc/http';
 import { type Messages, messages, pickLocale } from '../views/locales/index.js';
-import { pageCsp, renderError } from '../views/pages.js';
+import { pageCsp, type Provider, renderError } from '../views/pages.js';
 import { wantsHtml } from './request-kind.js';
 
 const PAGES = /^\/(oauth\/authorize|consent)(\/|$)/;
@@ -20,7 +20,7 @@ interface Page {
  * from one place, and while PostgreSQL or Redis is unreachable. API callers and every other
  * failure pass through to the JSON error handler.
  */
-export function pageErrors(isOutage: OutageClassifier): ErrorRequestHandler {
+export function pageErrors(isOutage: OutageClassifier, provider: Provider): ErrorRequestHandler {
   return (err, req, res, next) => {
     if (res.headersSent || !PAGES.test(req.path) || !wantsHtml(req)) return next(err);
     const page = pageFor(err, isOutage);
@@ -33,7 +33,7 @@ export function pageErrors(isOutage: OutageClassifier): ErrorRequestHandler {
       .set(page.headers)
       .set('Content-Security-Policy', pageCsp())
       .type('html')
-      .send(renderError(t[page.text], lang, page.detail));
+      .send(renderError(t[page.text], provider, lang, page.detail));
   };
 }
 

@@ -1,5 +1,5 @@
 import { type Locale, messages } from '../views/locales/index.js';
-import { escapeHtml as e, layout } from '../views/pages.js';
+import { accountHeader, escapeHtml as e, layout, type Provider } from '../views/pages.js';
 
 /** What the confirmation form carries back to /oauth/logout: the app's request, and the double-submit token. */
 export interface SignOutForm {
@@ -12,12 +12,13 @@ export interface SignOutForm {
 const hidden = (name: string, value: string | undefined) => (value === undefined ? '' : `\n<input type="hidden" name="${name}" value="${e(value)}">`);
 
 /** "Sign out of … as …?": asked when the app's request does not prove it speaks for this session. */
-export function renderSignOut(input: { provider: string; email: string; form: SignOutForm; lang: Locale }): string {
+export function renderSignOut(input: { provider: Provider; email: string; form: SignOutForm; lang: Locale }): string {
   const t = messages(input.lang);
   return layout(
     t.signOutTitle,
-    `<h1>${e(t.signOutTitle)}</h1>
-<p>${e(t.signOutQuestion(input.provider, input.email))}</p>
+    `${accountHeader(input.lang, input.provider)}
+<h1>${e(t.signOutTitle)}</h1>
+<p>${e(t.signOutQuestion(input.provider.name, input.email))}</p>
 <form method="post" action="/oauth/logout">${hidden('client_id', input.form.clientId)}${hidden('post_logout_redirect_uri', input.form.postLogoutRedirectUri)}${hidden('state', input.form.state)}${hidden('csrf_token', input.form.csrf)}
 <button type="submit" class="primary">${e(t.signOut)}</button>
 </form>`,
@@ -25,7 +26,11 @@ export function renderSignOut(input: { provider: string; email: string; form: Si
   );
 }
 
-export function renderSignedOut(input: { provider: string; lang: Locale }): string {
+export function renderSignedOut(input: { provider: Provider; lang: Locale }): string {
   const t = messages(input.lang);
-  return layout(t.signedOutTitle, `<h1>${e(t.signedOutTitle)}</h1>\n<p>${e(t.signedOut(input.provider))}</p>`, input.lang);
+  return layout(
+    t.signedOutTitle,
+    `${accountHeader(input.lang, input.provider)}\n<h1>${e(t.signedOutTitle)}</h1>\n<p>${e(t.signedOut(input.provider.name))}</p>`,
+    input.lang,
+  );
 }

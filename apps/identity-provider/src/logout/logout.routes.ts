@@ -62,11 +62,11 @@ const withState = (uri: string, state: string | undefined) => {
  */
 export function logoutRouter(deps: LogoutDeps): Router {
   const router = Router();
-  const provider = () => deps.config.IDP_DISPLAY_NAME;
+  const { provider } = deps.config;
 
   const endSessionRequest = async (params: EndSessionRequest, req: Request, res: Response) => {
     const lang = pickLocale(params.ui_locales?.split(' ')[0], req.headers['accept-language']);
-    const refuse = (description: string) => sendPage(res, 400, renderError(messages(lang).badLink, lang, description));
+    const refuse = (description: string) => sendPage(res, 400, renderError(messages(lang).badLink, provider, lang, description));
     const hint = params.id_token_hint === undefined ? undefined : await idTokenHint(deps.tokens, params.id_token_hint);
     if (params.id_token_hint !== undefined && !hint) return refuse('id_token_hint is not an id_token of this issuer');
     if (params.client_id !== undefined && hint && params.client_id !== hint.aud) return refuse('client_id is not the audience of id_token_hint');
@@ -95,15 +95,15 @@ export function logoutRouter(deps: LogoutDeps): Router {
           const form = { clientId, postLogoutRedirectUri: params.post_logout_redirect_uri, state: params.state, csrf };
           // CSP form-action covers the redirect that answers the form: the registered return address's origin is allowed.
           const returnTo = params.post_logout_redirect_uri === undefined ? [] : formSource(params.post_logout_redirect_uri);
-          return sendPage(res, 200, renderSignOut({ provider: provider(), email: session.email, form, lang }), returnTo);
+          return sendPage(res, 200, renderSignOut({ provider, email: session.email, form, lang }), returnTo);
         }
         if (!fromOwnPage(req, deps.config.issuer) || !constantTimeEqual(csrf, params.csrf_token))
-          return sendPage(res, 403, renderError(messages(lang).formExpired, lang));
+          return sendPage(res, 403, renderError(messages(lang).formExpired, provider, lang));
       }
       await endSession(deps, req, res);
     }
     if (params.post_logout_redirect_uri !== undefined) return res.redirect(303, withState(params.post_logout_redirect_uri, params.state));
-    sendPage(res, 200, renderSignedOut({ provider: provider(), lang }));
+    sendPage(res, 200, renderSignedOut({ provider, lang }));
   };
 
   router

@@ -78,7 +78,7 @@ export const SANDBOX_EXAMPLES: Record<string, OperationExample[]> = {
             id: '2b7e4c1d-9a3f-4e8b-b6d5-0c1f2e3d4a5b',
             to: 'dev-7b2d4e6a@example.com',
             subject: '[Sandbox] Confirm your developer account',
-            text: `Someone, we hope you, asked to open a developer account with this address at Identity provider (localhost:4005, sandbox).\n\nTo finish, open this link within 30 minutes and enter the password chosen at sign-up:\n\n${SIGNUP_LINK}\n\nIf it was not you, ignore this mail: no account is made, and the link stops working by itself.`,
+            text: `Someone, we hope you, asked to open a developer account with this address at the sandbox at localhost:4005.\n\nTo finish, open this link within 30 minutes and enter the password chosen at sign-up:\n\n${SIGNUP_LINK}\n\nIf it was not you, ignore this mail: no account is made, and the link stops working by itself.`,
             links: [SIGNUP_LINK],
             created_at: NOW,
           },

@@ -33,6 +33,17 @@ export function pageCsp(formTargets: string[] = [], extraStyle = ''): string {
   ].join('; ');
 }
 
+/** The identity provider the person signs in to: its name (IDP_DISPLAY_NAME, when set) and the host they can check in the address bar. */
+export interface Provider {
+  name?: string | undefined;
+  host: string;
+}
+
+/** Whose account a page is about, above its heading: every hosted page says it, refusals and sign-out included. */
+export function accountHeader(lang: Locale, provider: Provider): string {
+  return `<p class="provider">${escapeHtml(messages(lang).providerLine(provider.name))} · <span>${escapeHtml(provider.host)}</span></p>`;
+}
+
 /** `extraStyle`: a page's own rules after the shared ones; send the page with pageCsp(…, extraStyle). */
 export function layout(title: string, body: string, lang: Locale = 'en', extraStyle = ''): string {
   return `<!doctype html>
@@ -55,11 +66,12 @@ ${body}
  * A refused request, for the person in front of it: what happened and what to do, in their
  * language; the technical reason, when there is one, only folded away for the app's developers.
  */
-export function renderError(message: string, lang: Locale = 'en', detail?: string): string {
+export function renderError(message: string, provider: Provider, lang: Locale = 'en', detail?: string): string {
   const t = messages(lang);
   return layout(
     t.refusedTitle,
-    `<h1>${escapeHtml(t.refusedHeading)}</h1>
+    `${accountHeader(lang, provider)}
+<h1>${escapeHtml(t.refusedHeading)}</h1>
 <p class="error" role="alert">${escapeHtml(message)}</p>
 <p>${escapeHtml(t.nextStep)}</p>${detail ? `\n<details><summary>${escapeHtml(t.detailsForDevelopers)}</summary><p><code>${escapeHtml(detail)}</code></p></details>` : ''}`,
     lang,

@@ -76,14 +76,16 @@ async function signIn(page: Page, url: string) {
   await page.getByRole('button', { name: 'Approve' }).waitFor();
 }
 
+const host = () => new URL(suite.idp.issuer).host;
+
 describe('hosted pages, at a phone and a desktop width', () => {
   it('sign-in: fits, contrast AA, every control by keyboard, the primary action marked', async () => {
     const { url } = await authorizeUrl();
     await checkPage(async (page) => {
       await page.goto(url);
       await expect(page.locator('button.primary').textContent()).resolves.toBe('Sign in');
-      // Whose account this is: the provider's name and the host the person can check in the address bar.
-      await expect(page.locator('p.provider').textContent()).resolves.toBe(`Identity provider account · ${new URL(suite.idp.issuer).host}`);
+      // Whose account this is: the host the person can check in the address bar (and a name, where IDP_DISPLAY_NAME gives one).
+      await expect(page.locator('p.provider').textContent()).resolves.toBe(`Your account · ${host()}`);
     }, 'sign-in');
   });
 
@@ -97,7 +99,7 @@ describe('hosted pages, at a phone and a desktop width', () => {
       );
       expect(approve).not.toBe(deny);
       await expect(page.locator('form.account').textContent()).resolves.toContain(`Not ${email}?`);
-      await expect(page.locator('p.provider').textContent()).resolves.toMatch(/^Identity provider account · /);
+      await expect(page.locator('p.provider').textContent()).resolves.toBe(`Your account · ${host()}`);
       // The legend sits inside the box: the fieldset's top border runs above it, not through its text.
       const [legend, box] = await Promise.all(['legend', 'fieldset'].map((s) => page.locator(s).boundingBox()));
       expect(legend!.y).toBeGreaterThanOrEqual(box!.y + 1);
@@ -145,7 +147,8 @@ describe('hosted pages, at a phone and a desktop width', () => {
       await signIn(page, url);
       await page.goto(logoutUrl);
       await expect(page.locator('button.primary').textContent()).resolves.toBe('Sign out');
-      await expect(page.locator('main p').first().textContent()).resolves.toContain(email);
+      await expect(page.locator('p.provider').textContent()).resolves.toBe(`Your account · ${host()}`);
+      await expect(page.getByText(`Sign out as ${email}?`, { exact: false }).count()).resolves.toBe(1);
     }, 'sign-out');
 
     const page = await (await browser.newContext()).newPage();
@@ -156,6 +159,10 @@ describe('hosted pages, at a phone and a desktop width', () => {
     expect((await page.context().cookies()).map((c) => c.name)).not.toContain('svc_session');
     await page.goto(url);
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    // Nobody signed in, no return address: the signed-out page says whose account, in plain words.
+    await page.goto(`${suite.idp.issuer}/oauth/logout?client_id=${client.client_id}`);
+    await expect(page.locator('p.provider').textContent()).resolves.toBe(`Your account · ${host()}`);
+    await expect(page.locator('main p').last().textContent()).resolves.toBe('You are signed out. You can close this page.');
   });
 
   it.each([
@@ -170,6 +177,7 @@ describe('hosted pages, at a phone and a desktop width', () => {
         const response = await page.goto(wrongReturn);
         expect(response!.status()).toBe(400);
         await expect(page.getByRole('alert').textContent()).resolves.toBe(said);
+        await expect(page.locator('p.provider').textContent()).resolves.toMatch(new RegExp(` · ${host()}$`));
         await expect(page.locator('summary').textContent()).resolves.toBe(details);
         // The developer jargon is there for whoever opens it, not in the sentence a person reads.
         await expect(page.locator('details code').textContent()).resolves.toMatch(/redirect_uri/);

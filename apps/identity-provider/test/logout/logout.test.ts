@@ -192,7 +192,23 @@ describe('RP-initiated logout', () => {
     expect((await logout({ id_token_hint: tokens.id_token, post_logout_redirect_uri: AFTER })).headers.location).toBe(AFTER);
     const page = await logout({});
     expect(page.status).toBe(200);
-    expect(page.text).toContain('signed out');
+    expect(page.text).toContain('<p>You are signed out. You can close this page.</p>');
+  });
+
+  it('says whose account above the heading of every page it shows, with the name the operator gave, in the person’s language', async () => {
+    const host = new URL(issuer()).host;
+    expect((await logout({})).text).toContain(`<p class="provider">Your account · <span>${host}</span></p>\n<h1>Signed out</h1>`);
+    expect((await logout({ id_token_hint: 'not-a-token' })).text).toContain(`<p class="provider">Your account · <span>${host}</span></p>\n<h1>`);
+    const named = buildIdp({ IDP_DISPLAY_NAME: 'Acme ID' });
+    try {
+      const german = await request(named.app).get('/oauth/logout').set('Accept', 'text/html').set('Accept-Language', 'de');
+      expect(german.text).toContain(`<p class="provider">Konto bei Acme ID · <span>${host}</span></p>`);
+      expect(german.text).toContain('Sie sind von Acme ID abgemeldet.');
+      const english = await request(named.app).get('/oauth/logout').set('Accept', 'text/html').query({ id_token_hint: 'not-a-token' });
+      expect(english.text).toContain(`<p class="provider">Acme ID account · <span>${host}</span></p>`);
+    } finally {
+      await named.deps.close();
+    }
   });
 });
 

@@ -21,7 +21,7 @@ describe('where mail goes', () => {
     const local = buildIdp({ MAIL_OUTBOX: '', PUBLIC_URL: 'http://localhost:4999' });
     const smtp = buildIdp({ MAIL_OUTBOX: '', SMTP_URL: 'smtps://user:pw@smtp.example.com:465', MAIL_FROM: 'Acme ID <id@acme.example>' });
     try {
-      expect(local.deps.config.mail).toEqual({ transport: 'outbox', anyPeer: false, from: '"Identity provider" <no-reply@localhost>' });
+      expect(local.deps.config.mail).toEqual({ transport: 'outbox', anyPeer: false, from: '"localhost:4999" <no-reply@localhost>' });
       expect(local.deps.outbox).toBeDefined();
       expect(smtp.deps.config.mail).toEqual({ transport: 'smtp', url: 'smtps://user:pw@smtp.example.com:465', from: 'Acme ID <id@acme.example>' });
       expect(smtp.deps.outbox).toBeUndefined();

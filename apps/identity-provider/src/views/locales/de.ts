@@ -3,7 +3,7 @@ import type { Messages } from './messages.js';
 export const de: Messages = {
   signInTitle: 'Anmelden',
   signInHeading: (app) => `Melden Sie sich an, um mit ${app} fortzufahren`,
-  providerLine: (provider) => `Konto bei ${provider}`,
+  providerLine: (provider) => (provider ? `Konto bei ${provider}` : 'Ihr Konto'),
   email: 'E-Mail',
   password: 'Passwort',
   signIn: 'Anmelden',
@@ -27,9 +27,9 @@ export const de: Messages = {
   signOut: 'Abmelden',
   signOutTitle: 'Abmelden',
   signOutQuestion: (provider, email) =>
-    `Als ${email} von ${provider} abmelden? Apps, bei denen Sie sich mit diesem Konto angemeldet haben, werden benachrichtigt.`,
+    `Als ${email}${provider ? ` von ${provider}` : ''} abmelden? Apps, bei denen Sie sich mit diesem Konto angemeldet haben, werden benachrichtigt.`,
   signedOutTitle: 'Abgemeldet',
-  signedOut: (provider) => `Sie sind von ${provider} abgemeldet. Sie können diese Seite schließen.`,
+  signedOut: (provider) => `Sie sind${provider ? ` von ${provider}` : ''} abgemeldet. Sie können diese Seite schließen.`,
   badLink: 'Dieser Anmeldelink ist ungültig, daher können wir nicht fortfahren.',
   slowDown: 'Von hier kamen gerade zu viele Anmeldeanfragen. Warten Sie eine Minute und versuchen Sie es dann erneut.',
   unavailable: 'Der Anmeldedienst ist kurz nicht erreichbar. Warten Sie einen Moment und versuchen Sie es dann erneut.',

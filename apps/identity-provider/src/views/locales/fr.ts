@@ -3,7 +3,7 @@ import type { Messages } from './messages.js';
 export const fr: Messages = {
   signInTitle: 'Connexion',
   signInHeading: (app) => `Connectez-vous pour continuer vers ${app}`,
-  providerLine: (provider) => `Compte ${provider}`,
+  providerLine: (provider) => (provider ? `Compte ${provider}` : 'Votre compte'),
   email: 'E-mail',
   password: 'Mot de passe',
   signIn: 'Se connecter',
@@ -27,9 +27,9 @@ export const fr: Messages = {
   signOut: 'Se déconnecter',
   signOutTitle: 'Se déconnecter',
   signOutQuestion: (provider, email) =>
-    `Vous déconnecter de ${provider} en tant que ${email} ? Les applications auxquelles vous vous êtes connecté avec ce compte en seront informées.`,
+    `Vous déconnecter${provider ? ` de ${provider}` : ''} en tant que ${email} ? Les applications auxquelles vous vous êtes connecté avec ce compte en seront informées.`,
   signedOutTitle: 'Déconnecté',
-  signedOut: (provider) => `Vous êtes déconnecté de ${provider}. Vous pouvez fermer cette page.`,
+  signedOut: (provider) => `Vous êtes déconnecté${provider ? ` de ${provider}` : ''}. Vous pouvez fermer cette page.`,
   badLink: 'Ce lien de connexion n’est pas valide : nous ne pouvons pas continuer.',
   slowDown: 'Trop de demandes de connexion sont venues d’ici à l’instant. Attendez une minute, puis réessayez.',
   unavailable: 'Le service de connexion est brièvement indisponible. Patientez un instant, puis réessayez.',

@@ -4,8 +4,8 @@ import type { Scope } from '@svc/schemas';
 export interface Messages {
   signInTitle: string;
   signInHeading: (app: string) => string;
-  /** Whose account the pages sign in to, above each page's heading. */
-  providerLine: (provider: string) => string;
+  /** Whose account the pages sign in to, above each page's heading (IDP_DISPLAY_NAME, when set). */
+  providerLine: (provider: string | undefined) => string;
   email: string;
   password: string;
   signIn: string;
@@ -32,10 +32,10 @@ export interface Messages {
   signOut: string;
   /** The sign-out page an app sent the person to (RP-initiated logout), when it must ask first. */
   signOutTitle: string;
-  signOutQuestion: (provider: string, email: string) => string;
+  signOutQuestion: (provider: string | undefined, email: string) => string;
   /** After signing out, when the app named no page to return to. */
   signedOutTitle: string;
-  signedOut: (provider: string) => string;
+  signedOut: (provider: string | undefined) => string;
   /** A sign-in link the service cannot act on (unknown app, unregistered return address, missing parts). */
   badLink: string;
   /** Too many requests from this browser's network for a moment (429). */
