@@ -1,11 +1,10 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { createClient } from '@svc/admin';
 import { createLocalJWKSet, decodeJwt, jwtVerify } from 'jose';
 import request from 'supertest';
 import { csrfField, fromOwnPage } from '../hosted-forms.js';
 import { arrange, buildIdp, exchangeWith, obtainCode, REDIRECT, signIn, useIdp } from '../helpers.js';
+import { useBackchannelReceiver } from './backchannel-receiver.js';
 
 // OpenID Connect RP-Initiated Logout 1.0 and Back-Channel Logout 1.0, through HTTP. The provider
 // may reach this machine (JWKS_URI_ALLOW_PRIVATE), where the test's own receiver listens.
@@ -16,22 +15,7 @@ const AFTER = 'https://app.example/signed-out';
 const COOKIE = '__Host-svc_session';
 
 /** A back-channel logout receiver: what each client was told. */
-let receiver: Server;
-let receiverUrl: string;
-const received: { path: string; body: string }[] = [];
-beforeAll(async () => {
-  receiver = createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk) => (body += chunk));
-    req.on('end', () => {
-      received.push({ path: req.url!, body });
-      res.writeHead(200).end();
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
-});
-afterAll(() => new Promise<void>((resolve) => receiver.close(() => resolve())));
+const receiver = useBackchannelReceiver();
 
 /** A client registered for logout, its user signed in, and its tokens from that session. */
 async function signedIn(options: { backchannel?: string } = {}) {
@@ -214,14 +198,14 @@ describe('RP-initiated logout', () => {
 
 describe('back-channel logout', () => {
   it('tells each client authorized in the ended session with a verifiable logout token, and nobody else', async () => {
-    const told = await signedIn({ backchannel: `${receiverUrl}/told` });
-    const bystander = await signedIn({ backchannel: `${receiverUrl}/bystander` });
+    const told = await signedIn({ backchannel: `${receiver.url()}/told` });
+    const bystander = await signedIn({ backchannel: `${receiver.url()}/bystander` });
     const res = await logout({ id_token_hint: told.tokens.id_token, post_logout_redirect_uri: AFTER }, told.session);
     expect(res.status).toBe(303);
     await suite.idp.deps.logout.settled();
-    const delivered = received.filter((r) => r.path === '/told');
+    const delivered = receiver.deliveredTo('/told');
     expect(delivered).toHaveLength(1);
-    expect(received.some((r) => r.path === '/bystander')).toBe(false);
+    expect(receiver.deliveredTo('/bystander')).toEqual([]);
     const token = new URLSearchParams(delivered[0]!.body).get('logout_token')!;
     const jwks = createLocalJWKSet((await request(app()).get('/.well-known/jwks.json')).body);
     const { payload, protectedHeader } = await jwtVerify(token, jwks, { issuer: issuer(), audience: told.client.client_id, typ: 'logout+jwt' });
@@ -234,19 +218,19 @@ describe('back-channel logout', () => {
   });
 
   it('also when the person signs out on this service directly', async () => {
-    const t = await signedIn({ backchannel: `${receiverUrl}/direct` });
+    const t = await signedIn({ backchannel: `${receiver.url()}/direct` });
     expect((await request(app()).delete('/auth/session').set('Authorization', `Bearer ${t.session}`)).status).toBe(204);
     await suite.idp.deps.logout.settled();
-    expect(received.filter((r) => r.path === '/direct')).toHaveLength(1);
+    expect(receiver.deliveredTo('/direct')).toHaveLength(1);
   });
 
   it('never reaches an internal address unless the deployment allows it', async () => {
     const guarded = buildIdp();
     try {
-      const t = await signedIn({ backchannel: `${receiverUrl}/guarded` });
+      const t = await signedIn({ backchannel: `${receiver.url()}/guarded` });
       expect((await request(guarded.app).delete('/auth/session').set('Authorization', `Bearer ${t.session}`)).status).toBe(204);
       await guarded.deps.logout.settled();
-      expect(received.filter((r) => r.path === '/guarded')).toHaveLength(0);
+      expect(receiver.deliveredTo('/guarded')).toHaveLength(0);
     } finally {
       await guarded.deps.close();
     }
