@@ -176,6 +176,7 @@ export type ServiceConfiguration = {
   token_endpoint_auth_signing_alg_values_supported?: string[] | undefined;
   access_token_audience?: string | undefined;
   rate_limit_per_grant?: number | undefined;
+  rate_limit_per_source?: number | undefined;
 };
 
 export type TokenResponse = {
