@@ -4,7 +4,7 @@ import type { Application } from './application.js';
 import { isFapi } from './fapi.js';
 import type { Request } from 'express';
 import type { Config } from '../config.js';
-import { certifiesKeyOf, type ClientCertificate, clientCertificate } from '../http/client-certificate.js';
+import { certifiesKeyOf, type ClientCertificate, clientCertificate } from './client-certificate.js';
 import { ClientAssertions } from './client-assertions.js';
 import type { RequestLimits } from '../limits/request-limits.js';
 import type { Clients } from './clients.js';

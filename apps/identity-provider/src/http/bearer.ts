@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import { dpopChallenge, dpopChallengeHeaders, insufficientScope, invalidToken, OAuthError, PresetError, tokenRejected } from '../errors.js';
 import { constantTimeEqual } from '@svc/secrets';
-import { clientCertificate } from './client-certificate.js';
+import { clientCertificate } from '../clients/client-certificate.js';
 import type { Confirmation } from '../tokens/grant.js';
 import { type ClientClaims, loadGrant, loadTokenClient, verifyAccessJwt, verifyClientJwt } from '../tokens/access-tokens.js';
 import type { AccessClaims, Grant } from '../tokens/grant.js';

@@ -8,7 +8,7 @@ import { appScopedUserId } from '../keys/keyed.js';
 import { signAccessToken } from '../tokens/tokens.js';
 import { activeAuthorizationOf } from './user-tokens.js';
 import { tokenRequestBinding } from '../http/dpop-binding.js';
-import { clientCertificate } from '../http/client-certificate.js';
+import { clientCertificate } from '../clients/client-certificate.js';
 
 /**
  * A confidential client's access token for a user who already authorized it: the user is named
