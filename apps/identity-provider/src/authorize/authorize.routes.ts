@@ -15,7 +15,7 @@ import { messages, pickLocale } from '../views/locales/index.js';
 import { pageCsp, type Provider, renderError } from '../views/pages.js';
 import { wantsHtml } from '../http/request-kind.js';
 import { optionalSession } from '../http/session-cookie.js';
-import { pushedRequestBinding } from '../http/dpop-binding.js';
+import { pushedRequestBinding } from '../dpop/dpop-binding.js';
 
 /** Before the redirect URI is trusted, errors are shown, never redirected (RFC 6749 §4.1.2.1). */
 const errorShower =

@@ -1,6 +1,6 @@
 import type { CoreDeps } from '@svc/runtime';
 import type { ClientAuthDeps } from '../clients/client-auth.js';
-import type { DpopBindingDeps } from '../http/dpop-binding.js';
+import type { DpopBindingDeps } from '../dpop/dpop-binding.js';
 import type { SessionCookieDeps } from '../http/session-cookie.js';
 
 /** What /oauth/authorize, /oauth/par and /oauth/authorize/result need from the app. */

@@ -10,7 +10,7 @@ import type { Clients } from '../clients/clients.js';
 import { clientAlgorithms } from '../clients/fapi.js';
 import type { RequestLimits } from '../limits/request-limits.js';
 import type { TokenContext } from '../tokens/token-context.js';
-import { type DpopBindingDeps, requestUrl } from './dpop-binding.js';
+import { type DpopBindingDeps, requestUrl } from '../dpop/dpop-binding.js';
 
 /** What checking a bearer (or DPoP-bound) access token needs. */
 export interface BearerDeps extends DpopBindingDeps {

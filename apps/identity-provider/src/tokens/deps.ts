@@ -1,5 +1,5 @@
 import type { ClientAuthDeps } from '../clients/client-auth.js';
-import type { DpopBindingDeps } from '../http/dpop-binding.js';
+import type { DpopBindingDeps } from '../dpop/dpop-binding.js';
 import type { IdpCounters } from '../metrics.js';
 import type { TokenContext } from './token-context.js';
 

@@ -6,7 +6,7 @@ import { unsupportedGrantType } from '../errors.js';
 import { authenticateClient, presentedCredentials } from '../clients/client-auth.js';
 import { exchangeCode, refresh } from './tokens.js';
 import { clientCredentials } from './client-credentials.js';
-import { tokenRequestBinding } from '../http/dpop-binding.js';
+import { tokenRequestBinding } from '../dpop/dpop-binding.js';
 
 export function tokenRouter(deps: TokenDeps): Router {
   const router = Router();

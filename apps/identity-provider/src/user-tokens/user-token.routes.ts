@@ -7,7 +7,7 @@ import { authenticateGuarded, credentialsFrom } from '../clients/client-auth.js'
 import { appScopedUserId } from '../keys/keyed.js';
 import { signAccessToken } from '../tokens/tokens.js';
 import { activeAuthorizationOf } from './user-tokens.js';
-import { tokenRequestBinding } from '../http/dpop-binding.js';
+import { tokenRequestBinding } from '../dpop/dpop-binding.js';
 import { clientCertificate } from '../clients/client-certificate.js';
 
 /**
