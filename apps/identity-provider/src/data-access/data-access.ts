@@ -2,7 +2,7 @@ import type { Request } from 'express';
 import type { DataAccessDeps } from './deps.js';
 import { assertDataWindow } from '../tokens/access-tokens.js';
 import type { DataAccess } from './read-presets.js';
-import { requireAccessToken } from '../http/bearer.js';
+import { requireAccessToken } from '../tokens/bearer.js';
 
 /**
  * The gate of every data endpoint: a live token (E4041 / E4042), inside its authorization's data

@@ -1,7 +1,7 @@
 import type { TimestampBatch } from '@svc/db';
 import type { CoreDeps } from '@svc/runtime';
 import type { ClientAuthDeps } from '../clients/client-auth.js';
-import type { BearerDeps } from '../http/bearer.js';
+import type { BearerDeps } from '../tokens/bearer.js';
 import type { IdpCounters } from '../metrics.js';
 import type { PresetCache } from './preset-cache.js';
 

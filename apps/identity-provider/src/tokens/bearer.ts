@@ -2,14 +2,14 @@ import type { Request } from 'express';
 import { dpopChallenge, dpopChallengeHeaders, insufficientScope, invalidToken, OAuthError, PresetError, tokenRejected } from '../errors.js';
 import { constantTimeEqual } from '@svc/secrets';
 import { clientCertificate } from '../clients/client-certificate.js';
-import type { Confirmation } from '../tokens/grant.js';
-import { type ClientClaims, loadGrant, loadTokenClient, verifyAccessJwt, verifyClientJwt } from '../tokens/access-tokens.js';
-import type { AccessClaims, Grant } from '../tokens/grant.js';
+import type { Confirmation } from './grant.js';
+import { type ClientClaims, loadGrant, loadTokenClient, verifyAccessJwt, verifyClientJwt } from './access-tokens.js';
+import type { AccessClaims, Grant } from './grant.js';
 import { DPOP_ALGORITHMS } from '@svc/runtime';
 import type { Clients } from '../clients/clients.js';
 import { clientAlgorithms } from '../clients/fapi.js';
 import type { RequestLimits } from '../limits/request-limits.js';
-import type { TokenContext } from '../tokens/token-context.js';
+import type { TokenContext } from './token-context.js';
 import { type DpopBindingDeps, requestUrl } from '../dpop/dpop-binding.js';
 
 /** What checking a bearer (or DPoP-bound) access token needs. */
