@@ -14,7 +14,7 @@ import { redirectUriMatches } from '../clients/redirect-uris.js';
 import { messages, pickLocale } from '../views/locales/index.js';
 import { pageCsp, type Provider, renderError } from '../views/pages.js';
 import { wantsHtml } from '../http/request-kind.js';
-import { optionalSession } from '../http/session-cookie.js';
+import { optionalSession } from '../sessions/session-cookie.js';
 import { pushedRequestBinding } from '../dpop/dpop-binding.js';
 
 /** Before the redirect URI is trusted, errors are shown, never redirected (RFC 6749 §4.1.2.1). */

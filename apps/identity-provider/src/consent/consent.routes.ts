@@ -11,7 +11,7 @@ import { renderConsent, renderSignIn } from './consent-pages.js';
 import { asksFreshSignIn } from './fresh-sign-in.js';
 import { type Locale, messages, pickLocale } from '../views/locales/index.js';
 import { renderError, sendPage } from '../views/pages.js';
-import { cookie, cookieName, csrfTokenFor, fromOwnPage, optionalSession, setSessionCookie } from '../http/session-cookie.js';
+import { cookie, cookieName, csrfTokenFor, fromOwnPage, optionalSession, setSessionCookie } from '../sessions/session-cookie.js';
 
 export function consentRouter(deps: ConsentDeps): Router {
   const router = Router();

@@ -4,7 +4,7 @@ import { ZAuthorizationIdQuery, ZDecisionRequest } from '@svc/schemas';
 import type { ConsentDeps } from './deps.js';
 import { approvalAnswer, approve, authorizationFor, contextOf, deny, redirectWith } from '../authorize/authorizations.js';
 import { isForm } from '../http/request-kind.js';
-import { assertSameOrigin, requireSession } from '../http/session-cookie.js';
+import { assertSameOrigin, requireSession } from '../sessions/session-cookie.js';
 
 /** The account holder's side of an authorization: what it asks (context), and the decision. */
 export function decisionRouter(deps: ConsentDeps): Router {

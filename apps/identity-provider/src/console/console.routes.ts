@@ -36,7 +36,7 @@ import {
   setSessionCookie,
   clearSessionCookie,
   requireSession,
-} from '../http/session-cookie.js';
+} from '../sessions/session-cookie.js';
 import type { SandboxDeps } from '../sandbox/deps.js';
 import { createTestUser, deleteTestUser, listTestUsers } from '../sandbox/test-users.js';
 import { signIn } from '../sessions/sessions.js';

@@ -5,7 +5,7 @@
  */
 import type { Request, Response, Router } from 'express';
 import { z } from 'zod';
-import { cookie } from '../http/session-cookie.js';
+import { cookie } from '../sessions/session-cookie.js';
 import { PENDING_TTL_SECONDS } from '../authorize/authorizations.js';
 import type { SandboxDeps } from '../sandbox/deps.js';
 import { clientIdParam } from './console-forms.js';

@@ -1,6 +1,6 @@
 import type { ClientAuthDeps } from '../clients/client-auth.js';
 import type { BearerDeps } from '../tokens/bearer.js';
-import type { SessionCookieDeps } from '../http/session-cookie.js';
+import type { SessionCookieDeps } from '../sessions/session-cookie.js';
 import type { MailDeps } from '../mail/deps.js';
 
 /**

@@ -9,7 +9,7 @@ import type { Request } from 'express';
 import type { MemberRole } from '@svc/db';
 import { sha256Hex } from '@svc/secrets';
 import { developerTokenRejected, ownerOnly, sessionRequired } from '../errors.js';
-import { requireSession } from '../http/session-cookie.js';
+import { requireSession } from '../sessions/session-cookie.js';
 import type { DeveloperDeps } from './deps.js';
 import { membershipOf } from './organizations.js';
 

@@ -18,7 +18,7 @@ import { developerAuthRequired } from '../errors.js';
 import { authenticateGuarded, presentedCredentials } from '../clients/client-auth.js';
 import { authorizationChanges, membershipOf, organizationView, renameOrganization } from './organizations.js';
 import { bearerToken, isPersonalAccessToken, requireDeveloper, requireOwner } from './developer-auth.js';
-import { optionalSession, requireSession } from '../http/session-cookie.js';
+import { optionalSession, requireSession } from '../sessions/session-cookie.js';
 import { acceptInvitation, invite, listMembers, removeMember } from './members.js';
 import { confirmSignUp, signUp } from './signup.js';
 import {

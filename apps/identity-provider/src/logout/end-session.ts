@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { clearSessionCookie, presentedSession, type SessionCookieDeps } from '../http/session-cookie.js';
+import { clearSessionCookie, presentedSession, type SessionCookieDeps } from '../sessions/session-cookie.js';
 import { signOut } from '../sessions/sessions.js';
 import type { BackchannelLogout } from './backchannel-logout.js';
 

@@ -4,7 +4,7 @@ import { ZEndSessionRequest } from '@svc/schemas';
 import { constantTimeEqual } from '@svc/secrets';
 import { jwtVerify } from 'jose';
 import type { z } from 'zod';
-import { csrfTokenFor, fromOwnPage, optionalSession } from '../http/session-cookie.js';
+import { csrfTokenFor, fromOwnPage, optionalSession } from '../sessions/session-cookie.js';
 import { appScopedUserId, clientSessionId } from '../keys/keyed.js';
 import { SIGNING_ALGORITHMS } from '../keys/signing-keys.js';
 import type { TokenContext } from '../tokens/token-context.js';

@@ -1,5 +1,5 @@
 import type { ClientAuthDeps } from '../clients/client-auth.js';
-import type { SessionCookieDeps } from '../http/session-cookie.js';
+import type { SessionCookieDeps } from '../sessions/session-cookie.js';
 import type { IdpCounters } from '../metrics.js';
 import type { TokenContext } from '../tokens/token-context.js';
 

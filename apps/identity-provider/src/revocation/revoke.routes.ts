@@ -5,7 +5,7 @@ import type { RevocationDeps } from './deps.js';
 import { authenticateGuarded, presentedCredentials } from '../clients/client-auth.js';
 import { grantsOfTokens, revokeAuthorizationFor, revokeToken, type RevokeDetail, type Revoker } from './revocation.js';
 import { invalidRequest } from '../errors.js';
-import { presentedSession, requireSession } from '../http/session-cookie.js';
+import { presentedSession, requireSession } from '../sessions/session-cookie.js';
 
 export function revokeRouter(deps: RevocationDeps): Router {
   const router = Router();

@@ -5,7 +5,7 @@ import type { SessionDeps } from './deps.js';
 import { SESSION_TTL_SECONDS, signIn } from './sessions.js';
 import { endSession } from '../logout/end-session.js';
 import { isForm } from '../http/request-kind.js';
-import { assertSameOrigin, requireSession, setSessionCookie } from '../http/session-cookie.js';
+import { assertSameOrigin, requireSession, setSessionCookie } from './session-cookie.js';
 
 export function sessionRouter(deps: SessionDeps): Router {
   const router = Router();

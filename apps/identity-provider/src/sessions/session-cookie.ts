@@ -4,7 +4,7 @@ import type { CoreDeps } from '@svc/runtime';
 import type { Config } from '../config.js';
 import { keyedHash } from '../keys/keyed.js';
 import { csrfFailed, sessionRequired } from '../errors.js';
-import { SESSION_TOKEN, SESSION_TTL_SECONDS, sessionUser, type SessionUser } from '../sessions/sessions.js';
+import { SESSION_TOKEN, SESSION_TTL_SECONDS, sessionUser, type SessionUser } from './sessions.js';
 import type { EnvironmentGuard } from '../environment/environment.js';
 
 /** What reading, checking and setting the session cookie needs. */
