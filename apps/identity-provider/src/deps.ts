@@ -57,6 +57,8 @@ export interface AppDeps
     MailDeps {
   version: string;
   checks: ReadinessCheck[];
+  /** What sessions/ knows only as whom to tell of a session's end; tests wait for its deliveries. */
+  logout: BackchannelLogout;
 }
 
 export function buildDeps(config: Config, testClock?: Clock): AppDeps {

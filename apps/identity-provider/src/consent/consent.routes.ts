@@ -6,7 +6,7 @@ import type { ConsentDeps } from './deps.js';
 import { authorizationFor, offeredScopes, pendingAuthorization } from '../authorize/authorizations.js';
 import { storedDetails } from '../authorize/authorization-details.js';
 import { signIn } from '../sessions/sessions.js';
-import { endSession } from '../logout/end-session.js';
+import { endSession } from '../sessions/end-session.js';
 import { renderConsent, renderSignIn } from './consent-pages.js';
 import { asksFreshSignIn } from './fresh-sign-in.js';
 import { type Locale, messages, pickLocale } from '../views/locales/index.js';

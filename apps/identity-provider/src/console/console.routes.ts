@@ -40,7 +40,7 @@ import {
 import type { SandboxDeps } from '../sandbox/deps.js';
 import { createTestUser, deleteTestUser, listTestUsers } from '../sandbox/test-users.js';
 import { signIn } from '../sessions/sessions.js';
-import { type EndSessionDeps, endSession } from '../logout/end-session.js';
+import { type EndSessionDeps, endSession } from '../sessions/end-session.js';
 import { pickLocale } from '../views/locales/index.js';
 import { pageCsp } from '../views/pages.js';
 import {

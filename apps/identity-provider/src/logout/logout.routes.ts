@@ -11,7 +11,7 @@ import type { TokenContext } from '../tokens/token-context.js';
 import { messages, pickLocale } from '../views/locales/index.js';
 import { renderError, sendPage } from '../views/pages.js';
 import type { LogoutDeps } from './deps.js';
-import { endSession } from './end-session.js';
+import { endSession } from '../sessions/end-session.js';
 import { renderSignedOut, renderSignOut } from './logout-pages.js';
 
 type EndSessionRequest = z.infer<typeof ZEndSessionRequest>;

@@ -1,5 +1,5 @@
 import type { CoreDeps } from '@svc/runtime';
-import type { EndSessionDeps } from '../logout/end-session.js';
+import type { EndSessionDeps } from './end-session.js';
 
 /** What signing in and out (/auth/session) needs from the app. */
 export interface SessionDeps extends EndSessionDeps, Pick<CoreDeps, 'store'> {}

@@ -3,7 +3,7 @@ import { handle, methodNotAllowed } from '@svc/http';
 import { ZSignInRequest } from '@svc/schemas';
 import type { SessionDeps } from './deps.js';
 import { SESSION_TTL_SECONDS, signIn } from './sessions.js';
-import { endSession } from '../logout/end-session.js';
+import { endSession } from './end-session.js';
 import { isForm } from '../http/request-kind.js';
 import { assertSameOrigin, requireSession, setSessionCookie } from './session-cookie.js';
 

@@ -1,11 +1,15 @@
 import type { Request, Response } from 'express';
-import { clearSessionCookie, presentedSession, type SessionCookieDeps } from '../sessions/session-cookie.js';
-import { signOut } from '../sessions/sessions.js';
-import type { BackchannelLogout } from './backchannel-logout.js';
+import { clearSessionCookie, presentedSession, type SessionCookieDeps } from './session-cookie.js';
+import { signOut } from './sessions.js';
+
+/** Whom a session's end is told to: the back-channel logout (logout/backchannel-logout.ts) in the app. */
+export interface SessionEndListener {
+  sessionEnded(sessionId: string): void;
+}
 
 /** What ending a person's session needs: the cookie, and whom to tell. */
 export interface EndSessionDeps extends SessionCookieDeps {
-  logout: BackchannelLogout;
+  logout: SessionEndListener;
 }
 
 /**
