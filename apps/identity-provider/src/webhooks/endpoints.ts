@@ -8,7 +8,7 @@ import { isPublicAddress } from '../clients/outbound-fetch.js';
 import type { Developer } from '../developer/developer-auth.js';
 import { conflict, deliveryNotFound, webhookNotFound } from '../errors.js';
 import type { WebhookDeps } from './deps.js';
-import { recordWebhookEvent } from './events.js';
+import { recordWebhookEvent, webhookIdOf } from './events.js';
 import { generateWebhookSecret } from '@svc/signing-keys';
 
 /** How many endpoints an organization keeps. */
@@ -148,9 +148,6 @@ export async function sendTestEvent(deps: WebhookDeps, developer: Developer, id:
     return { event_id: eventId, delivery_id: delivery.id };
   });
 }
-
-/** The `webhook-id` of an event: the same on every attempt and for every endpoint. */
-export const webhookIdOf = (eventId: string) => `msg_${eventId.replaceAll('-', '')}`;
 
 export function deliveryView(d: WebhookDelivery & { event: { type: string } }) {
   return {

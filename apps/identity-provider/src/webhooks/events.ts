@@ -16,6 +16,9 @@ export interface WebhookEventInput {
 
 type Outbox = Pick<Prisma.TransactionClient, 'webhookEvent'>;
 
+/** The `webhook-id` of an event: the same on every attempt and for every endpoint. */
+export const webhookIdOf = (eventId: string) => `msg_${eventId.replaceAll('-', '')}`;
+
 /** How long events and their delivery log are kept (housekeeping deletes older ones). */
 export const WEBHOOK_LOG_DAYS = 30;
 
