@@ -4,7 +4,7 @@ import { loadConfig } from './config.js';
 import { buildDeps } from './deps.js';
 import { databaseMismatch } from './environment/database-mark.js';
 import { startHousekeeping } from './jobs/housekeeping.js';
-import { webhookDeliverer } from './webhooks/deliverer.js';
+import { webhookDeliverer } from './webhook-outbox/deliverer.js';
 
 const config = loadOrExit(() => loadConfig(process.env));
 const deps = buildDeps(config);

@@ -1,5 +1,5 @@
 import type { Db } from '@svc/db';
-import { authorizationApproved, recordWebhookEvent, WEBHOOK_LOG_DAYS } from '../webhooks/events.js';
+import { authorizationApproved, recordWebhookEvent, WEBHOOK_LOG_DAYS } from '../webhook-outbox/events.js';
 import type { Cache } from '@svc/kv';
 import { type CredentialAuthorizationDetail, isUuid, SCOPES, type Scope, scopeDetail, withImplied } from '@svc/schemas';
 import { deriveKey, randomBase62, seal, sha256Hex, unseal } from '@svc/secrets';

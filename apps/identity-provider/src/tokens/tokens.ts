@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { RevocationReason } from '@svc/schemas';
 import { walletApprovalRevoked } from '@svc/db';
-import { authorizationRevoked, recordWebhookEvent } from '../webhooks/events.js';
+import { authorizationRevoked, recordWebhookEvent } from '../webhook-outbox/events.js';
 import { constantTimeEqual, randomBase62, sha256Hex } from '@svc/secrets';
 import { invalidGrant, invalidRequest, invalidScope } from '../errors.js';
 import { forgetCode } from '../authorize/authorizations.js';

@@ -8,7 +8,7 @@ import { isPublicAddress } from '../clients/outbound-fetch.js';
 import type { Developer } from '../developer/developer-auth.js';
 import { conflict, deliveryNotFound, webhookNotFound } from '../errors.js';
 import type { WebhookDeps } from './deps.js';
-import { recordWebhookEvent, webhookIdOf } from './events.js';
+import { recordWebhookEvent, webhookIdOf } from '../webhook-outbox/events.js';
 import { generateWebhookSecret } from '@svc/signing-keys';
 
 /** How many endpoints an organization keeps. */

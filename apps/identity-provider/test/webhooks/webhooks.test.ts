@@ -9,8 +9,8 @@ import { Webhook } from 'standardwebhooks';
 import { createPrismaClient, type Db } from '@svc/db';
 import { testSuiteDatabaseUrl } from '@svc/testkit';
 import { arrange, basic, buildIdp, issueTokens, signIn } from '../helpers.js';
-import { webhookDeliverer } from '../../src/webhooks/deliverer.js';
-import { announceDataWindowEnds } from '../../src/webhooks/data-window-events.js';
+import { webhookDeliverer } from '../../src/webhook-outbox/deliverer.js';
+import { announceDataWindowEnds } from '../../src/webhook-outbox/data-window-events.js';
 import { headersOf, startReceiver } from './receiver.js';
 
 const suite = {} as { db: Db; idp: ReturnType<typeof buildIdp> };
