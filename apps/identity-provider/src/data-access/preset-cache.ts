@@ -3,11 +3,10 @@ import type { Logger } from '@svc/http';
 import { type Cache, LocalTtlCache } from '@svc/kv';
 import type { SubjectData } from '@svc/presets';
 import type { Grant } from '../tokens/grant.js';
+import { presetCacheKey } from '../tokens/preset-cache-entry.js';
 import { loadSubject, minimizeSubject, reviveSubject } from './subject-data.js';
 
 export type CacheOutcome = 'hit' | 'miss' | 'stale' | 'error';
-
-const key = (authorizationId: string) => `presets:${authorizationId}`;
 
 /**
  * The preset cache (DESIGN, "Data access"): per authorization, the user's data its scopes can
@@ -40,7 +39,7 @@ export class PresetCache {
   }
 
   private async shared(grant: Grant, now: Date): Promise<SubjectData> {
-    const cached = await this.cache.get(key(grant.authorizationId)).catch((err: unknown) => {
+    const cached = await this.cache.get(presetCacheKey(grant.authorizationId)).catch((err: unknown) => {
       this.logger.warn({ err: (err as Error).message }, 'preset cache unavailable; reading the database');
       return undefined;
     });
@@ -55,13 +54,8 @@ export class PresetCache {
     const subject = minimizeSubject(await loadSubject(this.db, grant.userId), grant.grantedScopes);
     const ttl = Math.floor((grant.dataWindowEndsAt.getTime() - now.getTime()) / 1000);
     if (ttl > 0) {
-      await this.cache.set(key(grant.authorizationId), `${grant.dataVersion}|${JSON.stringify(subject)}`, ttl).catch(() => undefined);
+      await this.cache.set(presetCacheKey(grant.authorizationId), `${grant.dataVersion}|${JSON.stringify(subject)}`, ttl).catch(() => undefined);
     }
     return subject;
   }
-}
-
-/** Drops an authorization's entry (on revocation): its data should not outlive the consent. */
-export async function forgetPresetData(cache: Cache, authorizationId: string): Promise<void> {
-  await cache.delete(key(authorizationId)).catch(() => undefined);
 }

@@ -12,7 +12,7 @@ import type { ZCreateTestAuthorizationRequest } from '@svc/schemas';
 import { approvalAnswer, approve, authorizationFor, checkAuthorizeRequest, createAuthorization } from '../authorize/authorizations.js';
 import { redirectUriMatches } from '../clients/redirect-uris.js';
 import { applicationNotFound, authorizationConflict, authorizationNotFound, invalidRequest, RedirectableError } from '../errors.js';
-import { forgetPresetData } from '../data-access/preset-cache.js';
+import { forgetPresetData } from '../tokens/preset-cache-entry.js';
 import { signAccessToken } from '../tokens/tokens.js';
 import type { SandboxDeps } from './deps.js';
 import type { SandboxCaller } from './sandbox-caller.js';

@@ -8,7 +8,7 @@ import { forgetCode } from '../authorize/authorizations.js';
 import type { Application } from '../clients/application.js';
 import { grantedDetails, storedDetails } from '../authorize/authorization-details.js';
 import { appScopedUserId, clientSessionId } from '../keys/keyed.js';
-import { forgetPresetData } from '../data-access/preset-cache.js';
+import { forgetPresetData } from './preset-cache-entry.js';
 import { signJws } from '../keys/jws.js';
 import type { SigningAlgorithm } from '../keys/signing-keys.js';
 import { signingAlgorithmOf } from '../clients/signing-algorithms.js';
