@@ -17,10 +17,18 @@ export type ValidatedHandler<S extends RequestSchemas> = (input: Parsed<S>, req:
 
 /**
  * Wraps a handler so it only ever sees parsed input. Every part is checked before the handler
- * runs, and all offending fields are reported together in one 400.
+ * runs, and all offending fields are reported together in one 400. Guards given before the handler
+ * (route middleware that find out who calls and leave it in `res.locals`) run after the input is
+ * checked, in order: a malformed request is answered 400 whoever sends it, as when a handler
+ * called its guard first thing.
  */
-export function handle<S extends RequestSchemas>(schemas: S, handler: ValidatedHandler<S>): RequestHandler {
+export function handle<S extends RequestSchemas>(schemas: S, handler: ValidatedHandler<S>): RequestHandler;
+export function handle<S extends RequestSchemas>(schemas: S, guard: RequestHandler, handler: ValidatedHandler<S>): RequestHandler;
+export function handle<S extends RequestSchemas>(schemas: S, guard: RequestHandler, second: RequestHandler, handler: ValidatedHandler<S>): RequestHandler;
+export function handle<S extends RequestSchemas>(schemas: S, ...chain: (RequestHandler | ValidatedHandler<S>)[]): RequestHandler {
   const parts = Object.entries(schemas) as [keyof RequestSchemas, z.ZodType][];
+  const guards = chain.slice(0, -1) as RequestHandler[];
+  const handler = chain[chain.length - 1] as ValidatedHandler<S>;
   return async (req: Request, res: Response, next: NextFunction) => {
     const input: Record<string, unknown> = {};
     const issues: FieldIssue[] = [];
@@ -30,8 +38,22 @@ export function handle<S extends RequestSchemas>(schemas: S, handler: ValidatedH
       else issues.push(...toFieldIssues(result.error, part));
     }
     if (issues.length > 0) return next(new ValidationError(issues));
+    for (const guard of guards) if (!(await passes(guard, req, res))) return;
     await handler(input as Parsed<S>, req, res);
   };
+}
+
+/**
+ * Runs a guard to its end: true when it let the request on (`next()`), false when it answered
+ * itself; what it threw or passed to `next(err)` is thrown on, to the error handler.
+ */
+async function passes(guard: RequestHandler, req: Request, res: Response): Promise<boolean> {
+  let outcome: { err: unknown } | undefined;
+  await guard(req, res, (err?: unknown) => {
+    outcome = { err };
+  });
+  if (outcome?.err !== undefined) throw outcome.err;
+  return outcome !== undefined;
 }
 
 export function toFieldIssues(error: z.ZodError, prefix?: string): FieldIssue[] {

@@ -339,3 +339,32 @@ describe('logging', () => {
     expect(lines.join('')).not.toMatch(/unhandled error|URIError|\bat /);
   });
 });
+
+describe('handle with guards', () => {
+  const guarded = () => {
+    const app = createBaseApp({ logger: silent, bodyLimit: '1kb', maxBodyDepth: 5 });
+    const seen: string[] = [];
+    const guard: express.RequestHandler = async (req, res, next) => {
+      seen.push('guard');
+      if (req.headers.authorization !== 'yes') throw new HttpError(401, 'unauthorized', 'Who are you?');
+      res.locals.who = 'caller';
+      next();
+    };
+    app.post(
+      '/guarded',
+      handle({ body: z.object({ name: z.string() }) }, guard, ({ body }, _req, res) => {
+        res.json({ name: body.name, who: res.locals.who });
+      }),
+    );
+    return { app: finishApp(app), seen };
+  };
+
+  it('checks the input before the guard, and the guard before the handler', async () => {
+    const { app, seen } = guarded();
+    expect((await request(app).post('/guarded').send({ name: 7 })).status).toBe(400);
+    expect(seen).toEqual([]);
+    expect((await request(app).post('/guarded').send({ name: 'a' })).status).toBe(401);
+    const ok = await request(app).post('/guarded').set('authorization', 'yes').send({ name: 'a' });
+    expect(ok.body).toEqual({ name: 'a', who: 'caller' });
+  });
+});
