@@ -1,4 +1,4 @@
-import { Router, type Request } from 'express';
+import { Router, type RequestHandler } from 'express';
 import { handle, methodNotAllowed } from '@svc/http';
 import { ZAuthorizationIdQuery, ZDecisionRequest } from '@svc/schemas';
 import type { ConsentDeps } from './deps.js';
@@ -12,18 +12,16 @@ export function decisionRouter(deps: ConsentDeps): Router {
   const { issuer } = deps.config;
   // Both decisions: the signed-in user (CSRF-checked with the cookie) and their own authorization.
   // A form post (the consent page) must also come from our own page, as at POST /auth/session.
-  const decider = async (req: Request, authorizationId: string) => {
+  const fromOwnForm: RequestHandler = (req, _res, next) => {
     if (isForm(req)) assertSameOrigin(req, issuer);
-    const session = await requireSession(deps, req, { csrf: true });
-    return { session, authorization: await authorizationFor(deps.db, authorizationId, session.userId) };
+    next();
   };
 
   router
     .route('/oauth/authorize/context')
     .get(
-      handle({ query: ZAuthorizationIdQuery }, async ({ query }, req, res) => {
-        const user = await requireSession(deps, req, { csrf: false });
-        const authorization = await authorizationFor(deps.db, query.authorization_id, user.userId);
+      handle({ query: ZAuthorizationIdQuery }, requireSession(deps, { csrf: false }), async ({ query }, _req, res) => {
+        const authorization = await authorizationFor(deps.db, query.authorization_id, res.locals.session!.userId);
         res.json(contextOf(authorization, deps.config.IDP_SECRET));
       }),
     )
@@ -32,8 +30,9 @@ export function decisionRouter(deps: ConsentDeps): Router {
   router
     .route('/oauth/authorize/approve')
     .post(
-      handle({ body: ZDecisionRequest }, async ({ body }, req, res) => {
-        const { session, authorization } = await decider(req, body.authorization_id);
+      handle({ body: ZDecisionRequest }, fromOwnForm, requireSession(deps, { csrf: true }), async ({ body }, req, res) => {
+        const session = res.locals.session!;
+        const authorization = await authorizationFor(deps.db, body.authorization_id, session.userId);
         const { code, codeExpiresAt, granted } = await approve(
           { db: deps.db, cache: deps.store.cache, secret: deps.config.IDP_SECRET, environment: deps.environment },
           { authorization, chosen: body.scopes, user: session, now: deps.clock.now() },
@@ -49,8 +48,8 @@ export function decisionRouter(deps: ConsentDeps): Router {
   router
     .route('/oauth/authorize/deny')
     .post(
-      handle({ body: ZDecisionRequest }, async ({ body }, req, res) => {
-        const { authorization } = await decider(req, body.authorization_id);
+      handle({ body: ZDecisionRequest }, fromOwnForm, requireSession(deps, { csrf: true }), async ({ body }, req, res) => {
+        const authorization = await authorizationFor(deps.db, body.authorization_id, res.locals.session!.userId);
         await deny(deps.db, authorization, deps.clock.now());
         const redirectTo = redirectWith(authorization.redirectUri, issuer, {
           error: 'access_denied',

@@ -35,7 +35,7 @@ import {
   optionalSession,
   setSessionCookie,
   clearSessionCookie,
-  requireSession,
+  checkedSession,
 } from '../sessions/session-cookie.js';
 import type { SandboxDeps } from '../sandbox/deps.js';
 import { createTestUser, deleteTestUser, listTestUsers } from '../sandbox/test-users.js';
@@ -158,7 +158,7 @@ export function consoleRouter(deps: SandboxDeps & WebhookDeps & EndSessionDeps):
     let signed: Signed;
     try {
       // The console is the browser's: its session cookie (with the CSRF token), never a personal access token.
-      const session = await requireSession(deps, req, { csrf: true });
+      const session = await checkedSession(deps, req, { csrf: true });
       const membership = await membershipOf(deps.db, session.userId);
       signed = { session, developer: { userId: session.userId, organizationId: membership.organizationId, role: membership.role } };
     } catch (err) {
@@ -260,7 +260,7 @@ export function consoleRouter(deps: SandboxDeps & WebhookDeps & EndSessionDeps):
   // same end as /oauth/logout, so the apps that registered a back-channel logout URI are told.
   router.post('/console/sign-out', async (req, res) => {
     if (fromOwnPage(req, issuer)) {
-      const session = await requireSession(deps, req, { csrf: true }).catch(() => undefined);
+      const session = await checkedSession(deps, req, { csrf: true }).catch(() => undefined);
       if (session) await endSession(deps, req, res);
       else clearSessionCookie(deps, res);
     }
@@ -269,7 +269,7 @@ export function consoleRouter(deps: SandboxDeps & WebhookDeps & EndSessionDeps):
 
   router.post('/console/invitations/accept', async (req, res) => {
     if (!fromOwnPage(req, issuer)) return back(req, res);
-    const session = await requireSession(deps, req, { csrf: true }).catch(() => undefined);
+    const session = await checkedSession(deps, req, { csrf: true }).catch(() => undefined);
     if (!session) return back(req, res);
     try {
       await acceptInvitation(deps, session, one((req.body as Form).invitation_token) ?? '');

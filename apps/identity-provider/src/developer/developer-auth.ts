@@ -9,7 +9,7 @@ import type { Request } from 'express';
 import type { MemberRole } from '@svc/db';
 import { sha256Hex } from '@svc/secrets';
 import { developerTokenRejected, ownerOnly, sessionRequired } from '../errors.js';
-import { requireSession } from '../sessions/session-cookie.js';
+import { checkedSession } from '../sessions/session-cookie.js';
 import type { DeveloperDeps } from './deps.js';
 import { membershipOf } from './organizations.js';
 
@@ -44,7 +44,7 @@ export async function requireDeveloper(deps: DeveloperDeps, req: Request, option
       );
     return personalAccessToken(deps, token);
   }
-  const session = await requireSession(deps, req, options);
+  const session = await checkedSession(deps, req, options);
   const membership = await membershipOf(deps.db, session.userId);
   return { userId: session.userId, organizationId: membership.organizationId, role: membership.role };
 }

@@ -113,9 +113,8 @@ export function developerRouter(deps: DeveloperDeps): Router {
   router
     .route('/v2/developer/invitations/accept')
     .post(
-      handle({ body: ZAcceptInvitationRequest }, async ({ body }, req, res) => {
-        const session = await requireSession(deps, req, { csrf: true });
-        res.json(await acceptInvitation(deps, session, body.invitation_token));
+      handle({ body: ZAcceptInvitationRequest }, requireSession(deps, { csrf: true }), async ({ body }, _req, res) => {
+        res.json(await acceptInvitation(deps, res.locals.session!, body.invitation_token));
       }),
     )
     .all(methodNotAllowed);

@@ -5,7 +5,7 @@ import type { RevocationDeps } from './deps.js';
 import { authenticateGuarded, presentedCredentials } from '../clients/client-auth.js';
 import { grantsOfTokens, revokeAuthorizationFor, revokeToken, type RevokeDetail, type Revoker } from './revocation.js';
 import { invalidRequest } from '../errors.js';
-import { presentedSession, requireSession } from '../sessions/session-cookie.js';
+import { checkedSession, presentedSession } from '../sessions/session-cookie.js';
 
 export function revokeRouter(deps: RevocationDeps): Router {
   const router = Router();
@@ -27,7 +27,7 @@ export function revokeRouter(deps: RevocationDeps): Router {
         const source = req.ip ?? 'unknown';
         let who: Revoker;
         if (plainTokens.length === 0 && session.via !== 'none' && !req.headers.authorization?.startsWith('Basic ') && !body.client_id) {
-          who = { kind: 'user', userId: (await requireSession(deps, req, { csrf: true })).userId };
+          who = { kind: 'user', userId: (await checkedSession(deps, req, { csrf: true })).userId };
         } else {
           const presented = presentedCredentials(deps.config, req, body);
           who = {

@@ -1,4 +1,4 @@
-import type { Request, Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { constantTimeEqual } from '@svc/secrets';
 import type { CoreDeps } from '@svc/runtime';
 import type { Config } from '../config.js';
@@ -61,12 +61,19 @@ export async function optionalSession(deps: SessionCookieDeps, req: Request): Pr
   return sessionUser(deps.db, presentedSession(deps, req).token, deps.clock.now());
 }
 
+declare module 'express-serve-static-core' {
+  interface Locals {
+    /** The signed-in user, left by requireSession. */
+    session?: SessionUser;
+  }
+}
+
 /**
  * The signed-in user for a state-changing request. With the cookie, the request must also carry
  * the session's CSRF token (form field `csrf_token` or header X-CSRF-Token); with a bearer
  * session token it need not, as browsers never attach those on their own.
  */
-export async function requireSession(deps: SessionCookieDeps, req: Request, options: { csrf: boolean }): Promise<SessionUser> {
+export async function checkedSession(deps: SessionCookieDeps, req: Request, options: { csrf: boolean }): Promise<SessionUser> {
   const presented = presentedSession(deps, req);
   const user = await sessionUser(deps.db, presented.token, deps.clock.now());
   if (!user) throw sessionRequired(deps.environment.elsewhere('This session token', presented.token));
@@ -77,6 +84,18 @@ export async function requireSession(deps: SessionCookieDeps, req: Request, opti
     }
   }
   return user;
+}
+
+/**
+ * The guard of a route for signed-in users: 401 without a session, 403 without its CSRF token
+ * (see checkedSession); leaves the user in `res.locals.session`. The base app has parsed a form
+ * body by then, so its `csrf_token` field counts.
+ */
+export function requireSession(deps: SessionCookieDeps, options: { csrf: boolean }): RequestHandler {
+  return async (req, res, next) => {
+    res.locals.session = await checkedSession(deps, req, options);
+    next();
+  };
 }
 
 /**

@@ -25,8 +25,7 @@ export function sessionRouter(deps: SessionDeps): Router {
         res.json({ session_token: token, expires_in: SESSION_TTL_SECONDS });
       }),
     )
-    .delete(async (req, res) => {
-      await requireSession(deps, req, { csrf: true });
+    .delete(requireSession(deps, { csrf: true }), async (req, res) => {
       await endSession(deps, req, res);
       res.status(204).end();
     })
