@@ -10,20 +10,20 @@ export function apiKeysRouter(deps: DeveloperDeps): Router {
   const router = Router();
   router
     .route('/v2/developer/api-keys')
-    .get(async (req, res) => {
-      res.json(await listApiKeys(deps, await requireDeveloper(deps, req, { csrf: false })));
+    .get(requireDeveloper(deps, { csrf: false }), async (_req, res) => {
+      res.json(await listApiKeys(deps, res.locals.developer!));
     })
     .post(
-      handle({ body: ZCreateApiKeyRequest }, async ({ body }, req, res) => {
-        res.status(201).json(await makeApiKey(deps, await requireDeveloper(deps, req, mintsCredentials(deps)), body));
+      handle({ body: ZCreateApiKeyRequest }, requireDeveloper(deps, mintsCredentials(deps)), async ({ body }, _req, res) => {
+        res.status(201).json(await makeApiKey(deps, res.locals.developer!, body));
       }),
     )
     .all(methodNotAllowed);
   router
     .route('/v2/developer/api-keys/:id/disable')
     .post(
-      handle({ params: ZApiKeyIdParams }, async ({ params }, req, res) => {
-        res.json(await disableKey(deps, await requireDeveloper(deps, req, { csrf: true }), params.id));
+      handle({ params: ZApiKeyIdParams }, requireDeveloper(deps, { csrf: true }), async ({ params }, _req, res) => {
+        res.json(await disableKey(deps, res.locals.developer!, params.id));
       }),
     )
     .all(methodNotAllowed);

@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import { Router, type Request } from 'express';
 import { handle, methodNotAllowed } from '@svc/http';
 import { ZClientIdParams, ZCreateApplicationRequest, ZUpdateApplicationRequest } from '@svc/schemas';
 import type { DeveloperDeps } from '../developer/deps.js';
@@ -8,15 +8,18 @@ import { applicationOf, applicationView, listApplications, registerApplication, 
 /** /v2/developer/applications: an organization's OAuth clients, managed by its developers. */
 export function applicationsRouter(deps: DeveloperDeps): Router {
   const router = Router();
-  const developer = (req: Parameters<typeof requireDeveloper>[1], csrf: boolean) => requireDeveloper(deps, req, { csrf });
+  const changesCredentials = (req: Request) => {
+    const body = req.body as { redirect_uris?: unknown; jwks?: unknown };
+    return body.redirect_uris !== undefined || body.jwks !== undefined ? mintsCredentials(deps) : { csrf: true };
+  };
   router
     .route('/v2/developer/applications')
-    .get(async (req, res) => {
-      res.json(await listApplications(deps, await developer(req, false)));
+    .get(requireDeveloper(deps, { csrf: false }), async (_req, res) => {
+      res.json(await listApplications(deps, res.locals.developer!));
     })
     .post(
-      handle({ body: ZCreateApplicationRequest }, async ({ body }, req, res) => {
-        res.status(201).json(await registerApplication(deps, await requireDeveloper(deps, req, mintsCredentials(deps)), body));
+      handle({ body: ZCreateApplicationRequest }, requireDeveloper(deps, mintsCredentials(deps)), async ({ body }, _req, res) => {
+        res.status(201).json(await registerApplication(deps, res.locals.developer!, body));
       }),
     )
     .all(methodNotAllowed);
@@ -24,27 +27,19 @@ export function applicationsRouter(deps: DeveloperDeps): Router {
   router
     .route('/v2/developer/applications/:client_id')
     .get(
-      handle({ params: ZClientIdParams }, async ({ params }, req, res) => {
-        res.json(applicationView(await applicationOf(deps, await developer(req, false), params.client_id)));
+      handle({ params: ZClientIdParams }, requireDeveloper(deps, { csrf: false }), async ({ params }, _req, res) => {
+        res.json(applicationView(await applicationOf(deps, res.locals.developer!, params.client_id)));
       }),
     )
     .patch(
-      handle({ params: ZClientIdParams, body: ZUpdateApplicationRequest }, async ({ params, body }, req, res) => {
-        // Redirect URIs and keys decide where codes go and who authenticates: a credential change.
-        const changesCredentials = body.redirect_uris !== undefined || body.jwks !== undefined;
-        res.json(
-          await updateApplication(
-            deps,
-            await requireDeveloper(deps, req, changesCredentials ? mintsCredentials(deps) : { csrf: true }),
-            params.client_id,
-            body,
-          ),
-        );
+      // Redirect URIs and keys decide where codes go and who authenticates: a credential change.
+      handle({ params: ZClientIdParams, body: ZUpdateApplicationRequest }, requireDeveloper(deps, changesCredentials), async ({ params, body }, _req, res) => {
+        res.json(await updateApplication(deps, res.locals.developer!, params.client_id, body));
       }),
     )
     .delete(
-      handle({ params: ZClientIdParams }, async ({ params }, req, res) => {
-        res.json(await revokeApplication(deps, await developer(req, true), params.client_id));
+      handle({ params: ZClientIdParams }, requireDeveloper(deps, { csrf: true }), async ({ params }, _req, res) => {
+        res.json(await revokeApplication(deps, res.locals.developer!, params.client_id));
       }),
     )
     .all(methodNotAllowed);
@@ -52,8 +47,8 @@ export function applicationsRouter(deps: DeveloperDeps): Router {
   router
     .route('/v2/developer/applications/:client_id/rotate-secret')
     .post(
-      handle({ params: ZClientIdParams }, async ({ params }, req, res) => {
-        res.json(await rotateSecret(deps, await requireDeveloper(deps, req, mintsCredentials(deps)), params.client_id));
+      handle({ params: ZClientIdParams }, requireDeveloper(deps, mintsCredentials(deps)), async ({ params }, _req, res) => {
+        res.json(await rotateSecret(deps, res.locals.developer!, params.client_id));
       }),
     )
     .all(methodNotAllowed);

@@ -5,7 +5,7 @@
  * acts as a member of one organization with that member's role; a token outlives nothing: once
  * its owner leaves the organization it opens nothing.
  */
-import type { Request } from 'express';
+import type { Request, RequestHandler } from 'express';
 import type { MemberRole } from '@svc/db';
 import { sha256Hex } from '@svc/secrets';
 import { developerTokenRejected, ownerOnly, sessionRequired } from '../errors.js';
@@ -31,11 +31,25 @@ export function bearerToken(req: Request): string | undefined {
 
 export const isPersonalAccessToken = (token: string | undefined): token is string => token !== undefined && /^(sbx_)?svcpat_/.test(token);
 
+declare module 'express-serve-static-core' {
+  interface Locals {
+    /** The developer a request speaks for, left by requireDeveloper. */
+    developer?: Developer;
+  }
+}
+
 /**
- * `sessionOnly`: what a personal access token may not do, as it would outlive or widen itself
- * (making tokens, managing members): a signed-in developer only.
+ * `csrf`: a write, which with the session cookie needs the session's CSRF token. `sessionOnly`:
+ * what a personal access token may not do, as it would outlive or widen itself (making tokens,
+ * managing members): a signed-in developer only.
  */
-export async function requireDeveloper(deps: DeveloperDeps, req: Request, options: { csrf: boolean; sessionOnly?: boolean }): Promise<Developer> {
+export interface DeveloperOptions {
+  csrf: boolean;
+  sessionOnly?: boolean;
+}
+
+/** The developer a request speaks for, by personal access token or session, or a 401/403. */
+export async function checkedDeveloper(deps: DeveloperDeps, req: Request, options: DeveloperOptions): Promise<Developer> {
   const token = bearerToken(req);
   if (isPersonalAccessToken(token)) {
     if (options.sessionOnly)
@@ -55,7 +69,19 @@ export async function requireDeveloper(deps: DeveloperDeps, req: Request, option
  * itself into credentials that outlive it. In the sandbox, whose credentials never open
  * production, a token may (CI registers its test apps and keys).
  */
-export const mintsCredentials = (deps: Pick<DeveloperDeps, 'environment'>) => ({ csrf: true, sessionOnly: !deps.environment.sandbox });
+export const mintsCredentials = (deps: Pick<DeveloperDeps, 'environment'>): DeveloperOptions => ({ csrf: true, sessionOnly: !deps.environment.sandbox });
+
+/**
+ * The guard of a developer route: leaves the developer in `res.locals.developer`. `options` may
+ * depend on the request, whose input handle() has checked by then (a change that touches
+ * credentials asks more than one that does not).
+ */
+export function requireDeveloper(deps: DeveloperDeps, options: DeveloperOptions | ((req: Request) => DeveloperOptions)): RequestHandler {
+  return async (req, res, next) => {
+    res.locals.developer = await checkedDeveloper(deps, req, typeof options === 'function' ? options(req) : options);
+    next();
+  };
+}
 
 /** 403 unless the developer owns the organization (members, and renaming it). */
 export function requireOwner(developer: Developer, what: string): void {

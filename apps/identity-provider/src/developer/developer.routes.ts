@@ -17,7 +17,7 @@ import { requireClientToken } from '../tokens/bearer.js';
 import { developerAuthRequired } from '../errors.js';
 import { authenticateGuarded, presentedCredentials } from '../clients/client-auth.js';
 import { authorizationChanges, membershipOf, organizationView, renameOrganization } from './organizations.js';
-import { bearerToken, isPersonalAccessToken, requireDeveloper, requireOwner } from './developer-auth.js';
+import { bearerToken, checkedDeveloper, isPersonalAccessToken, requireDeveloper, requireOwner } from './developer-auth.js';
 import { optionalSession, requireSession } from '../sessions/session-cookie.js';
 import { acceptInvitation, invite, listMembers, removeMember } from './members.js';
 import { confirmSignUp, signUp } from './signup.js';
@@ -42,7 +42,7 @@ async function callerOrganization(deps: DeveloperDeps, req: Request): Promise<st
   }
   const presented = req.headers.authorization?.match(/^(?:Bearer|DPoP) (\S+)$/)?.[1];
   if (presented?.split('.').length === 3) return (await requireClientToken(deps, req, 'authorizations:read')).organizationId;
-  if (isPersonalAccessToken(bearerToken(req))) return (await requireDeveloper(deps, req, { csrf: false })).organizationId;
+  if (isPersonalAccessToken(bearerToken(req))) return (await checkedDeveloper(deps, req, { csrf: false })).organizationId;
   const session = await optionalSession(deps, req);
   if (!session) throw developerAuthRequired();
   return (await membershipOf(deps.db, session.userId)).organizationId;
@@ -73,14 +73,14 @@ export function developerRouter(deps: DeveloperDeps): Router {
 
   router
     .route('/v2/developer/organization')
-    .get(async (req, res) => {
-      const developer = await requireDeveloper(deps, req, { csrf: false });
+    .get(requireDeveloper(deps, { csrf: false }), async (_req, res) => {
+      const developer = res.locals.developer!;
       const org = await deps.db.organization.findUniqueOrThrow({ where: { id: developer.organizationId } });
       res.json(organizationView(org, developer.userId));
     })
     .put(
-      handle({ body: ZRenameOrganizationRequest }, async ({ body }, req, res) => {
-        const developer = await requireDeveloper(deps, req, { csrf: true });
+      handle({ body: ZRenameOrganizationRequest }, requireDeveloper(deps, { csrf: true }), async ({ body }, _req, res) => {
+        const developer = res.locals.developer!;
         requireOwner(developer, 'rename it');
         res.json(await renameOrganization(deps.db, developer, body.name));
       }),
@@ -89,12 +89,12 @@ export function developerRouter(deps: DeveloperDeps): Router {
 
   router
     .route('/v2/developer/members')
-    .get(async (req, res) => {
-      res.json(await listMembers(deps, await requireDeveloper(deps, req, { csrf: false })));
+    .get(requireDeveloper(deps, { csrf: false }), async (_req, res) => {
+      res.json(await listMembers(deps, res.locals.developer!));
     })
     .post(
-      handle({ body: ZAddMemberRequest }, async ({ body }, req, res) => {
-        const developer = await requireDeveloper(deps, req, { csrf: true, sessionOnly: true });
+      handle({ body: ZAddMemberRequest }, requireDeveloper(deps, { csrf: true, sessionOnly: true }), async ({ body }, _req, res) => {
+        const developer = res.locals.developer!;
         requireOwner(developer, 'invite members');
         res.status(201).json(await invite(deps, developer, body));
       }),
@@ -103,8 +103,8 @@ export function developerRouter(deps: DeveloperDeps): Router {
   router
     .route('/v2/developer/members/:user_id')
     .delete(
-      handle({ params: ZMemberParams }, async ({ params }, req, res) => {
-        await removeMember(deps, await requireDeveloper(deps, req, { csrf: true, sessionOnly: true }), params.user_id);
+      handle({ params: ZMemberParams }, requireDeveloper(deps, { csrf: true, sessionOnly: true }), async ({ params }, _req, res) => {
+        await removeMember(deps, res.locals.developer!, params.user_id);
         res.status(204).end();
       }),
     )
@@ -121,20 +121,20 @@ export function developerRouter(deps: DeveloperDeps): Router {
 
   router
     .route('/v2/developer/personal-access-tokens')
-    .get(async (req, res) => {
-      res.json(await listPersonalAccessTokens(deps, await requireDeveloper(deps, req, { csrf: false })));
+    .get(requireDeveloper(deps, { csrf: false }), async (_req, res) => {
+      res.json(await listPersonalAccessTokens(deps, res.locals.developer!));
     })
     .post(
-      handle({ body: ZCreatePersonalAccessTokenRequest }, async ({ body }, req, res) => {
-        res.status(201).json(await createPersonalAccessToken(deps, await requireDeveloper(deps, req, { csrf: true, sessionOnly: true }), body));
+      handle({ body: ZCreatePersonalAccessTokenRequest }, requireDeveloper(deps, { csrf: true, sessionOnly: true }), async ({ body }, _req, res) => {
+        res.status(201).json(await createPersonalAccessToken(deps, res.locals.developer!, body));
       }),
     )
     .all(methodNotAllowed);
   router
     .route('/v2/developer/personal-access-tokens/:id')
     .delete(
-      handle({ params: ZTokenIdParams }, async ({ params }, req, res) => {
-        await revokePersonalAccessToken(deps, await requireDeveloper(deps, req, { csrf: true }), params.id);
+      handle({ params: ZTokenIdParams }, requireDeveloper(deps, { csrf: true }), async ({ params }, _req, res) => {
+        await revokePersonalAccessToken(deps, res.locals.developer!, params.id);
         res.status(204).end();
       }),
     )
@@ -142,20 +142,20 @@ export function developerRouter(deps: DeveloperDeps): Router {
 
   router
     .route('/v2/developer/initial-access-tokens')
-    .get(async (req, res) => {
-      res.json(await listInitialAccessTokens(deps, await requireDeveloper(deps, req, { csrf: false })));
+    .get(requireDeveloper(deps, { csrf: false }), async (_req, res) => {
+      res.json(await listInitialAccessTokens(deps, res.locals.developer!));
     })
     .post(
-      handle({ body: ZCreateInitialAccessTokenRequest }, async ({ body }, req, res) => {
-        res.status(201).json(await createInitialAccessToken(deps, await requireDeveloper(deps, req, { csrf: true, sessionOnly: true }), body));
+      handle({ body: ZCreateInitialAccessTokenRequest }, requireDeveloper(deps, { csrf: true, sessionOnly: true }), async ({ body }, _req, res) => {
+        res.status(201).json(await createInitialAccessToken(deps, res.locals.developer!, body));
       }),
     )
     .all(methodNotAllowed);
   router
     .route('/v2/developer/initial-access-tokens/:id')
     .delete(
-      handle({ params: ZTokenIdParams }, async ({ params }, req, res) => {
-        await revokeInitialAccessToken(deps, await requireDeveloper(deps, req, { csrf: true }), params.id);
+      handle({ params: ZTokenIdParams }, requireDeveloper(deps, { csrf: true }), async ({ params }, _req, res) => {
+        await revokeInitialAccessToken(deps, res.locals.developer!, params.id);
         res.status(204).end();
       }),
     )

@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import { authenticateGuarded, credentialsFrom } from '../clients/client-auth.js';
 import { conflict, onlyInTheSandbox } from '../errors.js';
-import { requireDeveloper } from '../developer/developer-auth.js';
+import { checkedDeveloper } from '../developer/developer-auth.js';
 import type { SandboxDeps } from './deps.js';
 
 /**
@@ -23,7 +23,7 @@ export async function sandboxCaller(deps: SandboxDeps, req: Request, options: { 
     const app = await authenticateGuarded(deps, presented, req.ip);
     return { organizationId: app.organizationId, clientId: app.clientId };
   }
-  return { organizationId: (await requireDeveloper(deps, req, options)).organizationId };
+  return { organizationId: (await checkedDeveloper(deps, req, options)).organizationId };
 }
 
 /** What only a developer may do (deleting test users, which other applications may rely on). */
