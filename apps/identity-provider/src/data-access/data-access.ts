@@ -1,17 +1,35 @@
-import type { Request } from 'express';
+import type { RequestHandler } from 'express';
+import type { SubjectData } from '@svc/presets';
 import type { DataAccessDeps } from './deps.js';
 import { assertDataWindow } from '../tokens/access-tokens.js';
 import type { DataAccess } from './read-presets.js';
-import { requireAccessToken } from '../tokens/bearer.js';
+import { checkedAccessToken } from '../tokens/bearer.js';
+
+/** What a data endpoint reads with: what the token may read, the time, and the user's data. */
+export interface DataRead {
+  access: DataAccess;
+  now: Date;
+  subject: () => Promise<SubjectData>;
+}
+
+declare module 'express-serve-static-core' {
+  interface Locals {
+    /** Left by requireDataAccess. */
+    dataRead?: DataRead;
+  }
+}
 
 /**
  * The gate of every data endpoint: a live token (E4041 / E4042), inside its authorization's data
- * window (E4010), and a loader for the user's data through the preset cache.
+ * window (E4010), and a loader for the user's data through the preset cache, in `res.locals.dataRead`.
  */
-export async function requireDataAccess(deps: DataAccessDeps, req: Request) {
-  const { grant, scopes } = await requireAccessToken(deps, req, 'data');
-  const now = deps.clock.now();
-  assertDataWindow(grant, now);
-  const access: DataAccess = { scopes, windowEndsAt: grant.dataWindowEndsAt };
-  return { access, now, subject: () => deps.presetCache.subject(grant, now) };
+export function requireDataAccess(deps: DataAccessDeps): RequestHandler {
+  return async (req, res, next) => {
+    const { grant, scopes } = await checkedAccessToken(deps, req, 'data');
+    const now = deps.clock.now();
+    assertDataWindow(grant, now);
+    const access: DataAccess = { scopes, windowEndsAt: grant.dataWindowEndsAt };
+    res.locals.dataRead = { access, now, subject: () => deps.presetCache.subject(grant, now) };
+    next();
+  };
 }

@@ -23,8 +23,8 @@ export function presetsRouter(deps: DataAccessDeps): Router {
     .options(openCors)
     .post(
       openCors,
-      handle({ body: ZPresetBatchRequest }, async ({ body }, req, res) => {
-        const { access, now, subject } = await requireDataAccess(deps, req);
+      handle({ body: ZPresetBatchRequest }, requireDataAccess(deps), async ({ body }, _req, res) => {
+        const { access, now, subject } = res.locals.dataRead!;
         res.set('Cache-Control', 'no-store').json(await readPresets(body.presets, access, subject, now));
       }),
     )
@@ -35,8 +35,8 @@ export function presetsRouter(deps: DataAccessDeps): Router {
     .options(openCors)
     .get(
       openCors,
-      handle({ params: ZPresetParams }, async ({ params }, req, res) => {
-        const { access, now, subject } = await requireDataAccess(deps, req);
+      handle({ params: ZPresetParams }, requireDataAccess(deps), async ({ params }, _req, res) => {
+        const { access, now, subject } = res.locals.dataRead!;
         const name = params.preset_name;
         const refused = checkPresetAccess(name, access);
         if (refused) throw refused;

@@ -12,8 +12,8 @@ export function queriesRouter(deps: DataAccessDeps): Router {
     .options(openCors)
     .post(
       openCors,
-      handle({ body: ZQueryEvaluateRequest }, async ({ body }, req, res) => {
-        const { access, now, subject } = await requireDataAccess(deps, req);
+      handle({ body: ZQueryEvaluateRequest }, requireDataAccess(deps), async ({ body }, _req, res) => {
+        const { access, now, subject } = res.locals.dataRead!;
         res.set('Cache-Control', 'no-store').json(await evaluateQuery(body.query, access, subject, now));
       }),
     )

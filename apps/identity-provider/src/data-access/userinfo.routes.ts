@@ -14,8 +14,8 @@ export function userinfoRouter(deps: DataAccessDeps): Router {
   router
     .route('/v2/userinfo')
     .options(openCors)
-    .get(openCors, async (req, res) => {
-      const { claims, scopes, grant } = await requireAccessToken(deps, req);
+    .get(openCors, requireAccessToken(deps), async (_req, res) => {
+      const { claims, scopes, grant } = res.locals.access!;
       assertDataWindow(grant, deps.clock.now());
       const user = grant.user;
       res.json({

@@ -1,4 +1,4 @@
-import type { Request } from 'express';
+import type { Request, RequestHandler } from 'express';
 import { dpopChallenge, dpopChallengeHeaders, insufficientScope, invalidToken, OAuthError, PresetError, tokenRejected } from '../errors.js';
 import { constantTimeEqual } from '@svc/secrets';
 import { clientCertificate } from '../clients/client-certificate.js';
@@ -28,6 +28,13 @@ export interface Access {
 }
 
 type Style = 'oauth' | 'data';
+
+declare module 'express-serve-static-core' {
+  interface Locals {
+    /** The access token a request presents, checked: left by requireAccessToken. */
+    access?: Access;
+  }
+}
 
 function senderRejected(err: OAuthError, style: Style) {
   // Either way the challenge is DPoP's (RFC 9449 §7.1), with DPoP-Nonce when a nonce is wanted.
@@ -111,7 +118,7 @@ export async function requireClientToken(deps: BearerDeps, req: Request, scope: 
  * and checked for revocation. `style` picks how a refusal reads: RFC 6750 for OAuth endpoints,
  * E4041/E4042 for the data endpoints.
  */
-export async function requireAccessToken(deps: BearerDeps, req: Request, style: Style = 'oauth'): Promise<Access> {
+export async function checkedAccessToken(deps: BearerDeps, req: Request, style: Style = 'oauth'): Promise<Access> {
   const { scheme, token } = presentedToken(req, style);
   const jwt = await verifyAccessJwt(deps.tokens, token);
   if (!jwt.ok) throw tokenRejected(jwt.rejection, style, deps.tokens.environment.elsewhereJwt('This access token', token));
@@ -122,4 +129,12 @@ export async function requireAccessToken(deps: BearerDeps, req: Request, style: 
   const grant = await loadGrant(deps.tokens, jwt.value);
   if (!grant.ok) throw tokenRejected(grant.rejection, style);
   return { claims: jwt.value, grant: grant.value, scopes: jwt.value.scope.split(' ').filter(Boolean) };
+}
+
+/** The guard of a route for access tokens (see checkedAccessToken): leaves the token in `res.locals.access`. */
+export function requireAccessToken(deps: BearerDeps, style: Style = 'oauth'): RequestHandler {
+  return async (req, res, next) => {
+    res.locals.access = await checkedAccessToken(deps, req, style);
+    next();
+  };
 }
