@@ -95,6 +95,15 @@ export async function authorizationFor(db: Db, id: string, userId: string) {
   return found;
 }
 
+/**
+ * "Not you?": a pending authorization bound to `userId` goes back to being unbound, so the account
+ * that signs in next answers it (authorizationFor binds it to them) instead of being told it is
+ * another account's.
+ */
+export async function releaseAuthorization(db: Db, id: string, userId: string): Promise<void> {
+  await db.authorization.updateMany({ where: { id, userId, status: 'pending_admin' }, data: { userId: null } });
+}
+
 /** A pending authorization that can still be decided, with its client and organization; else null. */
 export async function pendingAuthorization(db: Db, id: string, now: Date) {
   const a = isUuid(id) ? await db.authorization.findUnique({ where: { id }, include: { application: { include: { organization: true } } } }) : null;

@@ -3,7 +3,7 @@ import { handle, HttpError, methodNotAllowed } from '@svc/http';
 import { constantTimeEqual, randomBase62 } from '@svc/secrets';
 import { ZAuthorizationIdQuery, ZConsentSignInForm, ZConsentSignOutForm } from '@svc/schemas';
 import type { ConsentDeps } from './deps.js';
-import { authorizationFor, offeredScopes, pendingAuthorization } from '../authorize/authorizations.js';
+import { authorizationFor, offeredScopes, pendingAuthorization, releaseAuthorization } from '../authorize/authorizations.js';
 import { storedDetails } from '../authorize/authorization-details.js';
 import { signIn } from '../sessions/sessions.js';
 import { endSession } from '../sessions/end-session.js';
@@ -119,6 +119,7 @@ export function consentRouter(deps: ConsentDeps): Router {
         const session = await optionalSession(deps, req);
         if (!fromOwnPage(req, deps.config.issuer) || (session && !constantTimeEqual(csrfTokenFor(deps, session), body.csrf_token)))
           return sendPage(res, 403, renderError(messages(lang).formExpired, provider, lang));
+        if (session) await releaseAuthorization(deps.db, a.id, session.userId);
         await endSession(deps, req, res);
         res.redirect(303, `/consent?authorization_id=${a.id}`);
       }),

@@ -126,6 +126,30 @@ describe('hosted decision and sign-out forms', () => {
     expect(res.status).toBe(303);
   });
 
+  it('"Not you? Sign out" lets another account answer the same request', async () => {
+    const browser = await signedInBrowser();
+    const out = await request(app())
+      .post('/consent/sign-out')
+      .set('Cookie', browser.cookie)
+      .set(fromOwnPage(issuer()))
+      .type('form')
+      .send({ authorization_id: browser.id, csrf_token: browser.csrf });
+    expect(out.status).toBe(303);
+    // The same request, signed in as the other account, is that account's to answer.
+    const page = await signInPage(app(), browser.id);
+    const other = await request(app())
+      .post('/consent/sign-in')
+      .set('Cookie', page.cookie)
+      .set(fromOwnPage(issuer()))
+      .type('form')
+      .send({ authorization_id: browser.id, csrf_token: page.csrf, email: browser.a.other.email, password: browser.a.other.password });
+    expect(other.status).toBe(303);
+    const consent = await request(app()).get('/consent').set('Cookie', cookiesFrom(other)).query({ authorization_id: browser.id });
+    expect(consent.status).toBe(200);
+    expect(consent.text).toContain(browser.a.other.email);
+    expect(consent.text).not.toContain(browser.a.user.email);
+  });
+
   it('refuses a cross-site sign-out and keeps the session', async () => {
     const browser = await signedInBrowser();
     const res = await request(app())
