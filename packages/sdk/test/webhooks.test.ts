@@ -37,4 +37,16 @@ describe('verifyWebhook', () => {
     refused(() => verifyWebhook(secret, body, { ...headers, 'webhook-id': 'msg_2' }, { now: at }));
     refused(() => verifyWebhook(secret, body, { 'webhook-id': 'msg_1', 'webhook-timestamp': headers['webhook-timestamp'] }, { now: at }));
   });
+
+  it('verifies the Standard Webhooks specification’s example, and refuses it with another body', () => {
+    const body = '{"test": 2432232314}';
+    const headers = {
+      'webhook-id': 'msg_p5jXN8AQM9LWM0D4loKWxJek',
+      'webhook-timestamp': '1614265330',
+      'webhook-signature': 'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=',
+    };
+    const options = { now: new Date(1614265330 * 1000) };
+    expect(verifyWebhook('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', body, headers, options).id).toBe('msg_p5jXN8AQM9LWM0D4loKWxJek');
+    expect(() => verifyWebhook('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', '{"test": 2432232315}', headers, options)).toThrow(WebhookVerificationError);
+  });
 });

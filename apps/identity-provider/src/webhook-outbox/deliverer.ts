@@ -4,8 +4,8 @@ import type { Clock } from '@svc/runtime';
 import type { OutboundFetch } from '../clients/outbound-fetch.js';
 import { recordWebhookEvent, webhookIdOf } from './events.js';
 import { DISABLE_AFTER_MS, retryDelayMs } from './schedule.js';
-import { signatureHeader } from './signatures.js';
 import type { WebhookSecrets } from '@svc/signing-keys';
+import { sign } from '@svc/webhook-signatures';
 
 export const WEBHOOK_CHANNEL = 'svc_webhooks';
 /** A 2xx within this long is a success; anything else, or nothing, a failed attempt. */
@@ -287,7 +287,7 @@ export class WebhookDeliverer {
           'user-agent': 'svc-webhooks/1',
           'webhook-id': id,
           'webhook-timestamp': String(timestamp),
-          'webhook-signature': signatureHeader(secrets, id, timestamp, body),
+          'webhook-signature': sign(secrets, { id, timestamp, body }),
         },
         signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
       });
