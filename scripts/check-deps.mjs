@@ -58,10 +58,12 @@ const RUNS = {
   'tests/platform': ['@svc/admin', '@svc/identity-provider', '@svc/wallet-verify', '@svc/credential-issuer'],
 };
 
-// Imports that cannot be declared: testkit's database preset depends on @svc/db, so @svc/db's own
-// tests reach testkit through the workspace root (turbo refuses the cycle a declaration makes).
+// Imports that cannot be declared: testkit's database preset depends on @svc/db, and @svc/db on
+// @svc/schemas (the webhook events its roles may write), so their own tests reach testkit through
+// the workspace root (turbo refuses the cycle a declaration makes).
 const UNDECLARABLE = {
   'packages/db': ['@svc/testkit'],
+  'packages/schemas': ['@svc/testkit'],
 };
 
 const problems = [];

@@ -1,7 +1,7 @@
-import { verifyWebhook, type WebhookEvent } from '@svc/sdk';
+import { verifyWebhook, type WebhookEvent, type WebhookEventType } from '@svc/sdk';
 
 /** The event types the demo app asks for: what an app holding users' consent must act on. */
-export const DEMO_EVENTS = ['authorization.approved', 'authorization.revoked', 'authorization.data_window_ended', 'user.data_changed'];
+export const DEMO_EVENTS: WebhookEventType[] = ['authorization.approved', 'authorization.revoked', 'authorization.data_window_ended', 'user.data_changed'];
 
 /** The webhook events this demo app received and verified, newest first (the last 20). */
 export class EventLog {

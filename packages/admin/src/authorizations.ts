@@ -1,5 +1,5 @@
 import { outboxInsert, walletApprovalRevoked } from '@svc/db';
-import { isUuid } from '@svc/schemas';
+import { isUuid, webhookEvent } from '@svc/schemas';
 import { type AdminContext, inTransaction } from './context.js';
 import { AdminError } from './errors.js';
 
@@ -24,8 +24,7 @@ export async function revokeAuthorizationAsOperator(ctx: AdminContext, input: { 
     await db.refreshToken.updateMany({ where: { authorizationId: a.id, revokedAt: null }, data: { revokedAt: now } });
     await outboxInsert(db, {
       organizationId: a.application.organizationId,
-      type: 'authorization.revoked',
-      data: { authorization_id: a.id, client_id: a.application.clientId, reason: 'operator' },
+      event: webhookEvent('authorization.revoked', { authorization_id: a.id, client_id: a.application.clientId, reason: 'operator' }),
       subject: a.id,
     });
     if (ctx.credentialIssuerClientId)

@@ -1,6 +1,6 @@
 import { outboxInsert } from '@svc/db';
 import { PRESET_NAMES, presetDefinition, resolvePreset, type StoredCredential, type SubjectData } from '@svc/presets';
-import { walletConfiguration, withImplied } from '@svc/schemas';
+import { walletConfiguration, webhookEvent, withImplied } from '@svc/schemas';
 import { type AdminContext, type DbClient, inTransaction } from './context.js';
 
 /** Everything presets are resolved from, for one user, straight from the database. */
@@ -52,8 +52,7 @@ export async function changingUserData<T>(ctx: AdminContext, userId: string, cha
       if (presets.length === 0) continue;
       await outboxInsert(tx.db, {
         organizationId: a.application.organizationId,
-        type: 'user.data_changed',
-        data: { authorization_id: a.id, client_id: a.application.clientId, presets },
+        event: webhookEvent('user.data_changed', { authorization_id: a.id, client_id: a.application.clientId, presets }),
         subject: a.id,
       });
     }
@@ -83,8 +82,7 @@ async function tellCredentialIssuer(tx: AdminContext, authorizations: { id: stri
   for (const a of stale)
     await outboxInsert(tx.db, {
       organizationId: issuer.organizationId,
-      type: 'wallet_approval.data_changed',
-      data: { authorization_id: a.id, credential_configuration_ids: a.ids },
+      event: webhookEvent('wallet_approval.data_changed', { authorization_id: a.id, credential_configuration_ids: a.ids }),
       subject: a.id,
     });
 }

@@ -1,6 +1,7 @@
 import { type Db, outboxInsert } from '@svc/db';
 import type { Logger } from '@svc/http';
 import type { RateLimitDecision } from '@svc/kv';
+import { webhookEvent } from '@svc/schemas';
 
 /**
  * api_key.limit_reached, once per key and hourly window: written into the webhook outbox the
@@ -34,8 +35,7 @@ export class LimitEvents {
   private async write(key: { id: string; organizationId: string; hourlyLimit: number }, resetAt: string): Promise<void> {
     await outboxInsert(this.db, {
       organizationId: key.organizationId,
-      type: 'api_key.limit_reached',
-      data: { api_key_id: key.id, hourly_limit: key.hourlyLimit, resets_at: resetAt },
+      event: webhookEvent('api_key.limit_reached', { api_key_id: key.id, hourly_limit: key.hourlyLimit, resets_at: resetAt }),
       subject: `${key.id}@${resetAt}`,
       onceBySubject: true,
     });

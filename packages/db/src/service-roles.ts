@@ -1,3 +1,4 @@
+import { webhookEventTypesWrittenBy } from '@svc/schemas';
 import pg from 'pg';
 
 /**
@@ -34,6 +35,13 @@ const API_KEY_READ = '"id", "organizationId", "keyHash", "status", "permissions"
 // What a developer sees of an organization's API keys (the identity provider's console): all but the hash.
 const API_KEY_LIST =
   '"id", "organizationId", "prefix", "name", "status", "permissions", "hourlyLimit", "burstLimit", "lastUsedAt", "createdAt", "disabledAt", "rotatedFromId"';
+
+/** The webhook event types a service's role may write into the outbox (the registry in @svc/schemas says whose they are), as SQL literals. */
+function eventTypesOf(service: Exclude<RoleService, 'identity-provider'>): string {
+  return webhookEventTypesWrittenBy(service)
+    .map((type) => `'${type}'`)
+    .join(', ');
+}
 
 /**
  * The roles and their grants, run as the database owner after the migrations, in one
@@ -140,10 +148,10 @@ ALTER TABLE "WebhookEvent" ENABLE ROW LEVEL SECURITY;
 DROP POLICY IF EXISTS "WebhookEvent_identity_provider" ON "WebhookEvent";
 CREATE POLICY "WebhookEvent_identity_provider" ON "WebhookEvent" TO ${idp} USING (true) WITH CHECK (true);
 DROP POLICY IF EXISTS "WebhookEvent_wallet_verify" ON "WebhookEvent";
-CREATE POLICY "WebhookEvent_wallet_verify" ON "WebhookEvent" FOR INSERT TO ${verify} WITH CHECK ("type" = 'api_key.limit_reached');
+CREATE POLICY "WebhookEvent_wallet_verify" ON "WebhookEvent" FOR INSERT TO ${verify} WITH CHECK ("type" IN (${eventTypesOf('wallet-verify')}));
 DROP POLICY IF EXISTS "WebhookEvent_credential_issuer" ON "WebhookEvent";
 CREATE POLICY "WebhookEvent_credential_issuer" ON "WebhookEvent" FOR INSERT TO ${issuer}
-  WITH CHECK ("type" IN ('credential.issued', 'credential.revoked', 'api_key.limit_reached'));
+  WITH CHECK ("type" IN (${eventTypesOf('credential-issuer')}));
 
 -- Both services keep their signing keys in "SigningKey": each role sees and writes only its own
 -- service's rows, so the issuer cannot even read the identity provider's sealed RSA keys. The

@@ -1,10 +1,11 @@
+import { type TypedWebhookEvent, webhookEvent } from '@svc/schemas';
 import { Prisma } from './generated/prisma/client.js';
 
 /** An event for the webhook outbox (../shared/DESIGN.md, "Webhooks"): ids the integrator holds, never personal data. */
 export interface OutboxEvent {
   organizationId: string;
-  type: string;
-  data: Record<string, unknown>;
+  /** Made with `webhookEvent(type, data)` (@svc/schemas), whose registry says what `data` is. */
+  event: TypedWebhookEvent;
   /** What it is about (a credential's id): an endpoint gets one subject's events in order. */
   subject?: string;
   /**
@@ -23,7 +24,7 @@ type RawWriter = { $executeRaw: Prisma.TransactionClient['$executeRaw'] };
  * the change committed. Its time is the database's.
  */
 export function outboxInsert(db: RawWriter, event: OutboxEvent) {
-  const values = Prisma.sql`VALUES (${event.organizationId}::uuid, ${event.type}, ${JSON.stringify(event.data)}::jsonb, ${event.subject ?? null})`;
+  const values = Prisma.sql`VALUES (${event.organizationId}::uuid, ${event.event.type}, ${JSON.stringify(event.event.data)}::jsonb, ${event.subject ?? null})`;
   return event.onceBySubject
     ? db.$executeRaw`INSERT INTO "WebhookEvent" ("organizationId", "type", "data", "subject") ${values}
         ON CONFLICT ("type", "subject") WHERE "type" = 'api_key.limit_reached' DO NOTHING`
@@ -38,28 +39,33 @@ export function outboxInsert(db: RawWriter, event: OutboxEvent) {
  * credentials or when no such client exists. Inside the revocation's transaction, like the rest
  * of the outbox. The data: the authorization's id, the configurations it granted, and why.
  */
-export function walletApprovalRevoked(db: RawWriter, event: { authorizationId: string; issuerClientId: string; reason: string }) {
+export function walletApprovalRevoked(db: ApprovalWriter, event: { authorizationId: string; issuerClientId: string; reason: ApprovalEndReason }) {
   return walletApprovalEvents(db, Prisma.sql`a.id = ${event.authorizationId}::uuid`, event);
 }
 
 /** The same, for each live approval of an application that has just been revoked (reason `application_revoked`). */
-export function walletApprovalsOfApplicationRevoked(db: RawWriter, event: { applicationId: string; issuerClientId: string }) {
+export function walletApprovalsOfApplicationRevoked(db: ApprovalWriter, event: { applicationId: string; issuerClientId: string }) {
   return walletApprovalEvents(db, Prisma.sql`a."applicationId" = ${event.applicationId}::uuid AND a.status IN ('approved', 'consumed')`, {
     ...event,
     reason: 'application_revoked',
   });
 }
 
-function walletApprovalEvents(db: RawWriter, which: Prisma.Sql, event: { issuerClientId: string; reason: string }) {
-  return db.$executeRaw`
-    INSERT INTO "WebhookEvent" ("organizationId", "type", "data", "subject")
-    SELECT p."organizationId", 'wallet_approval.revoked',
-           jsonb_build_object(
-             'authorization_id', a.id,
-             'credential_configuration_ids', (SELECT jsonb_agg(d->>'credential_configuration_id') FROM jsonb_array_elements(a."authorizationDetails") d),
-             'reason', ${event.reason}::text),
-           a.id::text
+type ApprovalWriter = RawWriter & { $queryRaw: Prisma.TransactionClient['$queryRaw'] };
+type ApprovalEndReason = TypedWebhookEvent<'wallet_approval.revoked'>['data']['reason'];
+
+async function walletApprovalEvents(db: ApprovalWriter, which: Prisma.Sql, event: { issuerClientId: string; reason: ApprovalEndReason }): Promise<number> {
+  const approvals = await db.$queryRaw<{ id: string; organizationId: string; configurationIds: string[] }[]>`
+    SELECT a.id::text AS id, p."organizationId"::text AS "organizationId",
+           (SELECT jsonb_agg(d->>'credential_configuration_id') FROM jsonb_array_elements(a."authorizationDetails") d) AS "configurationIds"
     FROM "Authorization" a, "Application" p
     WHERE ${which} AND p."clientId" = ${event.issuerClientId}
       AND jsonb_typeof(a."authorizationDetails") = 'array' AND jsonb_array_length(a."authorizationDetails") > 0`;
+  for (const a of approvals)
+    await outboxInsert(db, {
+      organizationId: a.organizationId,
+      event: webhookEvent('wallet_approval.revoked', { authorization_id: a.id, credential_configuration_ids: a.configurationIds, reason: event.reason }),
+      subject: a.id,
+    });
+  return approvals.length;
 }

@@ -1,27 +1,66 @@
 import { z } from 'zod';
 
-/**
- * Every event an endpoint can ask for (../shared/DESIGN.md, "Webhooks"). Payloads carry ids the
- * integrator already holds, never personal data or preset values.
- */
-export const WEBHOOK_EVENT_TYPES = [
-  'authorization.approved',
-  'authorization.revoked',
-  'authorization.data_window_ended',
-  'user.data_changed',
-  'wallet_approval.revoked',
-  'wallet_approval.data_changed',
-  'credential.issued',
-  'credential.revoked',
-  'api_key.limit_reached',
-  'webhook.endpoint_disabled',
-  'webhook.test',
-] as const;
-export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
-
 /** Why an authorization ended (authorization.revoked's `data.reason`). */
 export const REVOCATION_REASONS = ['user', 'client', 'reuse_detected', 'operator'] as const;
 export type RevocationReason = (typeof REVOCATION_REASONS)[number];
+
+/** Who writes events into the outbox: the three services, and the admin CLI (as the database owner). */
+export type WebhookEventWriter = 'identity-provider' | 'wallet-verify' | 'credential-issuer' | 'admin';
+
+/** The ids every event about an authorization carries. */
+const ZAuthorizationIds = z.object({ authorization_id: z.string(), client_id: z.string(), app_scoped_user_id: z.string() });
+const ZWalletApproval = z.object({ authorization_id: z.string(), credential_configuration_ids: z.array(z.string()) });
+const ZCredentialId = z.object({ credential_id: z.string() });
+
+/**
+ * Every event an endpoint can ask for (../shared/DESIGN.md, "Webhooks"; docs/webhooks.md, "Events"):
+ * its type, the `data` of its body, and who writes it (the database roles of wallet verify and the
+ * credential issuer may write only theirs). Payloads carry ids the integrator already holds, never
+ * personal data or preset values. The order is the one endpoints and the console list them in.
+ */
+export const WEBHOOK_EVENTS = {
+  'authorization.approved': { data: ZAuthorizationIds.extend({ scopes: z.array(z.string()) }), writers: ['identity-provider'] },
+  /** `app_scoped_user_id` is missing when an operator revoked it: the admin CLI holds no identity-provider secret. */
+  'authorization.revoked': {
+    data: ZAuthorizationIds.extend({ app_scoped_user_id: z.string().optional(), reason: z.enum(REVOCATION_REASONS) }),
+    writers: ['identity-provider', 'admin'],
+  },
+  'authorization.data_window_ended': { data: ZAuthorizationIds.extend({ data_window_ended_at: z.string() }), writers: ['identity-provider'] },
+  /** Preset names, never values; no `app_scoped_user_id` (written by the admin CLI). */
+  'user.data_changed': { data: z.object({ authorization_id: z.string(), client_id: z.string(), presets: z.array(z.string()) }), writers: ['admin'] },
+  'wallet_approval.revoked': {
+    data: ZWalletApproval.extend({ reason: z.enum([...REVOCATION_REASONS, 'application_revoked']) }),
+    writers: ['identity-provider', 'admin'],
+  },
+  'wallet_approval.data_changed': { data: ZWalletApproval, writers: ['admin'] },
+  'credential.issued': { data: ZCredentialId, writers: ['credential-issuer'] },
+  'credential.revoked': { data: ZCredentialId, writers: ['credential-issuer'] },
+  'api_key.limit_reached': {
+    data: z.object({ api_key_id: z.string(), hourly_limit: z.number().int(), resets_at: z.string() }),
+    writers: ['wallet-verify', 'credential-issuer'],
+  },
+  'webhook.endpoint_disabled': { data: z.object({ webhook_endpoint_id: z.string(), failing_since: z.string() }), writers: ['identity-provider'] },
+  'webhook.test': { data: z.object({ webhook_endpoint_id: z.string() }), writers: ['identity-provider'] },
+} as const satisfies Record<string, { data: z.ZodType<Record<string, unknown>>; writers: readonly WebhookEventWriter[] }>;
+
+export type WebhookEventType = keyof typeof WEBHOOK_EVENTS;
+export const WEBHOOK_EVENT_TYPES = Object.keys(WEBHOOK_EVENTS) as [WebhookEventType, ...WebhookEventType[]];
+
+/** Each event's `data`, by type. */
+export type WebhookEventPayloads = { [T in WebhookEventType]: z.infer<(typeof WEBHOOK_EVENTS)[T]['data']> };
+
+/** An event of one of `T`'s types with its `data`: what the outbox's writers take. */
+export type TypedWebhookEvent<T extends WebhookEventType = WebhookEventType> = { [K in T]: { type: K; data: WebhookEventPayloads[K] } }[T];
+
+/** The one way an event is made: its `data` is what its type says. */
+export function webhookEvent<T extends WebhookEventType>(type: T, data: WebhookEventPayloads[T]): TypedWebhookEvent<T> {
+  return { type, data } as TypedWebhookEvent<T>;
+}
+
+/** The types a writer writes, in the registry's order. */
+export function webhookEventTypesWrittenBy(writer: WebhookEventWriter): WebhookEventType[] {
+  return WEBHOOK_EVENT_TYPES.filter((type) => (WEBHOOK_EVENTS[type].writers as readonly WebhookEventWriter[]).includes(writer));
+}
 
 const ZWebhookUrl = z
   .string()

@@ -28,6 +28,8 @@ export const CONTRACT_TYPES = [
   'VerifiableCredential',
   'VerifyCredentialResponse',
   'WalletVerification',
+  'WebhookEventPayloads',
+  'WebhookEventType',
 ];
 
 export function generate() {

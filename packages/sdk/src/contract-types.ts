@@ -254,3 +254,39 @@ export type VerifiableCredential = {
 export type VerifyCredentialResponse = { verified: boolean; checks: string[]; errors: string[] };
 
 export type WalletVerification = { wallet_address: string; is_human: boolean; user_id: string };
+
+export type WebhookEventPayloads = {
+  'authorization.approved': { authorization_id: string; client_id: string; app_scoped_user_id: string; scopes: string[] };
+  'authorization.revoked': {
+    authorization_id: string;
+    client_id: string;
+    reason: 'operator' | 'user' | 'client' | 'reuse_detected';
+    app_scoped_user_id?: string | undefined;
+  };
+  'authorization.data_window_ended': { authorization_id: string; client_id: string; app_scoped_user_id: string; data_window_ended_at: string };
+  'user.data_changed': { authorization_id: string; client_id: string; presets: string[] };
+  'wallet_approval.revoked': {
+    authorization_id: string;
+    credential_configuration_ids: string[];
+    reason: 'operator' | 'user' | 'client' | 'reuse_detected' | 'application_revoked';
+  };
+  'wallet_approval.data_changed': { authorization_id: string; credential_configuration_ids: string[] };
+  'credential.issued': { credential_id: string };
+  'credential.revoked': { credential_id: string };
+  'api_key.limit_reached': { api_key_id: string; hourly_limit: number; resets_at: string };
+  'webhook.endpoint_disabled': { webhook_endpoint_id: string; failing_since: string };
+  'webhook.test': { webhook_endpoint_id: string };
+};
+
+export type WebhookEventType =
+  | 'authorization.approved'
+  | 'authorization.revoked'
+  | 'authorization.data_window_ended'
+  | 'user.data_changed'
+  | 'wallet_approval.revoked'
+  | 'wallet_approval.data_changed'
+  | 'credential.issued'
+  | 'credential.revoked'
+  | 'api_key.limit_reached'
+  | 'webhook.endpoint_disabled'
+  | 'webhook.test';

@@ -12,7 +12,7 @@ export {
 } from './credential-issuer.js';
 export { SvcApiError, OAuthApiError, ValidationApiError, PresetApiError, RateLimitApiError, toApiError } from './errors.js';
 export type { TransportOptions } from './http.js';
-export { verifyWebhook, WebhookVerificationError, type WebhookEvent, type VerifyWebhookOptions } from './webhooks.js';
+export { verifyWebhook, WebhookVerificationError, type WebhookEvent, type KnownWebhookEvent, type VerifyWebhookOptions } from './webhooks.js';
 export type {
   PresetResult,
   PresetError,
@@ -24,4 +24,6 @@ export type {
   WalletVerification,
   VerifiableCredential,
   CredentialOfferResponse,
+  WebhookEventType,
+  WebhookEventPayloads,
 } from './contract-types.js';

@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { WebhookEventPayloads, WebhookEventType } from './contract-types.js';
 
 /** A webhook that did not verify: a missing header, a signature that matches no secret, or a timestamp too far off. */
 export class WebhookVerificationError extends Error {
@@ -13,6 +14,12 @@ export interface WebhookEvent<D = Record<string, unknown>> {
   timestamp: string;
   data: D;
 }
+
+/**
+ * A verified event of one of the types docs/webhooks.md lists, its `data` as that type's contract
+ * says (from the same registry the services write events with): narrow it by `type`.
+ */
+export type KnownWebhookEvent = { [T in WebhookEventType]: { id: string; type: T; timestamp: string; data: WebhookEventPayloads[T] } }[WebhookEventType];
 
 export interface VerifyWebhookOptions {
   /** How far the `webhook-timestamp` may be from now, either way (default 300 s): an older request is a replay. */

@@ -22,7 +22,9 @@ const same: [
   Same<Sdk.VerifiableCredential, Contract.VerifiableCredential>,
   Same<Sdk.VerifyCredentialResponse, Contract.VerifyCredentialResponse>,
   Same<Sdk.WalletVerification, Contract.WalletVerification>,
-] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true];
+  Same<Sdk.WebhookEventPayloads, Contract.WebhookEventPayloads>,
+  Same<Sdk.WebhookEventType, Contract.WebhookEventType>,
+] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true];
 
 describe('the SDK’s own copy of the contract types', () => {
   it('is what scripts/contract-types.mjs generates from @svc/schemas today', () => {

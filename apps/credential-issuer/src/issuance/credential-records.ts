@@ -1,5 +1,5 @@
 import { type Db, outboxInsert } from '@svc/db';
-import { isUuid } from '@svc/schemas';
+import { isUuid, webhookEvent } from '@svc/schemas';
 import { credentialNotFound, invalidField } from '../errors.js';
 import type { SignedFacts } from '../vc/signed-facts.js';
 import { BITSTRING_ENTRY_IRI, ownPlace } from '../status-lists/status-lists.js';
@@ -33,7 +33,7 @@ export async function revokeCredential(db: Db, organizationId: string, credentia
     const set = await tx.issuedCredential.updateMany({ where: { id: record.id, revokedAt: null }, data: { status: 'revoked', revokedAt: now } });
     if (set.count === 0) return false;
     if (record.statusListId) await tx.statusList.update({ where: { id: record.statusListId }, data: { version: { increment: 1 } } });
-    await outboxInsert(tx, { organizationId, type: 'credential.revoked', data: { credential_id: record.credentialId }, subject: record.credentialId });
+    await outboxInsert(tx, { organizationId, event: webhookEvent('credential.revoked', { credential_id: record.credentialId }), subject: record.credentialId });
     return true;
   });
   const revokedAt = newly ? now : ((await own(db, organizationId, credentialId)).revokedAt ?? now);

@@ -3,6 +3,7 @@ import type { Db, Sql } from '@svc/db';
 import type { Clock } from '@svc/runtime';
 import { isUniqueViolation, outboxInsert } from '@svc/db';
 import { ValidationError } from '@svc/http';
+import { webhookEvent } from '@svc/schemas';
 import { alreadyIssuedOnApproval, duplicateCredential, invalidField, notSignable } from '../errors.js';
 import type { Config } from '../config.js';
 import { SigningJobError, type SigningPool } from '../vc/signing-pool.js';
@@ -225,8 +226,7 @@ async function sign(
     // The organization's webhook endpoints hear of it if and only if the record commits.
     const told = outboxInsert(ctx.db, {
       organizationId: caller.organizationId,
-      type: 'credential.issued',
-      data: { credential_id: signed.id },
+      event: webhookEvent('credential.issued', { credential_id: signed.id }),
       subject: signed.id,
     });
     await ctx.db.$transaction([recorded, told]);

@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { isUniqueViolation, outboxInsert } from '@svc/db';
 import type { CoreDeps, DpopProofs } from '@svc/runtime';
-import type { ZCredentialRequest } from '@svc/schemas';
+import { webhookEvent, type ZCredentialRequest } from '@svc/schemas';
 import type { z } from 'zod';
 import {
   accessTokenMissing,
@@ -281,7 +281,7 @@ async function issueFor(deps: WalletIssueDeps, source: IssueSource, holder: Hold
           approval: source.approval ?? null,
         },
       });
-      await outboxInsert(tx, { organizationId: source.organizationId, type: 'credential.issued', data: { credential_id: jti }, subject: jti });
+      await outboxInsert(tx, { organizationId: source.organizationId, event: webhookEvent('credential.issued', { credential_id: jti }), subject: jti });
     });
   } catch (err) {
     // Another request on the same approval recorded its credential first: this one was never recorded, so it is not issued.

@@ -1,5 +1,5 @@
 import type { Db } from '@svc/db';
-import { authorizationEvent, recordWebhookEvent } from './events.js';
+import { authorizationDataWindowEnded, recordWebhookEvent } from './events.js';
 
 /** Authorizations announced per run: the rest wait for the next minute. */
 const BATCH = 500;
@@ -34,10 +34,7 @@ export async function announceDataWindowEnds(db: Db, secret: string, now: Date):
     await tx.$executeRaw`UPDATE "Authorization" SET "dataWindowEventAt" = ${now} WHERE id = ANY(${ended.map((e) => e.id)}::uuid[])`;
     for (const e of ended) {
       const a = { id: e.id, userId: e.userId, application: { clientId: e.clientId, organizationId: e.organizationId } };
-      await recordWebhookEvent(
-        tx,
-        authorizationEvent('authorization.data_window_ended', secret, a, { data_window_ended_at: e.endedAt.toISOString() }, e.endedAt),
-      );
+      await recordWebhookEvent(tx, authorizationDataWindowEnded(secret, a, e.endedAt));
     }
     return ended.length;
   });

@@ -1,6 +1,7 @@
 import { ChangeListener, type Db, Prisma } from '@svc/db';
 import type { Logger, Metrics } from '@svc/http';
 import type { Clock } from '@svc/runtime';
+import { webhookEvent } from '@svc/schemas';
 import type { OutboundFetch } from '../clients/outbound-fetch.js';
 import { recordWebhookEvent, webhookIdOf } from './events.js';
 import { DISABLE_AFTER_MS, retryDelayMs } from './schedule.js';
@@ -260,8 +261,7 @@ export class WebhookDeliverer {
       if (moved.count === 0) return;
       await recordWebhookEvent(tx, {
         organizationId: endpoint.organizationId,
-        type: 'webhook.endpoint_disabled',
-        data: { webhook_endpoint_id: endpoint.id, failing_since: failingSince.toISOString() },
+        event: webhookEvent('webhook.endpoint_disabled', { webhook_endpoint_id: endpoint.id, failing_since: failingSince.toISOString() }),
         occurredAt: at,
       });
     });

@@ -1,12 +1,11 @@
 import type { Prisma } from '@svc/db';
-import type { RevocationReason, WebhookEventType } from '@svc/schemas';
+import { type RevocationReason, type TypedWebhookEvent, webhookEvent } from '@svc/schemas';
 import { appScopedUserId } from '../keys/keyed.js';
 
 export interface WebhookEventInput {
   organizationId: string;
-  type: WebhookEventType;
-  /** Ids the integrator already holds; never personal data or preset values. */
-  data: Record<string, unknown>;
+  /** Made with `webhookEvent(type, data)`: ids the integrator already holds; never personal data or preset values. */
+  event: TypedWebhookEvent;
   occurredAt: Date;
   /** A test event: to this endpoint only. */
   endpointId?: string;
@@ -30,8 +29,8 @@ export async function recordWebhookEvent(tx: Outbox, event: WebhookEventInput): 
   const row = await tx.webhookEvent.create({
     data: {
       organizationId: event.organizationId,
-      type: event.type,
-      data: event.data as Prisma.InputJsonValue,
+      type: event.event.type,
+      data: event.event.data as Prisma.InputJsonValue,
       occurredAt: event.occurredAt,
       ...(event.endpointId ? { endpointId: event.endpointId } : {}),
       ...(event.subject ? { subject: event.subject } : {}),
@@ -56,19 +55,20 @@ function authorizationEventData(secret: string, a: AuthorizationFacts) {
   };
 }
 
-/** An event about one authorization: its ids, and what `type` adds; the authorization is its subject (kept in order). */
-export function authorizationEvent(
-  type: Extract<WebhookEventType, `authorization.${string}`>,
-  secret: string,
-  a: AuthorizationFacts,
-  extra: Record<string, unknown>,
-  at: Date,
-): WebhookEventInput {
-  return { organizationId: a.application.organizationId, type, data: { ...authorizationEventData(secret, a), ...extra }, occurredAt: at, subject: a.id };
-}
+/** An event about one authorization; the authorization is its subject (kept in order). */
+const about = (a: AuthorizationFacts, event: TypedWebhookEvent, at: Date): WebhookEventInput => ({
+  organizationId: a.application.organizationId,
+  event,
+  occurredAt: at,
+  subject: a.id,
+});
 
 export const authorizationApproved = (secret: string, a: AuthorizationFacts, scopes: string[], at: Date) =>
-  authorizationEvent('authorization.approved', secret, a, { scopes }, at);
+  about(a, webhookEvent('authorization.approved', { ...authorizationEventData(secret, a), scopes }), at);
 
 export const authorizationRevoked = (secret: string, a: AuthorizationFacts, reason: RevocationReason, at: Date) =>
-  authorizationEvent('authorization.revoked', secret, a, { reason }, at);
+  about(a, webhookEvent('authorization.revoked', { ...authorizationEventData(secret, a), reason }), at);
+
+/** authorization.data_window_ended: written at the time the window ended, which it names. */
+export const authorizationDataWindowEnded = (secret: string, a: AuthorizationFacts, endedAt: Date) =>
+  about(a, webhookEvent('authorization.data_window_ended', { ...authorizationEventData(secret, a), data_window_ended_at: endedAt.toISOString() }), endedAt);

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { isIP } from 'node:net';
 import { ValidationError } from '@svc/http';
 import type { WebhookDelivery, WebhookEndpoint as Row } from '@svc/db';
-import type { ZCreateWebhookRequest, ZUpdateWebhookRequest, ZWebhookDeliveryQuery, WebhookEventType } from '@svc/schemas';
+import { type WebhookEventType, webhookEvent, type ZCreateWebhookRequest, type ZUpdateWebhookRequest, type ZWebhookDeliveryQuery } from '@svc/schemas';
 import type { z } from 'zod';
 import { isPublicAddress } from '../clients/outbound-fetch.js';
 import type { Developer } from '../developer/developer-auth.js';
@@ -137,8 +137,7 @@ export async function sendTestEvent(deps: WebhookDeps, developer: Developer, id:
   return deps.db.$transaction(async (tx) => {
     const eventId = await recordWebhookEvent(tx, {
       organizationId: row.organizationId,
-      type: 'webhook.test',
-      data: { webhook_endpoint_id: row.id },
+      event: webhookEvent('webhook.test', { webhook_endpoint_id: row.id }),
       occurredAt: now,
       endpointId: row.id,
     });

@@ -1,4 +1,5 @@
 import type { OperationExample } from '@svc/http';
+import type { WebhookEventType } from '@svc/schemas';
 
 // The sandbox guide's webhook examples (docs/sandbox.md, in its page order): an endpoint is made
 // (new_webhook, defined in the guide's first block, keeps its id in $WEBHOOK_ID), tried with a test
@@ -10,7 +11,7 @@ const ID = '6a1f0c2e-4b3d-4e8f-9a7b-2c1d0e9f8a7b';
 const EVENT_ID = '2e4c6a8b-0d1f-4a3c-8e5b-7d9f1a3c5e7b';
 const DELIVERY_ID = '8f7e6d5c-4b3a-4291-8f0e-1d2c3b4a5968';
 const NOW = '2026-11-25T10:00:00.000Z';
-const events = ['authorization.approved', 'authorization.revoked', 'webhook.test'];
+const events: WebhookEventType[] = ['authorization.approved', 'authorization.revoked', 'webhook.test'];
 
 const endpoint = {
   id: ID,

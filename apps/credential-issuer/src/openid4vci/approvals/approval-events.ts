@@ -1,5 +1,6 @@
 import type { Db } from '@svc/db';
 import type { CoreDeps } from '@svc/runtime';
+import type { WebhookEventType } from '@svc/schemas';
 import { type SignatureHeaders, type VerifyFailure, verify } from '@svc/webhook-signatures';
 import { z } from 'zod';
 import { invalidEventSignature, invalidField } from '../../errors.js';
@@ -24,7 +25,7 @@ export function verifyEventSignature(secret: string, headers: SignatureHeaders, 
 }
 
 /** The events this issuer acts on; any other (webhook.test) is acknowledged and ignored. */
-const APPROVAL_EVENTS = ['wallet_approval.revoked', 'wallet_approval.data_changed'];
+const APPROVAL_EVENTS: readonly string[] = ['wallet_approval.revoked', 'wallet_approval.data_changed'] satisfies WebhookEventType[];
 const ZApprovalEvent = z.object({
   data: z.object({
     authorization_id: z.uuid({ message: 'must be an authorization id (a UUID)' }),
