@@ -9,7 +9,7 @@ import { issuerCounters } from './metrics.js';
 import { authorizationServerClient } from './openid4vci/approvals/authorization-server.js';
 import type { Openid4vciDeps } from './openid4vci/deps.js';
 import { walletDpopProofs } from './openid4vci/dpop.js';
-import { ownResources } from './openid4vci/metadata.js';
+import { ownResources } from './openid4vci/metadata/metadata.js';
 import type { StatusListsDeps } from './status-lists/deps.js';
 import { StatusListPublisher } from './status-lists/status-list-publisher.js';
 import { SigningPool } from './vc/signing-pool.js';

@@ -2,7 +2,7 @@ import type { CoreDeps } from '@svc/runtime';
 import type { Config } from '../config.js';
 import { startApprovalSweep } from './approvals/approval-sweep.js';
 import type { AuthorizationServerClient } from './approvals/authorization-server.js';
-import { startOfferPurge } from './offer-purge.js';
+import { startOfferPurge } from './offers/offer-purge.js';
 
 export interface WalletJobDeps extends Pick<CoreDeps, 'db' | 'store' | 'clock' | 'logger'> {
   config: Config;

@@ -2,12 +2,17 @@ import { Router } from 'express';
 import { methodNotAllowed, openCors } from '@svc/http';
 import { requireToken } from '../http/require-token.js';
 import { approvalEventsHandler } from './approvals/approval-events.handlers.js';
-import { credentialHandler, nonceHandler } from './credential.handlers.js';
+import { credentialHandler, nonceHandler } from './credentials/credential.handlers.js';
 import type { Openid4vciDeps } from './deps.js';
-import { authorizationServerMetadataHandler, credentialIssuerMetadataHandler, jwtVcIssuerMetadataHandler, typeMetadataHandler } from './metadata.handlers.js';
-import { createOfferHandler, offerHandler } from './offers.handlers.js';
+import {
+  authorizationServerMetadataHandler,
+  credentialIssuerMetadataHandler,
+  jwtVcIssuerMetadataHandler,
+  typeMetadataHandler,
+} from './metadata/metadata.handlers.js';
+import { createOfferHandler, offerHandler } from './offers/offers.handlers.js';
 import { tokenHandler } from './token.handlers.js';
-import { tokenStatusListHandler } from './token-status-lists.handlers.js';
+import { tokenStatusListHandler } from './credentials/token-status-lists.handlers.js';
 import { perAddress } from './wallet-limits.js';
 
 /**

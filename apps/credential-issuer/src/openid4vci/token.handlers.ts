@@ -2,9 +2,9 @@ import { handle } from '@svc/http';
 import { PRE_AUTHORIZED_CODE_GRANT, ZPreAuthorizedTokenRequest } from '@svc/schemas';
 import { unsupportedGrantType } from '../errors.js';
 import type { Openid4vciDeps } from './deps.js';
-import { noStore } from './http-caching.js';
-import { exchangePreAuthorizedCode } from './offers.js';
-import { offerDepsOf } from './offers.handlers.js';
+import { noStore } from './metadata/http-caching.js';
+import { exchangePreAuthorizedCode } from './offers/offers.js';
+import { offerDepsOf } from './offers/offers.handlers.js';
 
 /** POST /token: the pre-authorized code (and its tx_code) for an access token, DPoP-bound when a proof comes with it. */
 export function tokenHandler(deps: Openid4vciDeps) {

@@ -5,7 +5,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import request from 'supertest';
-import { purgeOffers } from '../../src/openid4vci/offer-purge.js';
+import { purgeOffers } from '../../src/openid4vci/offers/offer-purge.js';
 import { buildIssuer, SUBJECT } from '../helpers.js';
 import { createVerifyCryptosuite } from '@digitalbazaar/bbs-2023-cryptosuite';
 import { DataIntegrityProof } from '@digitalbazaar/data-integrity';

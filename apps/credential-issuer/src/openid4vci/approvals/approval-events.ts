@@ -5,7 +5,7 @@ import { type SignatureHeaders, type VerifyFailure, verify } from '@svc/webhook-
 import { z } from 'zod';
 import { invalidEventSignature, invalidField } from '../../errors.js';
 import { revokeCredential } from '../../issuance/credential-records.js';
-import { CREDENTIAL_CONFIGURATIONS } from '../configurations.js';
+import { CREDENTIAL_CONFIGURATIONS } from '../metadata/configurations.js';
 
 const REFUSALS: Record<VerifyFailure, string> = {
   missing_headers: 'webhook-id, webhook-timestamp and webhook-signature are required (Standard Webhooks)',

@@ -1,7 +1,7 @@
 import { handle } from '@svc/http';
 import { ZCreateCredentialOfferRequest, ZOfferHandleParams } from '@svc/schemas';
-import type { Openid4vciDeps } from './deps.js';
-import { noStore } from './http-caching.js';
+import type { Openid4vciDeps } from '../deps.js';
+import { noStore } from '../metadata/http-caching.js';
 import { createOffer, type OfferDeps, offerByHandle } from './offers.js';
 
 export const offerDepsOf = (deps: Openid4vciDeps): OfferDeps => ({

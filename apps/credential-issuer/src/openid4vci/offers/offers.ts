@@ -11,9 +11,9 @@ import type { Db, Prisma } from '@svc/db';
 import { PRE_AUTHORIZED_CODE_GRANT, type ZCreateCredentialOfferRequest } from '@svc/schemas';
 import { constantTimeEqual, sha256Base64Url } from '@svc/secrets';
 import type { z } from 'zod';
-import { invalidField, invalidGrant, oauthInvalidRequest, offerNotFound } from '../errors.js';
-import type { Caller } from '../issuance/issue-credential.js';
-import { configurationById } from './configurations.js';
+import { invalidField, invalidGrant, oauthInvalidRequest, offerNotFound } from '../../errors.js';
+import type { Caller } from '../../issuance/issue-credential.js';
+import { configurationById } from '../metadata/configurations.js';
 
 export const OFFER_TTL_SECONDS = 300;
 export const ACCESS_TOKEN_TTL_SECONDS = 300;

@@ -1,8 +1,8 @@
 import { handle } from '@svc/http';
 import { ZStatusListParams } from '@svc/schemas';
-import { statusListNotFound } from '../errors.js';
-import type { Openid4vciDeps } from './deps.js';
-import { publicCache } from './http-caching.js';
+import { statusListNotFound } from '../../errors.js';
+import type { Openid4vciDeps } from '../deps.js';
+import { publicCache } from '../metadata/http-caching.js';
 import { signedTokenStatusList, TOKEN_STATUS_LIST_TYP } from './token-status-lists.js';
 
 /** GET /token-status-lists/:id: an IETF Token Status List, signed as a JWT. */

@@ -22,15 +22,15 @@ import {
   overLimit,
   unknownConfiguration,
   unknownCredentialIdentifier,
-} from '../errors.js';
-import type { ApprovedGrant, AuthorizationServerClient } from './approvals/authorization-server.js';
-import { type IssueContext, issueGiven, iso } from '../issuance/issue-credential.js';
-import { endedMeanwhile } from './approvals/approval-events.js';
-import { allocateStatusIndex, BITSTRING_ENTRY } from '../status-lists/status-lists.js';
-import { CREDENTIALS_V2, UNDEFINED_TERMS_V2 } from '../vc/document-loader.js';
-import { configurationById, vctOf } from './configurations.js';
+} from '../../errors.js';
+import type { ApprovedGrant, AuthorizationServerClient } from '../approvals/authorization-server.js';
+import { type IssueContext, issueGiven, iso } from '../../issuance/issue-credential.js';
+import { endedMeanwhile } from '../approvals/approval-events.js';
+import { allocateStatusIndex, BITSTRING_ENTRY } from '../../status-lists/status-lists.js';
+import { CREDENTIALS_V2, UNDEFINED_TERMS_V2 } from '../../vc/document-loader.js';
+import { configurationById, vctOf } from '../metadata/configurations.js';
 import { didJwkOf, type Holder, holderKeyOf } from './holder-proofs.js';
-import { offerOfAccessToken } from './offers.js';
+import { offerOfAccessToken } from '../offers/offers.js';
 import { issueSdJwtVc } from './sd-jwt-vc.js';
 import { tokenStatusListUrl } from './token-status-lists.js';
 

@@ -7,8 +7,8 @@
 import { DPOP_ALGORITHMS } from '@svc/runtime';
 import { PRE_AUTHORIZED_CODE_GRANT } from '@svc/schemas';
 import { CREDENTIAL_CONFIGURATIONS, type CredentialConfiguration, vctOf } from './configurations.js';
-import { PROOF_ALGORITHMS } from './holder-proofs.js';
-import { CREDENTIALS_V2, UNDEFINED_TERMS_V2 } from '../vc/document-loader.js';
+import { PROOF_ALGORITHMS } from '../credentials/holder-proofs.js';
+import { CREDENTIALS_V2, UNDEFINED_TERMS_V2 } from '../../vc/document-loader.js';
 
 const LOCALES = ['en', 'de', 'fr'] as const;
 

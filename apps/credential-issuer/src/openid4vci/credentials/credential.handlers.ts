@@ -1,9 +1,9 @@
 import type { RequestHandler } from 'express';
 import { handle } from '@svc/http';
 import { ZCredentialRequest } from '@svc/schemas';
-import type { Openid4vciDeps } from './deps.js';
+import type { Openid4vciDeps } from '../deps.js';
 import { issueNonce } from './holder-proofs.js';
-import { noStore } from './http-caching.js';
+import { noStore } from '../metadata/http-caching.js';
 import { issueToWallet, type PresentedToken } from './wallet-credentials.js';
 
 /** POST /nonce: a c_nonce for the holder's proof. */

@@ -8,7 +8,7 @@
 import { deflateSync } from 'node:zlib';
 import type { Db } from '@svc/db';
 import { SignJWT } from 'jose';
-import type { JwtSigningKey } from '../keys/issuer-keys.js';
+import type { JwtSigningKey } from '../../keys/issuer-keys.js';
 
 export const TOKEN_STATUS_LIST_TYP = 'statuslist+jwt';
 

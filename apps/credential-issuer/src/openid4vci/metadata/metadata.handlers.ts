@@ -2,7 +2,7 @@ import type { RequestHandler } from 'express';
 import { handle } from '@svc/http';
 import { z } from 'zod';
 import { CREDENTIAL_CONFIGURATIONS } from './configurations.js';
-import type { Openid4vciDeps } from './deps.js';
+import type { Openid4vciDeps } from '../deps.js';
 import { publicCache } from './http-caching.js';
 import { authorizationServerMetadata, credentialIssuerMetadata, jwtVcIssuerMetadata, typeMetadata } from './metadata.js';
 

@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import type { CoreDeps } from '@svc/runtime';
 import { decodeProtectedHeader, importJWK, type JWK, jwtVerify } from 'jose';
-import { invalidNonce, invalidProof } from '../errors.js';
+import { invalidNonce, invalidProof } from '../../errors.js';
 
 export const NONCE_TTL_SECONDS = 300;
 export const PROOF_TYP = 'openid4vci-proof+jwt';
