@@ -28,6 +28,11 @@ export async function tokenRequestBinding(deps: DpopBindingDeps, req: Request, r
     if (app.requiresDpop || (isFapi(app) && !certificateBound)) throw invalidDpopProof('This client must send a DPoP proof: its tokens are DPoP-bound');
     return undefined;
   }
+  return verifiedProof(deps, req, res, app, proof);
+}
+
+/** The thumbprint of the key behind a proof sent to this endpoint, with the current nonce; the answer hands out the next one. */
+function verifiedProof(deps: DpopBindingDeps, req: Request, res: Response, app: Application, proof: string): Promise<string> {
   res.set('DPoP-Nonce', deps.dpop.nonce());
   return deps.dpop.verify(proof, { method: req.method, url: requestUrl(deps, req), requireNonce: true, algorithms: clientAlgorithms(app, DPOP_ALGORITHMS) });
 }
@@ -46,13 +51,7 @@ export async function pushedRequestBinding(
 ): Promise<string | undefined> {
   const proof = req.get('dpop');
   if (proof === undefined) return dpopJkt;
-  res.set('DPoP-Nonce', deps.dpop.nonce());
-  const jkt = await deps.dpop.verify(proof, {
-    method: req.method,
-    url: requestUrl(deps, req),
-    requireNonce: true,
-    algorithms: clientAlgorithms(app, DPOP_ALGORITHMS),
-  });
+  const jkt = await verifiedProof(deps, req, res, app, proof);
   if (dpopJkt !== undefined && dpopJkt !== jkt) throw invalidDpopProof('dpop_jkt names another key than the one that signed the DPoP proof');
   return jkt;
 }
