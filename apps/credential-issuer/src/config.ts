@@ -1,3 +1,4 @@
+import { createPrivateKey, type KeyObject, X509Certificate } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { baseServiceEnv, ConfigError, env, keyEncryptionEnv, keyEncryptionSettings, parseEnv } from '@svc/http';
 import { API_KEY_MAX_LIMITS, ORGANIZATION_LIMITS } from '@svc/schemas';
@@ -121,6 +122,24 @@ const ZConfig = z.object({
       .max(100)
       .default([]),
   ),
+  /**
+   * The CA that certifies the keys SD-JWT VCs, Status List Tokens and mdocs are signed with (HAIP
+   * 1.0 `x5c`): a PEM certificate and its PEM PKCS#8 P-256 key, both or neither; neither makes one
+   * on the first start and keeps it. Verifiers add its certificate (GET /certificates/issuer-ca.pem) to their trust lists.
+   */
+  ISSUER_CA_CERT: z.preprocess(blank, z.string().max(20_000).includes('-----BEGIN CERTIFICATE-----', { message: 'must be a PEM certificate' }).optional()),
+  ISSUER_CA_KEY: z.preprocess(
+    blank,
+    z.string().max(20_000).includes('-----BEGIN PRIVATE KEY-----', { message: 'must be a PEM PKCS#8 private key' }).optional(),
+  ),
+  /** The country (ISO 3166-1 alpha-2) the CA and its certificates name, as ISO/IEC 18013-5 asks of mdoc issuers; ZZ (unassigned) until set. */
+  ISSUER_CA_COUNTRY: z.preprocess(
+    blank,
+    z
+      .string()
+      .regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 code such as DE')
+      .default('ZZ'),
+  ),
   /** An issuer key from configuration instead of the database: both multibase halves. */
   ISSUER_PUBLIC_KEY_MULTIBASE: z.preprocess(
     blank,
@@ -154,6 +173,32 @@ export type Config = z.output<typeof ZConfig> & {
   authorizationServer: AuthorizationServer | undefined;
 };
 
+/**
+ * The operator's CA, checked with Node's X.509 before anything starts: a CA certificate that may
+ * sign certificates, and the private half of its P-256 key.
+ */
+function checkIssuerCa(certificatePem: string, privateKeyPem: string): void {
+  let certificate: X509Certificate;
+  let key: KeyObject;
+  try {
+    certificate = new X509Certificate(certificatePem);
+  } catch {
+    throw new ConfigError('Invalid configuration: ISSUER_CA_CERT: not a readable PEM certificate');
+  }
+  try {
+    key = createPrivateKey(privateKeyPem);
+  } catch {
+    throw new ConfigError('Invalid configuration: ISSUER_CA_KEY: not a readable PEM private key');
+  }
+  if (!certificate.ca) throw new ConfigError('Invalid configuration: ISSUER_CA_CERT: not a CA certificate (basicConstraints cA is not set)');
+  if (key.asymmetricKeyType !== 'ec' || key.asymmetricKeyDetails?.namedCurve !== 'prime256v1')
+    throw new ConfigError('Invalid configuration: ISSUER_CA_KEY: must be a P-256 (prime256v1) key');
+  if (!certificate.checkPrivateKey(key)) throw new ConfigError('Invalid configuration: ISSUER_CA_KEY: not the key of ISSUER_CA_CERT');
+}
+
+/** A wallet credential's life: CREDENTIAL_VALIDITY_SECONDS, or a year, then the wallet asks again. */
+export const walletCredentialValiditySeconds = (config: Pick<Config, 'CREDENTIAL_VALIDITY_SECONDS'>) => config.CREDENTIAL_VALIDITY_SECONDS ?? 365 * 24 * 3600;
+
 /** Every variable this service reads, for checks of deployment manifests. */
 export const CONFIG_VARIABLES: readonly string[] = Object.keys(ZConfig.shape);
 
@@ -162,6 +207,9 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
   if (Boolean(config.ISSUER_PUBLIC_KEY_MULTIBASE) !== Boolean(config.ISSUER_SECRET_KEY_MULTIBASE)) {
     throw new ConfigError('Invalid configuration: ISSUER_SECRET_KEY_MULTIBASE: must be set together with ISSUER_PUBLIC_KEY_MULTIBASE');
   }
+  if (Boolean(config.ISSUER_CA_CERT) !== Boolean(config.ISSUER_CA_KEY))
+    throw new ConfigError('Invalid configuration: ISSUER_CA_CERT and ISSUER_CA_KEY: set both (the CA and its key), or neither');
+  if (config.ISSUER_CA_CERT) checkIssuerCa(config.ISSUER_CA_CERT, config.ISSUER_CA_KEY!);
   const kek = keyEncryptionSettings(config, 'ISSUER_SIGNING_KEY_KEK');
   const server = [
     config.AUTHORIZATION_SERVER_URL,

@@ -2,8 +2,10 @@ import { ApiKeyAuthenticator, KeyLimiter, LimitEvents } from '@svc/api-keys';
 import { dependencyCheck, readPackageVersion, type ReadinessCheck } from '@svc/http';
 import { coreChecks, createCoreDeps, type CoreDeps } from '@svc/runtime';
 import { KeyEncryption } from '@svc/signing-keys';
-import type { Config } from './config.js';
+import { type Config, walletCredentialValiditySeconds } from './config.js';
 import type { IssuanceDeps } from './issuance/deps.js';
+import type { KeysDeps } from './keys/deps.js';
+import { IssuerCa } from './keys/issuer-ca.js';
 import { IssuerKeys } from './keys/issuer-keys.js';
 import { issuerCounters } from './metrics.js';
 import { authorizationServerClient } from './openid4vci/approvals/authorization-server.js';
@@ -20,7 +22,7 @@ import { TrustedIssuers } from './verification/trusted-issuers.js';
  * Everything the app is built from: the core every service has, and what each capability declares
  * it needs (its `deps.ts`). A router is handed the whole bag but types only its own part of it.
  */
-export interface AppDeps extends CoreDeps, IssuanceDeps, VerificationDeps, StatusListsDeps, Openid4vciDeps {
+export interface AppDeps extends CoreDeps, KeysDeps, IssuanceDeps, VerificationDeps, StatusListsDeps, Openid4vciDeps {
   config: Config;
   version: string;
   checks: ReadinessCheck[];
@@ -36,7 +38,13 @@ export function buildDeps(config: Config): AppDeps {
     clock: core.clock,
   });
   const keyEncryption = new KeyEncryption('credential-issuer', config.kek);
-  const issuerKeys = new IssuerKeys(core.db, config, keyEncryption, core.clock);
+  const ca = new IssuerCa(core.db, keyEncryption, core.clock, {
+    given: config.ISSUER_CA_CERT ? { certificatePem: config.ISSUER_CA_CERT, privateKeyPem: config.ISSUER_CA_KEY! } : undefined,
+    country: config.ISSUER_CA_COUNTRY,
+    name: `${config.ISSUER_DISPLAY_NAME} CA`,
+  });
+  const credentialLifetimeMs = walletCredentialValiditySeconds(config) * 1000;
+  const issuerKeys = new IssuerKeys(core.db, config, keyEncryption, core.clock, { ca, credentialLifetimeMs });
   const pool = new SigningPool({
     size: config.SIGNING_WORKERS,
     queueLimit: config.SIGNING_QUEUE_LIMIT,
@@ -67,6 +75,7 @@ export function buildDeps(config: Config): AppDeps {
     authenticator,
     limiter,
     issuerKeys,
+    issuerCa: ca,
     pool,
     trustedIssuers: new TrustedIssuers(core.db, issuerKeys, config.VERIFY_TRUSTED_ISSUERS, core.clock),
     walletDpop: walletDpopProofs(core),

@@ -3,6 +3,8 @@ import type { Db } from '@svc/db';
 import type { Clock } from '@svc/runtime';
 import { ensureSigningKey, type KeyEncryption, rewrapSigningKeys } from '@svc/signing-keys';
 import type { Config } from '../config.js';
+import { certifyKey, type JsonWebKey, leafStillServes } from './certificates.js';
+import type { IssuerCa } from './issuer-ca.js';
 
 export interface IssuerKey {
   /** The verification method: `did:key:<multibase>#<multibase>`. */
@@ -24,11 +26,31 @@ function fromMultibase(publicKeyMultibase: string, secretKeyMultibase: string): 
  * `keys:rotate` takes effect on every replica within that time. Old keys are did:keys: what they
  * signed keeps verifying without the database.
  */
-/** The issuer's ES256 key for SD-JWT VCs: `kid` names it in the JWT VC issuer metadata. */
+/**
+ * The issuer's ES256 key for SD-JWT VCs, Status List Tokens and mdocs: `kid` names it in the JWT VC
+ * issuer metadata, `x5c` is its certificate chain under the issuer CA (leaf first, no root).
+ */
 export interface JwtSigningKey {
   kid: string;
   privateKey: KeyObject;
+  /** The same private key as a JWK, for the mdoc library's COSE signing. */
+  privateJwk: JsonWebKey;
+  x5c: string[];
 }
+
+/** How the issuer's keys are certified: by which CA, and for how long each certificate must outlive what it signs. */
+export interface KeyCertification {
+  ca: IssuerCa;
+  /** The longest a credential signed now may live: a leaf must be valid at least that long from now. */
+  credentialLifetimeMs: number;
+}
+
+/** A quarter year beyond the longest credential: a leaf is renewed once less than a month of that margin is left. */
+const LEAF_MARGIN_MS = 90 * 24 * 3600 * 1000;
+const RENEW_WITHIN_MS = 30 * 24 * 3600 * 1000;
+
+/** An ES256 public key as stored: a JWK, with the certificate of its latest leaf once it has one. */
+type PublicJwk = JsonWebKey & { kid?: string; x5c?: string[] };
 
 export class IssuerKeys {
   private cached: { key: IssuerKey; at: number } | undefined;
@@ -39,6 +61,7 @@ export class IssuerKeys {
     private readonly config: Config,
     private readonly keys: KeyEncryption,
     private readonly clock: Clock,
+    private readonly certification: KeyCertification,
     private readonly refreshMs = 10_000,
   ) {}
 
@@ -70,25 +93,54 @@ export class IssuerKeys {
     return fromMultibase(pub, this.keys.open<{ secretKeyMultibase: string }>(row.privateKey, row.kid).secretKeyMultibase);
   }
 
-  /** The ES256 key new SD-JWT VCs are signed with (made on first use, rotated with the BBS key by `keys:rotate`). */
+  /**
+   * The ES256 key new SD-JWT VCs, Status List Tokens and mdocs are signed with (made on first use,
+   * rotated with the BBS key by `keys:rotate`), with its certificate: made when the key has none,
+   * when another CA or issuer URL is configured, or when too little of its validity is left.
+   */
   async jwtSigner(): Promise<JwtSigningKey> {
     if (this.cachedJwt && this.clock.now().getTime() - this.cachedJwt.at < this.refreshMs) return this.cachedJwt.key;
     const row = await this.newestOrFirst('ES256');
     if (this.keys.needsRewrap(row.privateKey)) await rewrapSigningKeys({ db: this.db, keys: this.keys }, 'credential-issuer');
-    const jwk = this.keys.open<Record<string, string>>(row.privateKey, row.kid);
-    const key = { kid: row.kid, privateKey: createPrivateKey({ key: jwk, format: 'jwk' }) };
+    const privateJwk = this.keys.open<JsonWebKey>(row.privateKey, row.kid);
+    const x5c = await this.certified(row.kid, row.publicKey as PublicJwk);
+    const key = { kid: row.kid, privateKey: createPrivateKey({ key: privateJwk as Record<string, string>, format: 'jwk' }), privateJwk, x5c };
     this.cachedJwt = { key, at: this.clock.now().getTime() };
     return key;
+  }
+
+  /** The key's chain, its leaf kept in the key's public JWK (`x5c`, RFC 7517 §4.7), so the JWT VC issuer metadata shows it too. */
+  private async certified(kid: string, publicKey: PublicJwk): Promise<string[]> {
+    const ca = await this.certification.ca.authority();
+    const now = this.clock.now();
+    const issuerUrl = this.config.publicUrl;
+    const needed = new Date(now.getTime() + this.certification.credentialLifetimeMs);
+    const leaf = publicKey.x5c?.[0];
+    if (leaf && (await leafStillServes(ca, leaf, issuerUrl, new Date(needed.getTime() + LEAF_MARGIN_MS - RENEW_WITHIN_MS))))
+      return [leaf, ...ca.chainAfterLeaf];
+    const settings = this.certification.ca.settings;
+    const renewed = await certifyKey(ca, {
+      publicKeyJwk: publicKey,
+      issuerUrl,
+      commonName: this.config.ISSUER_DISPLAY_NAME,
+      country: settings.country,
+      notBefore: now,
+      notAfter: new Date(needed.getTime() + LEAF_MARGIN_MS),
+    });
+    // Replicas that renew at once each keep a valid certificate of the same key; the last one stays.
+    const { x5c: _old, ...jwk } = publicKey;
+    await this.db.signingKey.update({ where: { kid }, data: { publicKey: { ...(jwk as Record<string, string>), x5c: [renewed] } } });
+    return [renewed, ...ca.chainAfterLeaf];
   }
 
   /**
    * Every ES256 public key this issuer has signed with, retired ones too: an SD-JWT VC keeps
    * verifying after a rotation for as long as it is valid, and only its status says otherwise.
    */
-  async jwtPublicKeys(): Promise<Record<string, string>[]> {
+  async jwtPublicKeys(): Promise<PublicJwk[]> {
     await this.jwtSigner();
     const rows = await this.db.signingKey.findMany({ where: { service: 'credential-issuer', algorithm: 'ES256' }, orderBy: { activatesAt: 'desc' } });
-    return rows.map((r) => r.publicKey as Record<string, string>);
+    return rows.map((r) => r.publicKey as PublicJwk);
   }
 
   /** The newest active key of `algorithm`; on first start every algorithm's, however many replicas start at once. */

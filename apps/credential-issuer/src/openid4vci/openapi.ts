@@ -74,7 +74,7 @@ export const WALLET_OPERATIONS: OperationSpec[] = [
     tag: 'Wallets (OpenID4VCI)',
     summary: 'JWT VC issuer metadata: the keys SD-JWT VCs are signed with',
     description:
-      'Every ES256 key the issuer has signed SD-JWT VCs with, retired ones too (a credential stays verifiable after a key rotation; its status says whether it still holds).',
+      'Every ES256 key the issuer has signed SD-JWT VCs with, retired ones too (a credential stays verifiable after a key rotation; its status says whether it still holds), each with x5c: its latest certificate under the issuer CA. HAIP verifiers use the x5c chain in the credential instead.',
     responses: publicJson('The issuer and its keys', z.object({ issuer: z.string(), jwks: z.object({ keys: z.array(z.looseObject({ kid: z.string() })) }) })),
   },
   {
@@ -141,7 +141,7 @@ export const WALLET_OPERATIONS: OperationSpec[] = [
     tag: 'Status lists',
     summary: 'A Token Status List (public), for SD-JWT VCs',
     description:
-      'The IETF OAuth Token Status List an SD-JWT VC’s status.status_list.uri names: a JWT (typ statuslist+jwt, ES256, the key in /.well-known/jwt-vc-issuer) with status_list {bits: 1, lst}; a set bit is a revoked credential. Cacheable for STATUS_LIST_MAX_AGE_SECONDS.',
+      'The IETF OAuth Token Status List an SD-JWT VC’s status.status_list.uri names: a JWT (typ statuslist+jwt, ES256, the key in /.well-known/jwt-vc-issuer and its x5c chain under the issuer CA in the header) with status_list {bits: 1, lst}; a set bit is a revoked credential. Cacheable for STATUS_LIST_MAX_AGE_SECONDS.',
     params: ZStatusListParams,
     responses: {
       200: {

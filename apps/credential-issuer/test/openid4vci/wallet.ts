@@ -1,6 +1,6 @@
 // A wallet, made of libraries this project did not write: @openid4vc/openid4vci runs the
 // pre-authorized code flow; @sd-jwt/sd-jwt-vc presents and verifies what it received.
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, X509Certificate } from 'node:crypto';
 import { clientAuthenticationAnonymous } from '@openid4vc/oauth2';
 import { Openid4vciClient, setGlobalConfig } from '@openid4vc/openid4vci';
 import { digest, ES256 } from '@sd-jwt/crypto-nodejs';
@@ -107,9 +107,36 @@ export async function present(holder: Holder, credential: string, disclose: Reco
  */
 export async function verify(issuerUrl: string, presentation: string, nonce: string, requiredClaimKeys: string[] = []) {
   const { jwks } = (await (await fetch(`${issuerUrl}/.well-known/jwt-vc-issuer`)).json()) as { jwks: { keys: (JWK & { kid: string })[] } };
+  return verifyWith(presentation, nonce, requiredClaimKeys, async (header) => jwks.keys.find((k) => k.kid === header.kid));
+}
+
+/**
+ * A HAIP verifier: the issuer's key only from the `x5c` chain in each JWT's header (the credential
+ * and its Status List Token), checked with Node's own X.509 (OpenSSL) against the CA it trusts:
+ * issued and signed by it, valid now, and naming the credential's `iss` as a SAN URI.
+ */
+export async function verifyByCertificate(caPem: string, presentation: string, nonce: string, requiredClaimKeys: string[] = []) {
+  const ca = new X509Certificate(caPem);
+  return verifyWith(presentation, nonce, requiredClaimKeys, async (header, payload) => {
+    const chain = (header.x5c as string[] | undefined)?.map((c) => new X509Certificate(Buffer.from(c, 'base64')));
+    if (!chain?.length) throw new Error('no x5c in the header');
+    const leaf = chain[0]!;
+    const top = chain.at(-1)!;
+    for (let i = 0; i + 1 < chain.length; i++) if (!chain[i]!.verify(chain[i + 1]!.publicKey)) throw new Error('broken chain');
+    if (!top.checkIssued(ca) || !top.verify(ca.publicKey)) throw new Error('chain not issued by the trusted CA');
+    const time = Date.now();
+    if (chain.some((c) => new Date(c.validFrom).getTime() > time || new Date(c.validTo).getTime() < time)) throw new Error('certificate not valid now');
+    if (!leaf.subjectAltName?.split(', ').includes(`URI:${payload.iss}`)) throw new Error(`the certificate does not name ${String(payload.iss)}`);
+    return leaf.publicKey.export({ format: 'jwk' }) as JWK;
+  });
+}
+
+type KeyOf = (header: Record<string, unknown>, payload: Record<string, unknown>) => Promise<JWK | undefined>;
+
+async function verifyWith(presentation: string, nonce: string, requiredClaimKeys: string[], keyOf: KeyOf) {
   const verifier = async (data: string, signature: string) => {
-    const kid = JSON.parse(Buffer.from(data.split('.')[0]!, 'base64url').toString('utf8')).kid as string;
-    const key = jwks.keys.find((k) => k.kid === kid);
+    const [header, payload] = data.split('.').map((part) => JSON.parse(Buffer.from(part, 'base64url').toString('utf8')));
+    const key = await keyOf(header, payload);
     return key ? (await ES256.getVerifier(key as never))(data, signature) : false;
   };
   const sdjwt = new SDJwtVcInstance({

@@ -55,7 +55,7 @@ export async function issueSdJwtVc(input: SdJwtVcInput, signer: JwtSigningKey): 
     _sd: withDecoys(disclosures.map((d) => d.digest)),
     _sd_alg: 'sha-256',
   })
-    .setProtectedHeader({ alg: 'ES256', typ: SD_JWT_VC_TYP, kid: signer.kid })
+    .setProtectedHeader({ alg: 'ES256', typ: SD_JWT_VC_TYP, kid: signer.kid, x5c: signer.x5c })
     .sign(signer.privateKey);
   return `${jwt}~${disclosures.map((d) => `${d.encoded}~`).join('')}`;
 }

@@ -56,7 +56,7 @@ export async function signedTokenStatusList(
       ),
     },
   })
-    .setProtectedHeader({ alg: 'ES256', typ: TOKEN_STATUS_LIST_TYP, kid: signer.kid })
+    .setProtectedHeader({ alg: 'ES256', typ: TOKEN_STATUS_LIST_TYP, kid: signer.kid, x5c: signer.x5c })
     .sign(signer.privateKey);
   // Kept unless a newer version was kept meanwhile.
   await deps.db.statusList.updateMany({

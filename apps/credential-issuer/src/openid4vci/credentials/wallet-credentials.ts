@@ -7,6 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { isUniqueViolation, outboxInsert } from '@svc/db';
+import { walletCredentialValiditySeconds } from '../../config.js';
 import type { CoreDeps, DpopProofs } from '@svc/runtime';
 import { webhookEvent, type ZCredentialRequest } from '@svc/schemas';
 import type { z } from 'zod';
@@ -33,9 +34,6 @@ import { didJwkOf, type Holder, holderKeyOf } from './holder-proofs.js';
 import { offerOfAccessToken } from '../offers/offers.js';
 import { issueSdJwtVc } from './sd-jwt-vc.js';
 import { tokenStatusListUrl } from './token-status-lists.js';
-
-/** A wallet credential's life when CREDENTIAL_VALIDITY_SECONDS is not set: a year, then the wallet asks again. */
-export const WALLET_CREDENTIAL_VALIDITY_SECONDS = 365 * 24 * 3600;
 
 /** What issuing needs: the issuer's own (signing pool and keys included, for ldp_vc), the nonce store, the limiter, and DPoP proofs at this endpoint. */
 export interface WalletIssueDeps extends IssueContext {
@@ -222,7 +220,7 @@ async function issueFor(deps: WalletIssueDeps, source: IssueSource, holder: Hold
   const jti = `urn:uuid:${recordId}`;
   const configuration = configurationById(source.configurationId)!;
   const now = deps.clock.now();
-  const validity = deps.config.CREDENTIAL_VALIDITY_SECONDS ?? WALLET_CREDENTIAL_VALIDITY_SECONDS;
+  const validity = walletCredentialValiditySeconds(deps.config);
   const expiresAt = new Date(Math.min(now.getTime() + validity * 1000, endsBy?.getTime() ?? Number.POSITIVE_INFINITY));
   const claims = source.claims as Record<string, unknown>;
   if (configuration.format === 'ldp_vc') {

@@ -60,7 +60,7 @@ export function authorizationServerMetadata(publicUrl: string) {
   };
 }
 
-export const jwtVcIssuerMetadata = (publicUrl: string, keys: Record<string, string>[]) => ({ issuer: publicUrl, jwks: { keys } });
+export const jwtVcIssuerMetadata = (publicUrl: string, keys: object[]) => ({ issuer: publicUrl, jwks: { keys } });
 
 /** Type metadata at the `vct` URL: what a wallet shows for the type and each claim; every claim always disclosable. */
 export function typeMetadata(publicUrl: string, c: CredentialConfiguration) {

@@ -1,0 +1,73 @@
+import type { Db } from '@svc/db';
+import { isUniqueViolation } from '@svc/db';
+import type { Clock } from '@svc/runtime';
+import type { KeyEncryption } from '@svc/signing-keys';
+import { authorityFromJwk, type JsonWebKey, authorityFromPem, type CertificateAuthority, makeAuthority } from './certificates.js';
+
+/** Where the CA made on embedded defaults is kept: a row of its own among the issuer's keys, its key sealed like theirs. */
+const STORED_CA_KID = 'credential-issuer-ca';
+const STORED_CA_ALGORITHM = 'ES256-CA';
+
+export interface IssuerCaSettings {
+  /** ISSUER_CA_CERT and ISSUER_CA_KEY, when the operator brings a CA. */
+  given: { certificatePem: string; privateKeyPem: string } | undefined;
+  /** The CA's `C` (ISO 3166-1 alpha-2), ISSUER_CA_COUNTRY; also the leaves'. */
+  country: string;
+  /** The CA's `CN` when this service makes it. */
+  name: string;
+}
+
+/**
+ * The CA that certifies the issuer's signing keys: the operator's, or one made on the first start
+ * and kept (however many replicas start at once, they all end with the same one). Loaded once.
+ */
+export class IssuerCa {
+  private loaded: Promise<CertificateAuthority> | undefined;
+
+  constructor(
+    private readonly db: Db,
+    private readonly keys: KeyEncryption,
+    private readonly clock: Clock,
+    readonly settings: IssuerCaSettings,
+  ) {}
+
+  authority(): Promise<CertificateAuthority> {
+    this.loaded ??= this.load().catch((err: unknown) => {
+      // A database that was not up yet is asked again next time.
+      this.loaded = undefined;
+      throw err;
+    });
+    return this.loaded;
+  }
+
+  private async load(): Promise<CertificateAuthority> {
+    const { given } = this.settings;
+    if (given) return authorityFromPem(given.certificatePem, given.privateKeyPem);
+    const stored = await this.stored();
+    if (stored) return stored;
+    const made = await makeAuthority({ name: this.settings.name, country: this.settings.country, now: this.clock.now() });
+    try {
+      await this.db.signingKey.create({
+        data: {
+          kid: STORED_CA_KID,
+          service: 'credential-issuer',
+          algorithm: STORED_CA_ALGORITHM,
+          publicKey: { certificate: made.certificatePem },
+          privateKey: { ...this.keys.seal(made.privateKeyJwk, STORED_CA_KID) },
+          status: 'active',
+        },
+      });
+    } catch (err) {
+      // Another replica made it first: theirs is the CA.
+      if (!isUniqueViolation(err)) throw err;
+    }
+    return (await this.stored())!;
+  }
+
+  private async stored(): Promise<CertificateAuthority | undefined> {
+    const row = await this.db.signingKey.findUnique({ where: { kid: STORED_CA_KID } });
+    if (!row) return undefined;
+    const { certificate } = row.publicKey as { certificate: string };
+    return authorityFromJwk(certificate, this.keys.open<JsonWebKey>(row.privateKey, row.kid));
+  }
+}
