@@ -9,8 +9,11 @@
 //   node apps/credential-issuer/scripts/wallet.mjs receive "$OFFER_LINK" [--tx-code 123456]
 //     runs the pre-authorized code flow (offer, metadata, token, nonce, credential) and prints
 //     {"credential": "<SD-JWT VC>", "payload": {…the issuer-signed claims…}, "disclosed": {…}}, or
-//     {"credential": {…}} for a W3C credential (ldp_vc: bound to the throwaway key's did:jwk)
+//     {"credential": {…}} for a W3C credential (ldp_vc: bound to the throwaway key's did:jwk), or
+//     {"credential": "<base64url IssuerSigned>", "doctype", "claims": {namespace: {…}}, "valid_from",
+//     "valid_until", "signer_certificate": "<PEM>"} for an mdoc (mso_mdoc)
 import { parseArgs } from 'node:util';
+import { parseIssuerSigned } from '@animo-id/mdoc';
 import { decodeJwt, exportJWK, generateKeyPair, SignJWT } from 'jose';
 
 const USAGE = `usage:
@@ -51,6 +54,18 @@ async function call(url, init) {
   return body;
 }
 
+/** An mdoc's IssuerSigned, opened with @animo-id/mdoc: its claims per namespace, validity, and the signer's certificate (PEM). */
+function openMdoc(credential, doctype) {
+  const { issuerSigned } = parseIssuerSigned(Buffer.from(credential, 'base64url'), doctype);
+  const claims = Object.fromEntries(
+    [...issuerSigned.nameSpaces].map(([namespace, items]) => [namespace, Object.fromEntries(items.map((i) => [i.elementIdentifier, i.elementValue]))]),
+  );
+  const { validityInfo } = issuerSigned.issuerAuth.decodedPayload;
+  const der = Buffer.from(issuerSigned.issuerAuth.certificate).toString('base64');
+  const signer_certificate = `-----BEGIN CERTIFICATE-----\n${der.match(/.{1,64}/g).join('\n')}\n-----END CERTIFICATE-----\n`;
+  return { doctype, claims, valid_from: validityInfo.validFrom, valid_until: validityInfo.validUntil, signer_certificate };
+}
+
 const [command, link] = positionals;
 if (command === 'proof') {
   if (!values.audience || !values.nonce) fail('proof needs --audience and --nonce.');
@@ -74,9 +89,14 @@ if (command === 'proof') {
     body: JSON.stringify({ credential_configuration_id: offer.credential_configuration_ids[0], proofs: { jwt: [await proof(issuer, c_nonce)] } }),
   });
   const credential = credentials[0].credential;
-  // A W3C credential (ldp_vc) is its own JSON; an SD-JWT VC is opened to show what it holds.
+  // A W3C credential (ldp_vc) is its own JSON; an SD-JWT VC and an mdoc are opened to show what they hold.
   if (typeof credential !== 'string') {
     process.stdout.write(`${JSON.stringify({ credential })}\n`);
+    process.exit(0);
+  }
+  const configuration = metadata.credential_configurations_supported[offer.credential_configuration_ids[0]];
+  if (configuration.format === 'mso_mdoc') {
+    process.stdout.write(`${JSON.stringify({ credential, ...openMdoc(credential, configuration.doctype) })}\n`);
     process.exit(0);
   }
   const [jwt, ...disclosures] = credential.split('~').filter(Boolean);

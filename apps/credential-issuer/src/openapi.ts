@@ -24,7 +24,7 @@ import {
 import { z } from 'zod';
 import { STATEMENT_LIMITS } from './issuance/statement-limits.js';
 import { CREDENTIAL_ISSUER_EXAMPLES } from './openapi-examples.js';
-import { CERTIFICATE_OPERATIONS } from './keys/openapi.js';
+import { CERTIFICATE_EXAMPLES, CERTIFICATE_OPERATIONS } from './keys/openapi.js';
 import { WALLET_OPERATIONS } from './openid4vci/openapi.js';
 import { WALLET_EXAMPLES } from './openid4vci/openapi-examples.js';
 
@@ -185,6 +185,6 @@ export const CREDENTIAL_ISSUER_API: ApiSpec = {
       ...WALLET_OPERATIONS,
       ...CERTIFICATE_OPERATIONS,
     ],
-    { ...CREDENTIAL_ISSUER_EXAMPLES, ...WALLET_EXAMPLES },
+    { ...CREDENTIAL_ISSUER_EXAMPLES, ...WALLET_EXAMPLES, ...CERTIFICATE_EXAMPLES },
   ),
 };

@@ -182,8 +182,8 @@ export const ZCredentialList = z.object({
       issuer: z.string(),
       claim_names: z.array(z.string()),
       status: z.enum(['active', 'revoked']),
-      /** `ldp_vc` (bbs-2023, from /credentials/issue or a wallet), or `dc+sd-jwt` (an SD-JWT VC a wallet received). */
-      format: z.enum(['ldp_vc', 'dc+sd-jwt']),
+      /** `ldp_vc` (bbs-2023, from /credentials/issue or a wallet), `dc+sd-jwt` (an SD-JWT VC a wallet received) or `mso_mdoc` (an ISO mdoc a wallet received). */
+      format: z.enum(['ldp_vc', 'dc+sd-jwt', 'mso_mdoc']),
       issued_at: z.string(),
       valid_from: z.string(),
       valid_until: z.string().nullable(),

@@ -24,7 +24,12 @@ export interface WalletCredentialType {
   names: Record<WalletLocale, string>;
   description: string;
   claims: WalletClaimType[];
+  /** Issued as an ISO mdoc too (`mso_mdoc`): its doctype, and the namespace its claims sit in. */
+  mdoc?: { doctype: string; namespace: string };
 }
+
+/** The formats a wallet can take a type in. */
+export type WalletFormat = 'dc+sd-jwt' | 'ldp_vc' | 'mso_mdoc';
 
 const claim = (name: string, en: string, de: string, fr: string, preset?: string): WalletClaimType => ({
   name,
@@ -32,12 +37,18 @@ const claim = (name: string, en: string, de: string, fr: string, preset?: string
   ...(preset ? { preset } : {}),
 });
 
+/** The EU age verification attestation's doctype and namespace (an mdoc, as the EU's age verification app reads it). */
+export const EU_AGE_VERIFICATION = 'eu.europa.ec.av.1';
+/** The verified-human credential as an mdoc: this service's own doctype and namespace. */
+export const VERIFIED_HUMAN_DOCTYPE = 'org.svc.verified_human.1';
+
 export const WALLET_CREDENTIAL_TYPES: readonly WalletCredentialType[] = [
   {
     type: 'verified-human',
     vcType: 'VerifiedHumanCredential',
     names: { en: 'Verified human', de: 'Verifizierter Mensch', fr: 'Humain vérifié' },
     description: 'A unique person, verified by palm.',
+    mdoc: { doctype: VERIFIED_HUMAN_DOCTYPE, namespace: VERIFIED_HUMAN_DOCTYPE },
     claims: [
       claim('unique_human', 'Unique human', 'Einzigartiger Mensch', 'Humain unique', 'is_human'),
       claim('palm_verified', 'Palm verified', 'Handfläche verifiziert', 'Paume vérifiée', 'palm_verified'),
@@ -48,6 +59,8 @@ export const WALLET_CREDENTIAL_TYPES: readonly WalletCredentialType[] = [
     vcType: 'AgeCredential',
     names: { en: 'Age', de: 'Alter', fr: 'Âge' },
     description: 'Whether the person is over 18 and over 21, never the date of birth.',
+    // As an mdoc, the EU age verification attestation: its doctype and namespace are one name.
+    mdoc: { doctype: EU_AGE_VERIFICATION, namespace: EU_AGE_VERIFICATION },
     claims: [
       claim('age_over_18', 'Over 18', 'Über 18', 'Plus de 18 ans', 'age_over_18'),
       claim('age_over_21', 'Over 21', 'Über 21', 'Plus de 21 ans', 'age_over_21'),
@@ -66,19 +79,17 @@ export const WALLET_CREDENTIAL_TYPES: readonly WalletCredentialType[] = [
   },
 ];
 
-/** Each type in both formats: `<type>_sd_jwt` (dc+sd-jwt) and `<type>_ldp_vc` (bbs-2023). */
-export const walletConfigurationIds = (t: WalletCredentialType) => {
+/** Each type's configuration id per format it comes in: `<type>_sd_jwt` (dc+sd-jwt), `<type>_ldp_vc` (bbs-2023), `<type>_mdoc` (mso_mdoc). */
+export function walletConfigurationIds(t: WalletCredentialType): Partial<Record<WalletFormat, string>> & Record<'dc+sd-jwt' | 'ldp_vc', string> {
   const key = t.type.replaceAll('-', '_');
-  return { sdJwt: `${key}_sd_jwt`, ldpVc: `${key}_ldp_vc` };
-};
+  return { 'dc+sd-jwt': `${key}_sd_jwt`, ldp_vc: `${key}_ldp_vc`, ...(t.mdoc ? { mso_mdoc: `${key}_mdoc` } : {}) };
+}
 
 /** The type behind a configuration id, with its format; undefined for an id nobody issues. */
-export function walletConfiguration(id: string): { type: WalletCredentialType; format: 'dc+sd-jwt' | 'ldp_vc' } | undefined {
-  for (const type of WALLET_CREDENTIAL_TYPES) {
-    const ids = walletConfigurationIds(type);
-    if (id === ids.sdJwt) return { type, format: 'dc+sd-jwt' };
-    if (id === ids.ldpVc) return { type, format: 'ldp_vc' };
-  }
+export function walletConfiguration(id: string): { type: WalletCredentialType; format: WalletFormat } | undefined {
+  for (const type of WALLET_CREDENTIAL_TYPES)
+    for (const [format, configurationId] of Object.entries(walletConfigurationIds(type)))
+      if (configurationId === id) return { type, format: format as WalletFormat };
   return undefined;
 }
 

@@ -5,11 +5,14 @@ import { ZEvmAddress } from './common.js';
  * OpenID for Verifiable Credential Issuance 1.0 at the credential issuer (docs/credential-issuer.md,
  * "Wallets"): the credentials it offers, the offers integrators make, and what wallets send.
  */
+/** Spelled out for the SDK's types; test/wallet-configurations.test.ts holds it to WALLET_CREDENTIAL_TYPES. */
 export const CREDENTIAL_CONFIGURATION_IDS = [
   'verified_human_sd_jwt',
   'verified_human_ldp_vc',
+  'verified_human_mdoc',
   'age_over_sd_jwt',
   'age_over_ldp_vc',
+  'age_over_mdoc',
   'kyc_sd_jwt',
   'kyc_ldp_vc',
 ] as const;
@@ -77,7 +80,7 @@ export const ZCredentialRequest = z.object({
   proof: z.unknown().optional(),
 });
 
-/** An SD-JWT VC (a string) or a W3C credential with its bbs-2023 proof (an object). */
+/** An SD-JWT VC or an mdoc (base64url of its CBOR IssuerSigned), a string; or a W3C credential with its bbs-2023 proof, an object. */
 export const ZCredentialResponse = z.object({ credentials: z.array(z.object({ credential: z.union([z.string(), z.record(z.string(), z.unknown())]) })) });
 
 export type CredentialOfferResponse = z.infer<typeof ZCreateCredentialOfferResponse>;

@@ -3,6 +3,8 @@ import { inflateSync } from 'node:zlib';
 import { describe, expect, it } from '@jest/globals';
 import { digest, ES256 } from '@sd-jwt/crypto-nodejs';
 import { SDJwtVcInstance } from '@sd-jwt/sd-jwt-vc';
+import { DataItem, DeviceResponse, parse, Verifier } from '@auth0/mdl';
+import { cborDecode, cborEncode } from '@auth0/mdl/lib/cbor/index.js';
 import { exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
 import {
   apiToken,
@@ -91,6 +93,35 @@ describe('OpenID4VCI authorization code flow through the identity provider', () 
     expect(derived.verifiableCredential.credentialSubject).toEqual({ id: did, age_over_18: true });
     const verified = (await (await vcApi('/credentials/verify', { verifiableCredential: derived.verifiableCredential })).json()) as { verified: boolean };
     expect(verified.verified).toBe(true);
+  });
+
+  it('issues the EU age verification mdoc with the person’s verified data, its device key the wallet’s, which a reader trusting the issuer CA verifies', async () => {
+    const { wallet, issuerMetadata, accessTokenResponse, jwt, holder } = await receive(person, 'age_over_mdoc');
+    const { credentialResponse } = await wallet.retrieveCredentials({
+      issuerMetadata,
+      accessToken: accessTokenResponse.access_token,
+      credentialConfigurationId: 'age_over_mdoc',
+      proofs: { jwt: [jwt] },
+    });
+    const credential = (credentialResponse.credentials![0] as { credential: string }).credential;
+    // The wallet answers a reader with both claims, signed with its device key (@auth0/mdl on both sides).
+    const issuerSigned = cborDecode(Buffer.from(credential, 'base64url'));
+    const mdoc = parse(Buffer.from(cborEncode({ version: '1.0', documents: [{ docType: 'eu.europa.ec.av.1', issuerSigned }], status: 0 })));
+    const wanted = ['age_over_18', 'age_over_21'].map((name) => ({ path: [`$['eu.europa.ec.av.1']['${name}']`], intent_to_retain: false }));
+    const transcript = Buffer.from(cborEncode(DataItem.fromData([null, null, ['nonce', 'https://reader.example', 'handover']])));
+    const answer = await DeviceResponse.from(mdoc)
+      .usingPresentationDefinition({
+        id: 'age',
+        input_descriptors: [
+          { id: 'eu.europa.ec.av.1', format: { mso_mdoc: { alg: ['ES256'] } }, constraints: { limit_disclosure: 'required', fields: wanted } },
+        ],
+      })
+      .usingSessionTranscriptBytes(transcript)
+      .authenticateWithSignature(await exportJWK(holder.privateKey), 'ES256')
+      .sign();
+    const ca = await (await fetch(`${issuer.url}/certificates/issuer-ca.pem`)).text();
+    const verified = await new Verifier([ca]).verify(answer.encode(), { encodedSessionTranscript: transcript });
+    expect(verified.documents[0]!.getIssuerNameSpace('eu.europa.ec.av.1')).toEqual({ age_over_18: true, age_over_21: true });
   });
 
   it('with DPoP: the token the identity provider bound to the wallet’s key is proven at the issuer, and refused as a bearer token', async () => {

@@ -48,6 +48,7 @@ export interface KeyCertification {
 /** A quarter year beyond the longest credential: a leaf is renewed once less than a month of that margin is left. */
 const LEAF_MARGIN_MS = 90 * 24 * 3600 * 1000;
 const RENEW_WITHIN_MS = 30 * 24 * 3600 * 1000;
+const CLOCK_SKEW_MS = 5 * 60 * 1000;
 
 /** An ES256 public key as stored: a JWK, with the certificate of its latest leaf once it has one. */
 type PublicJwk = JsonWebKey & { kid?: string; x5c?: string[] };
@@ -124,7 +125,8 @@ export class IssuerKeys {
       issuerUrl,
       commonName: this.config.ISSUER_DISPLAY_NAME,
       country: settings.country,
-      notBefore: now,
+      // A little before now: what is signed at this moment, and a verifier whose clock runs behind, are inside it.
+      notBefore: new Date(now.getTime() - CLOCK_SKEW_MS),
       notAfter: new Date(needed.getTime() + LEAF_MARGIN_MS),
     });
     // Replicas that renew at once each keep a valid certificate of the same key; the last one stays.

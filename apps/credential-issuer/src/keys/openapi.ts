@@ -1,4 +1,4 @@
-import type { OperationSpec } from '@svc/http';
+import type { OperationExample, OperationSpec } from '@svc/http';
 import { z } from 'zod';
 
 /** The issuer CA, for verifiers' trust lists. */
@@ -20,3 +20,24 @@ export const CERTIFICATE_OPERATIONS: OperationSpec[] = [
     },
   },
 ];
+
+/**
+ * The guide's example, which is also its mdoc walk-through: a wallet (scripts/wallet.mjs) takes the
+ * age credential as the EU age verification mdoc, and OpenSSL checks that the certificate it was
+ * signed with was issued by the CA served here.
+ */
+export const CERTIFICATE_EXAMPLES: Record<string, OperationExample[]> = {
+  'GET /certificates/issuer-ca.pem': [
+    {
+      summary:
+        'the issuer CA, as a verifier adds it to its trust list; here after a wallet took the age credential as the EU age verification mdoc, whose signer certificate OpenSSL checks against it',
+      setup: `export MDOC=$(node apps/credential-issuer/scripts/wallet.mjs receive "$(curl -s -X POST http://localhost:4002/credential-offers -H "X-API-Token: $API_TOKEN" \\
+  -H 'content-type: application/json' -d '{"credential_configuration_id": "age_over_mdoc", "claims": {"age_over_18": true}, "tx_code": false}' | jq -r .offer_link)")
+echo "$MDOC" | jq -c '{doctype, claims, valid_until}'   # {"doctype":"eu.europa.ec.av.1","claims":{"eu.europa.ec.av.1":{"age_over_18":true}},"valid_until":"…"}
+curl -s http://localhost:4002/certificates/issuer-ca.pem > issuer-ca.pem
+export MDOC_SIGNER=$(echo "$MDOC" | jq -r .signer_certificate | openssl verify -CAfile issuer-ca.pem)   # stdin: OK`,
+      status: 200,
+      response: '-----BEGIN CERTIFICATE-----\nMIIBnDCCAUKgAwIBAgIQR3n0e5c1x2VvYl0dWm2kYDAKBggqhkjOPQQDAjA0MRkw…\n-----END CERTIFICATE-----\n',
+    },
+  ],
+};

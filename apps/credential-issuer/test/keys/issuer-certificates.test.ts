@@ -108,7 +108,9 @@ describe('a CA the operator brings (ISSUER_CA_CERT, ISSUER_CA_KEY)', () => {
     const keyPem = await pkcs8Pem(brought.privateKeyJwk);
     const own = buildIssuer({ PUBLIC_URL: url, ISSUER_CA_CERT: brought.certificatePem, ISSUER_CA_KEY: keyPem, ISSUER_CA_COUNTRY: 'FR' });
     try {
-      expect(new X509Certificate((await request(own.app).get('/certificates/issuer-ca.pem')).text).fingerprint256).toBe(new X509Certificate(brought.certificatePem).fingerprint256);
+      expect(new X509Certificate((await request(own.app).get('/certificates/issuer-ca.pem')).text).fingerprint256).toBe(
+        new X509Certificate(brought.certificatePem).fingerprint256,
+      );
       const signer = await own.deps.issuerKeys.jwtSigner();
       const leaf = new X509Certificate(Buffer.from(signer.x5c[0]!, 'base64'));
       expect(leaf.checkIssued(new X509Certificate(brought.certificatePem))).toBe(true);

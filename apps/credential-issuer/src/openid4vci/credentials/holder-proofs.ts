@@ -6,6 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { CoreDeps } from '@svc/runtime';
+import type { WalletFormat } from '@svc/schemas';
 import { decodeProtectedHeader, importJWK, type JWK, jwtVerify } from 'jose';
 import { invalidNonce, invalidProof } from '../../errors.js';
 
@@ -13,6 +14,10 @@ export const NONCE_TTL_SECONDS = 300;
 export const PROOF_TYP = 'openid4vci-proof+jwt';
 /** What a holder's key may be: P-256 (ES256) or Ed25519 (EdDSA), as wallets use. */
 export const PROOF_ALGORITHMS = ['ES256', 'EdDSA'] as const;
+type ProofAlgorithm = (typeof PROOF_ALGORITHMS)[number];
+
+/** The keys a format binds to: an mdoc's device key is a P-256 COSE key, as mdoc readers and wallets expect. */
+export const proofAlgorithmsFor = (format: WalletFormat): readonly ProofAlgorithm[] => (format === 'mso_mdoc' ? ['ES256'] : PROOF_ALGORITHMS);
 /** How old a proof may be, and how far ahead a wallet's clock may run. */
 const PROOF_MAX_AGE_SECONDS = 300;
 const CLOCK_SKEW_SECONDS = 60;
@@ -57,7 +62,11 @@ function didJwkHolder(kid: unknown): { jwk: JWK; did: string } | undefined {
  * proof's signature, type, audience, age and nonce hold. The key is in the header as `jwk`, or named by a did:jwk `kid` (what wallets
  * send for credentials bound to a DID).
  */
-export async function holderKeyOf(proof: string, expected: { audience: string; cache: CoreDeps['store']['cache']; now: Date }): Promise<Holder> {
+export async function holderKeyOf(
+  proof: string,
+  expected: { audience: string; cache: CoreDeps['store']['cache']; now: Date; algorithms?: readonly ProofAlgorithm[] },
+): Promise<Holder> {
+  const algorithms = expected.algorithms ?? PROOF_ALGORITHMS;
   let header: ReturnType<typeof decodeProtectedHeader>;
   try {
     header = decodeProtectedHeader(proof);
@@ -65,8 +74,7 @@ export async function holderKeyOf(proof: string, expected: { audience: string; c
     throw invalidProof('The proof is not a JWT');
   }
   if (header.typ !== PROOF_TYP) throw invalidProof(`The proof's typ must be ${PROOF_TYP}`);
-  if (!PROOF_ALGORITHMS.includes(header.alg as (typeof PROOF_ALGORITHMS)[number]))
-    throw invalidProof(`The proof's alg must be one of ${PROOF_ALGORITHMS.join(', ')}`);
+  if (!algorithms.includes(header.alg as ProofAlgorithm)) throw invalidProof(`The proof's alg must be one of ${algorithms.join(', ')} for this credential`);
   if (header.x5c !== undefined || (header.jwk !== undefined && header.kid !== undefined))
     throw invalidProof('The proof names its key once: jwk, or a did:jwk kid (no x5c)');
   const named = header.jwk === undefined ? didJwkHolder(header.kid) : undefined;
@@ -79,7 +87,7 @@ export async function holderKeyOf(proof: string, expected: { audience: string; c
   try {
     const key = await importJWK(jwk, header.alg);
     ({ payload } = await jwtVerify(proof, key, {
-      algorithms: [...PROOF_ALGORITHMS],
+      algorithms: [...algorithms],
       typ: PROOF_TYP,
       audience: expected.audience,
       maxTokenAge: PROOF_MAX_AGE_SECONDS,

@@ -29,10 +29,10 @@ import { type IssueContext, issueGiven, iso } from '../../issuance/issue-credent
 import { endedMeanwhile } from '../approvals/approval-events.js';
 import { allocateStatusIndex, BITSTRING_ENTRY } from '../../status-lists/status-lists.js';
 import { CREDENTIALS_V2, UNDEFINED_TERMS_V2 } from '../../vc/document-loader.js';
-import { configurationById, vctOf } from '../metadata/configurations.js';
-import { didJwkOf, type Holder, holderKeyOf } from './holder-proofs.js';
+import { type CredentialConfiguration, configurationById } from '../metadata/configurations.js';
+import { didJwkOf, type Holder, holderKeyOf, proofAlgorithmsFor } from './holder-proofs.js';
 import { offerOfAccessToken } from '../offers/offers.js';
-import { issueSdJwtVc } from './sd-jwt-vc.js';
+import { SIGNED_FORMATS } from './signed-formats.js';
 import { tokenStatusListUrl } from './token-status-lists.js';
 
 /** What issuing needs: the issuer's own (signing pool and keys included, for ldp_vc), the nonce store, the limiter, and DPoP proofs at this endpoint. */
@@ -76,12 +76,17 @@ async function checkBinding(deps: WalletIssueDeps, presented: PresentedToken, jk
   if (proven !== jkt) throw invalidDpopProofAtResource('The DPoP proof is signed by another key than the one the access token is bound to');
 }
 
-/** The one key proof a request must carry, checked (nonce, audience, freshness): the key the credential is bound to. */
-async function holderOfRequest(deps: WalletIssueDeps, body: z.output<typeof ZCredentialRequest>): Promise<Holder> {
+/** The one key proof a request must carry, checked (nonce, audience, freshness, a key the format binds to): the key the credential is bound to. */
+async function holderOfRequest(deps: WalletIssueDeps, body: z.output<typeof ZCredentialRequest>, configuration: CredentialConfiguration): Promise<Holder> {
   if (body.proof !== undefined) throw invalidCredentialRequest('Send the key proof as proofs: {"jwt": [<proof>]} (OpenID4VCI 1.0)');
   if (!body.proofs) throw invalidProof('A key proof is required: proofs: {"jwt": [<proof>]}');
   if (body.proofs.jwt.length !== 1) throw invalidCredentialRequest('One proof per request: this issuer issues one credential per request');
-  return holderKeyOf(body.proofs.jwt[0]!, { audience: deps.config.publicUrl, cache: deps.cache, now: deps.clock.now() });
+  return holderKeyOf(body.proofs.jwt[0]!, {
+    audience: deps.config.publicUrl,
+    cache: deps.cache,
+    now: deps.clock.now(),
+    algorithms: proofAlgorithmsFor(configuration.format),
+  });
 }
 
 /**
@@ -130,7 +135,7 @@ async function issueOnOffer(deps: WalletIssueDeps, offer: Offer, body: z.output<
     throw invalidCredentialRequest('An offer’s credential is named by credential_configuration_id (no credential_identifier is issued with it)');
   if (body.credential_configuration_id === undefined) throw invalidCredentialRequest('credential_configuration_id is required');
   if (body.credential_configuration_id !== offer.configurationId) throw unknownConfiguration(body.credential_configuration_id);
-  const holder = await holderOfRequest(deps, body);
+  const holder = await holderOfRequest(deps, body, configurationById(offer.configurationId)!);
   if (offer.credentialId) throw invalidCredentialRequest('The credential of this offer was already issued');
   const recordId = randomUUID();
   const jti = `urn:uuid:${recordId}`;
@@ -176,7 +181,7 @@ async function issueOnApproval(deps: WalletIssueDeps, approved: ApprovedGrant, b
   if (endsBy && endsBy <= deps.clock.now()) throw credentialRequestDenied('The verification behind this credential has just expired: it cannot be issued');
   // Whether this approval already has it was asked before the identity provider was (issueToWallet).
   const approval = `${approved.authorizationId}#${configuration.id}`;
-  const holder = await holderOfRequest(deps, body);
+  const holder = await holderOfRequest(deps, body, configuration);
   // Claimed before any work, as an offer is: of parallel requests on one approval one goes on, and
   // the others take no status index and sign nothing. Given back if the work fails.
   const claim = `wallet:approval-claim:${approval}`;
@@ -246,10 +251,11 @@ async function issueFor(deps: WalletIssueDeps, source: IssueSource, holder: Hold
   }
   const place = await allocateStatusIndex(deps.db, deps.sql, issuer, 'token');
   const signer = await deps.keys.jwtSigner();
-  const credential = await issueSdJwtVc(
+  const format = configuration.format;
+  const credential = await SIGNED_FORMATS[format](
     {
       issuer,
-      vct: vctOf(issuer, configuration),
+      configuration,
       jti,
       claims,
       holderKey: holder.jwk,
@@ -275,7 +281,7 @@ async function issueFor(deps: WalletIssueDeps, source: IssueSource, holder: Hold
           validUntil: expiresAt,
           statusListId: place.listId,
           statusListIndex: place.index,
-          format: 'dc+sd-jwt',
+          format,
           approval: source.approval ?? null,
         },
       });

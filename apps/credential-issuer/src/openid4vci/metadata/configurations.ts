@@ -5,13 +5,13 @@
  * disclosable in both: a holder shows a verifier `age_over_18` without the rest. The claims are
  * what the integrator that makes the offer vouches for, checked here.
  */
-import { WALLET_CREDENTIAL_TYPES, type WalletCredentialType, walletConfigurationIds } from '@svc/schemas';
+import { WALLET_CREDENTIAL_TYPES, type WalletCredentialType, type WalletFormat, walletConfigurationIds } from '@svc/schemas';
 import { z } from 'zod';
 
 export interface CredentialConfiguration extends WalletCredentialType {
   id: string;
-  /** `dc+sd-jwt` (an SD-JWT VC, ES256) or `ldp_vc` (a W3C credential with a bbs-2023 proof). */
-  format: 'dc+sd-jwt' | 'ldp_vc';
+  /** `dc+sd-jwt` (an SD-JWT VC, ES256), `ldp_vc` (a W3C credential with a bbs-2023 proof) or `mso_mdoc` (an ISO mdoc, ES256). */
+  format: WalletFormat;
   /** What the claims must be, whoever vouches for them (an integrator's offer, or the identity provider). */
   schema: z.ZodType<Record<string, unknown>>;
 }
@@ -32,15 +32,13 @@ const SCHEMAS: Record<string, z.ZodType<Record<string, unknown>>> = {
   }),
 };
 
-/** Each type in both formats: `<type>_sd_jwt` and `<type>_ldp_vc` (age-over: `age_over_sd_jwt`, `age_over_ldp_vc`). */
-export const CREDENTIAL_CONFIGURATIONS: readonly CredentialConfiguration[] = WALLET_CREDENTIAL_TYPES.flatMap((t) => {
-  const ids = walletConfigurationIds(t);
-  const schema = SCHEMAS[t.type]!;
-  return [
-    { ...t, schema, id: ids.sdJwt, format: 'dc+sd-jwt' as const },
-    { ...t, schema, id: ids.ldpVc, format: 'ldp_vc' as const },
-  ];
-});
+/**
+ * Each type in each of its formats: `<type>_sd_jwt`, `<type>_ldp_vc`, and `<type>_mdoc` for the
+ * types with a doctype (age-over: `age_over_sd_jwt`, `age_over_ldp_vc`, `age_over_mdoc`).
+ */
+export const CREDENTIAL_CONFIGURATIONS: readonly CredentialConfiguration[] = WALLET_CREDENTIAL_TYPES.flatMap((t) =>
+  Object.entries(walletConfigurationIds(t)).map(([format, id]) => ({ ...t, schema: SCHEMAS[t.type]!, id, format: format as WalletFormat })),
+);
 
 export const configurationById = (id: string) => CREDENTIAL_CONFIGURATIONS.find((c) => c.id === id);
 

@@ -5,9 +5,9 @@
  * signed with (SD-JWT VC §5), and each credential type's metadata at its `vct` URL (§6).
  */
 import { DPOP_ALGORITHMS } from '@svc/runtime';
-import { PRE_AUTHORIZED_CODE_GRANT } from '@svc/schemas';
+import { PRE_AUTHORIZED_CODE_GRANT, type WalletFormat } from '@svc/schemas';
 import { CREDENTIAL_CONFIGURATIONS, type CredentialConfiguration, vctOf } from './configurations.js';
-import { PROOF_ALGORITHMS } from '../credentials/holder-proofs.js';
+import { proofAlgorithmsFor } from '../credentials/holder-proofs.js';
 import { CREDENTIALS_V2, UNDEFINED_TERMS_V2 } from '../../vc/document-loader.js';
 
 const LOCALES = ['en', 'de', 'fr'] as const;
@@ -25,20 +25,37 @@ export function credentialIssuerMetadata(publicUrl: string, displayName: string,
   };
 }
 
-/** One configuration as OpenID4VCI 1.0 Appendix A describes its format (A.3 dc+sd-jwt, A.1.2 ldp_vc). */
+/** What each format says of itself in a configuration (OpenID4VCI 1.0 Appendix A), and where a claim sits in it. */
+const FORMAT_METADATA: Record<WalletFormat, (publicUrl: string, c: CredentialConfiguration) => { members: object; path: (name: string) => string[] }> = {
+  // A.3: the claims at the top of the SD-JWT VC, its type at the vct URL.
+  'dc+sd-jwt': (publicUrl, c) => ({
+    members: { vct: vctOf(publicUrl, c), cryptographic_binding_methods_supported: ['jwk'], credential_signing_alg_values_supported: ['ES256'] },
+    path: (name) => [name],
+  }),
+  // A.1.2: the claims under credentialSubject.
+  ldp_vc: (_publicUrl, c) => ({
+    members: {
+      credential_definition: { '@context': [CREDENTIALS_V2, UNDEFINED_TERMS_V2], type: ['VerifiableCredential', c.vcType] },
+      cryptographic_binding_methods_supported: ['did:jwk'],
+      credential_signing_alg_values_supported: ['bbs-2023'],
+    },
+    path: (name) => ['credentialSubject', name],
+  }),
+  // A.2: the claims in the doctype's namespace, the device key a COSE key, signed ES256 (COSE -7).
+  mso_mdoc: (_publicUrl, c) => ({
+    members: { doctype: c.mdoc!.doctype, cryptographic_binding_methods_supported: ['cose_key'], credential_signing_alg_values_supported: [-7] },
+    path: (name) => [c.mdoc!.namespace, name],
+  }),
+};
+
+/** One configuration as OpenID4VCI 1.0 Appendix A describes its format. */
 function configurationMetadata(publicUrl: string, c: CredentialConfiguration) {
-  const sdJwt = c.format === 'dc+sd-jwt';
-  // Where a claim sits: at the top of an SD-JWT VC, under credentialSubject in a W3C credential.
-  const path = (name: string) => (sdJwt ? [name] : ['credentialSubject', name]);
+  const { members, path } = FORMAT_METADATA[c.format](publicUrl, c);
   return {
     format: c.format,
-    ...(sdJwt
-      ? { vct: vctOf(publicUrl, c) }
-      : { credential_definition: { '@context': [CREDENTIALS_V2, UNDEFINED_TERMS_V2], type: ['VerifiableCredential', c.vcType] } }),
+    ...members,
     scope: c.id,
-    cryptographic_binding_methods_supported: sdJwt ? ['jwk'] : ['did:jwk'],
-    credential_signing_alg_values_supported: sdJwt ? ['ES256'] : ['bbs-2023'],
-    proof_types_supported: { jwt: { proof_signing_alg_values_supported: [...PROOF_ALGORITHMS] } },
+    proof_types_supported: { jwt: { proof_signing_alg_values_supported: [...proofAlgorithmsFor(c.format)] } },
     credential_metadata: {
       display: LOCALES.map((locale) => ({ name: c.names[locale], locale, description: c.description })),
       claims: c.claims.map((claim) => ({ path: path(claim.name), display: LOCALES.map((locale) => ({ name: claim.labels[locale], locale })) })),
