@@ -16,6 +16,11 @@ const ZConfig = z.object({
   NONCES_PER_MINUTE: env.int(300, 1),
   /** Requests one address may make per minute to each of the wallet's other public calls (offer, token, credential). */
   WALLET_REQUESTS_PER_MINUTE: env.int(600, 1),
+  /**
+   * How many copies of a credential a wallet may ask for in one request (OpenID4VCI 1.0
+   * batch_credential_issuance.batch_size): one proof each, each copy bound to its own key.
+   */
+  CREDENTIAL_BATCH_SIZE: z.preprocess(blank, z.coerce.number().int().min(1).max(100).default(10)),
   /** The issuer's name as wallets show it (OpenID4VCI metadata `display`). */
   ISSUER_DISPLAY_NAME: z.preprocess(blank, z.string().trim().min(1).max(60).default('Credential issuer')),
   /**

@@ -73,6 +73,9 @@ export const invalidCredentialRequest = (description: string) => new HttpError(4
 export const unknownConfiguration = (id: string) =>
   new HttpError(400, 'unknown_credential_configuration', `The access token is for another credential than ${JSON.stringify(id).slice(0, 120)}`);
 export const invalidProof = (description: string) => new HttpError(400, 'invalid_proof', description);
+/** OpenID4VCI 1.0 §11.3: a notification naming credentials this access token did not receive. */
+export const invalidNotificationId = () =>
+  new HttpError(400, 'invalid_notification_id', 'No credentials of this access token have that notification_id: send the one the credential response gave');
 export const invalidNonce = () => new HttpError(400, 'invalid_nonce', 'The proof’s nonce is unknown, expired or used: get a new one from the nonce endpoint');
 /** OpenID4VCI 1.0 §8.3.1.2: the token grants no dataset of this identifier. */
 export const unknownCredentialIdentifier = (id: string) =>

@@ -191,6 +191,8 @@ export const CREDENTIAL_ISSUER_EXAMPLES: Record<string, OperationExample[]> = {
             claim_names: ['name', 'level'],
             status: 'active',
             format: 'ldp_vc',
+            copies: 1,
+            wallet_event: null,
             issued_at: '2026-11-25T02:32:41.240Z',
             valid_from: '2026-11-25T02:32:41.000Z',
             valid_until: null,

@@ -174,6 +174,10 @@ export const ZCredentialListQuery = z.object({
   cursor: z.string().max(200).optional(),
 });
 
+/** What a wallet tells the issuer about credentials it received (OpenID4VCI 1.0 §11). */
+export const WALLET_EVENTS = ['credential_accepted', 'credential_deleted', 'credential_failure'] as const;
+export type WalletEvent = (typeof WALLET_EVENTS)[number];
+
 export const ZCredentialList = z.object({
   items: z.array(
     z.object({
@@ -184,6 +188,10 @@ export const ZCredentialList = z.object({
       status: z.enum(['active', 'revoked']),
       /** `ldp_vc` (bbs-2023, from /credentials/issue or a wallet), `dc+sd-jwt` (an SD-JWT VC a wallet received) or `mso_mdoc` (an ISO mdoc a wallet received). */
       format: z.enum(['ldp_vc', 'dc+sd-jwt', 'mso_mdoc']),
+      /** How many copies of it a wallet holds (OpenID4VCI batch issuance; each bound to its own key): revoking it revokes them all. */
+      copies: z.number().int().min(1),
+      /** The wallet's latest word on it at the notification endpoint, if any. */
+      wallet_event: z.enum(WALLET_EVENTS).nullable(),
       issued_at: z.string(),
       valid_from: z.string(),
       valid_until: z.string().nullable(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ZEvmAddress } from './common.js';
+import { WALLET_EVENTS } from './credentials.js';
 
 /**
  * OpenID for Verifiable Credential Issuance 1.0 at the credential issuer (docs/credential-issuer.md,
@@ -76,11 +77,28 @@ export const ZNonceResponse = z.object({ c_nonce: z.string() });
 export const ZCredentialRequest = z.object({
   credential_configuration_id: z.string().max(100).optional(),
   credential_identifier: z.string().max(200).optional(),
-  proofs: z.strictObject({ jwt: z.array(z.string().max(8192)).min(1).max(10) }).optional(),
+  /** One proof per credential: up to the issuer's batch_size (CREDENTIAL_BATCH_SIZE, at most 100). */
+  proofs: z.strictObject({ jwt: z.array(z.string().max(8192)).min(1).max(100) }).optional(),
   proof: z.unknown().optional(),
 });
 
+/** OpenID4VCI 1.0 §11.1: what a wallet says of the credentials of one credential response. */
+export const ZNotificationRequest = z.strictObject({
+  notification_id: z.string().min(1).max(100),
+  event: z.enum(WALLET_EVENTS, { message: `must be one of: ${WALLET_EVENTS.join(', ')}` }),
+  /** Human-readable, ASCII (§11.1), for the issuer's logs and support. */
+  event_description: z
+    .string()
+    .max(1000)
+    .regex(/^[\x20-\x7e]*$/, 'must be printable ASCII')
+    .optional(),
+});
+
 /** An SD-JWT VC or an mdoc (base64url of its CBOR IssuerSigned), a string; or a W3C credential with its bbs-2023 proof, an object. */
-export const ZCredentialResponse = z.object({ credentials: z.array(z.object({ credential: z.union([z.string(), z.record(z.string(), z.unknown())]) })) });
+export const ZCredentialResponse = z.object({
+  credentials: z.array(z.object({ credential: z.union([z.string(), z.record(z.string(), z.unknown())]) })),
+  /** What the wallet names these credentials by at the notification endpoint. */
+  notification_id: z.string().optional(),
+});
 
 export type CredentialOfferResponse = z.infer<typeof ZCreateCredentialOfferResponse>;

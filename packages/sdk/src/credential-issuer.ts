@@ -45,8 +45,12 @@ export interface IssuedCredentialSummary {
   issuer: string;
   claim_names: string[];
   status: 'active' | 'revoked';
-  /** `ldp_vc` (bbs-2023) or `dc+sd-jwt` (an SD-JWT VC a wallet received). */
-  format: 'ldp_vc' | 'dc+sd-jwt';
+  /** `ldp_vc` (bbs-2023), `dc+sd-jwt` (an SD-JWT VC a wallet received) or `mso_mdoc` (an mdoc a wallet received). */
+  format: 'ldp_vc' | 'dc+sd-jwt' | 'mso_mdoc';
+  /** How many copies a wallet holds (batch issuance, each bound to its own key); revoking the record revokes them all. */
+  copies: number;
+  /** The wallet's latest word at the notification endpoint, if any. */
+  wallet_event: 'credential_accepted' | 'credential_deleted' | 'credential_failure' | null;
   issued_at: string;
   valid_from: string;
   valid_until: string | null;

@@ -1,5 +1,5 @@
 import { type Db, outboxInsert } from '@svc/db';
-import { isUuid, webhookEvent } from '@svc/schemas';
+import { isUuid, type WalletEvent, webhookEvent } from '@svc/schemas';
 import { credentialNotFound, invalidField } from '../errors.js';
 import type { SignedFacts } from '../vc/signed-facts.js';
 import { BITSTRING_ENTRY_IRI, ownPlace } from '../status-lists/status-lists.js';
@@ -23,17 +23,32 @@ async function own(db: Db, organizationId: string, credentialId: string) {
   return record;
 }
 
+/**
+ * Revokes the credential `credentialId` names and, when it is one of a batch's copies (or the
+ * batch's record), every copy of that batch: a wallet's copies are one credential to the
+ * organization. Idempotent.
+ */
 export async function revokeCredential(db: Db, organizationId: string, credentialId: string, now: Date) {
   const record = await own(db, organizationId, credentialId);
   if (record.revokedAt) return { revoked: true as const, credential_id: record.credentialId, revoked_at: record.revokedAt.toISOString(), newly: false };
+  const batch = record.batchOf ?? record.id;
+  const lead = record.batchOf ? await db.issuedCredential.findUniqueOrThrow({ where: { id: batch } }) : record;
   // Idempotent, also when two revocations race (the API and the identity provider's event): only
-  // the one that sets the bit moves the list's version (so the next request for the list, on any
+  // the one that sets the bits moves the lists' versions (so the next request for a list, on any
   // replica, signs it anew) and tells the organization's webhook endpoints, all in its transaction.
   const newly = await db.$transaction(async (tx) => {
-    const set = await tx.issuedCredential.updateMany({ where: { id: record.id, revokedAt: null }, data: { status: 'revoked', revokedAt: now } });
+    const copies = await tx.issuedCredential.findMany({
+      where: { OR: [{ id: batch }, { batchOf: batch }], revokedAt: null },
+      select: { id: true, statusListId: true },
+    });
+    const set = await tx.issuedCredential.updateMany({
+      where: { id: { in: copies.map((c) => c.id) }, revokedAt: null },
+      data: { status: 'revoked', revokedAt: now },
+    });
     if (set.count === 0) return false;
-    if (record.statusListId) await tx.statusList.update({ where: { id: record.statusListId }, data: { version: { increment: 1 } } });
-    await outboxInsert(tx, { organizationId, event: webhookEvent('credential.revoked', { credential_id: record.credentialId }), subject: record.credentialId });
+    const lists = [...new Set(copies.flatMap((c) => (c.statusListId ? [c.statusListId] : [])))];
+    if (lists.length) await tx.statusList.updateMany({ where: { id: { in: lists } }, data: { version: { increment: 1 } } });
+    await outboxInsert(tx, { organizationId, event: webhookEvent('credential.revoked', { credential_id: lead.credentialId }), subject: lead.credentialId });
     return true;
   });
   const revokedAt = newly ? now : ((await own(db, organizationId, credentialId)).revokedAt ?? now);
@@ -134,6 +149,8 @@ export async function listCredentials(
   const rows = await db.issuedCredential.findMany({
     where: {
       organizationId,
+      // A batch is listed once, as its record.
+      batchOf: null,
       ...(query.subjectAddress ? { subjectAddress: query.subjectAddress } : {}),
       ...(after ? { OR: [{ createdAt: { lt: new Date(after.t) } }, { createdAt: new Date(after.t), id: { lt: after.id } }] } : {}),
     },
@@ -142,6 +159,8 @@ export async function listCredentials(
   });
   const page = rows.slice(0, query.limit);
   const last = page.at(-1);
+  const batches = await db.issuedCredential.groupBy({ by: ['batchOf'], where: { batchOf: { in: page.map((r) => r.id) } }, _count: { _all: true } });
+  const copiesOf = new Map(batches.map((b) => [b.batchOf!, b._count._all + 1]));
   return {
     items: page.map((r) => ({
       id: r.credentialId,
@@ -149,7 +168,9 @@ export async function listCredentials(
       issuer: r.issuerDid,
       claim_names: r.claimNames,
       status: r.status,
-      format: r.format as 'ldp_vc' | 'dc+sd-jwt',
+      format: r.format as 'ldp_vc' | 'dc+sd-jwt' | 'mso_mdoc',
+      copies: copiesOf.get(r.id) ?? 1,
+      wallet_event: r.walletEvent as WalletEvent | null,
       issued_at: r.createdAt.toISOString(),
       valid_from: r.validFrom.toISOString(),
       valid_until: r.validUntil?.toISOString() ?? null,

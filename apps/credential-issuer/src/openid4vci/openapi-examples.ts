@@ -20,6 +20,13 @@ const OFFER = {
     },
   },
 };
+/** A fresh offer traded for an access token, and a nonce: what a wallet has before its credential request. */
+const OFFER_TOKEN_AND_NONCE = `export OFFER=$(${NEW_OFFER})
+export ACCESS_TOKEN=$(curl -s -X POST ${ISSUER}/token -d grant_type=${GRANT} \\
+  --data-urlencode "pre-authorized_code=$(echo "$OFFER" | jq -r '.credential_offer.grants[] | .["pre-authorized_code"]')" \\
+  -d "tx_code=$(echo "$OFFER" | jq -r .tx_code)" | jq -r .access_token)
+export C_NONCE=$(curl -s -X POST ${ISSUER}/nonce | jq -r .c_nonce)`;
+const NOTIFICATION_ID = 'nId_7QmZ2xVb9kLp4TqW1sRy8cHd';
 const SD_JWT = 'eyJhbGciOiJFUzI1NiIsInR5cCI6ImRjK3NkLWp3dCIsImtpZCI6IjFWb2h…~WyJkT1lWZk1xUE1rUE1xN0dDWkxhSHNnIiwiYWdlX292ZXJfMTgiLHRydWVd~';
 
 export const WALLET_EXAMPLES: Record<string, OperationExample[]> = {
@@ -147,16 +154,12 @@ export TX_CODE=$(echo "$OFFER" | jq -r .tx_code)`,
   'POST /credential': [
     {
       summary: 'the credential, bound to the key the wallet proved (the proof made by scripts/wallet.mjs, as a wallet makes it)',
-      setup: `export OFFER=$(${NEW_OFFER})
-export ACCESS_TOKEN=$(curl -s -X POST ${ISSUER}/token -d grant_type=${GRANT} \\
-  --data-urlencode "pre-authorized_code=$(echo "$OFFER" | jq -r '.credential_offer.grants[] | .["pre-authorized_code"]')" \\
-  -d "tx_code=$(echo "$OFFER" | jq -r .tx_code)" | jq -r .access_token)
-export C_NONCE=$(curl -s -X POST ${ISSUER}/nonce | jq -r .c_nonce)
+      setup: `${OFFER_TOKEN_AND_NONCE}
 export PROOF=$(node apps/credential-issuer/scripts/wallet.mjs proof --audience ${ISSUER} --nonce="$C_NONCE")`,
       headers: { Authorization: 'Bearer $ACCESS_TOKEN' },
       body: { credential_configuration_id: 'age_over_sd_jwt', proofs: { jwt: ['$PROOF'] } },
       status: 200,
-      response: { credentials: [{ credential: SD_JWT }] },
+      response: { credentials: [{ credential: SD_JWT }], notification_id: NOTIFICATION_ID },
     },
     {
       summary:
@@ -180,7 +183,19 @@ export PROOF=$(node apps/credential-issuer/scripts/wallet.mjs proof --audience $
       headers: { Authorization: 'Bearer $WALLET_TOKEN' },
       body: { credential_identifier: 'age_over_sd_jwt', proofs: { jwt: ['$PROOF'] } },
       status: 200,
-      response: { credentials: [{ credential: SD_JWT }] },
+      response: { credentials: [{ credential: SD_JWT }], notification_id: NOTIFICATION_ID },
+    },
+  ],
+  'POST /notification': [
+    {
+      summary: 'the wallet says it stored the credentials of a response (GET /credentials then shows wallet_event)',
+      setup: `${OFFER_TOKEN_AND_NONCE}
+export NOTIFICATION_ID=$(curl -s -X POST ${ISSUER}/credential -H "Authorization: Bearer $ACCESS_TOKEN" -H 'content-type: application/json' \\
+  -d "{\\"credential_configuration_id\\": \\"age_over_sd_jwt\\", \\"proofs\\": {\\"jwt\\": [\\"$(node apps/credential-issuer/scripts/wallet.mjs proof --audience ${ISSUER} --nonce="$C_NONCE")\\"]}}" \\
+  | jq -r .notification_id)`,
+      headers: { Authorization: 'Bearer $ACCESS_TOKEN' },
+      body: { notification_id: '$NOTIFICATION_ID', event: 'credential_accepted' },
+      status: 204,
     },
   ],
   'GET /token-status-lists/{id}': [

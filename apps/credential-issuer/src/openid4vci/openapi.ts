@@ -5,6 +5,7 @@ import {
   ZCredentialOffer,
   ZCredentialRequest,
   ZCredentialResponse,
+  ZNotificationRequest,
   ZNonceResponse,
   ZOfferHandleParams,
   ZPreAuthorizedTokenRequest,
@@ -120,18 +121,36 @@ export const WALLET_OPERATIONS: OperationSpec[] = [
     method: 'post',
     path: '/credential',
     tag: 'Wallets (OpenID4VCI)',
-    summary: 'Issue the offered or approved credential, bound to the holder’s key',
+    summary: 'Issue the offered or approved credential (or a batch of copies), bound to the holder’s keys',
     description:
-      'With an offer’s access token (from POST /token), the offer’s credential, named by credential_configuration_id. With an access token from the identity provider (the authorization code flow, when AUTHORIZATION_SERVER_URL is set), a credential the person approved there, named by a credential_identifier of the token response (or its credential_configuration_id), with the claims their verified data holds (introspected at the identity provider). One proof of type jwt (typ openid4vci-proof+jwt, ES256 or EdDSA, the public key as jwk in its header or named by a did:jwk kid, aud this issuer, iat within 300 s, a nonce from POST /nonce). For a dc+sd-jwt configuration, an SD-JWT VC: every claim a disclosure, with decoys; cnf the holder’s key; status a Token Status List entry. For an ldp_vc one, a W3C credential about the holder’s did:jwk with a bbs-2023 proof and a Bitstring Status List entry (the holder derives what to show). Listed by GET /credentials and revoked by POST /credentials/revoke like any credential of the organization.',
+      'With an offer’s access token (from POST /token), the offer’s credential, named by credential_configuration_id. With an access token from the identity provider (the authorization code flow, when AUTHORIZATION_SERVER_URL is set), a credential the person approved there, named by a credential_identifier of the token response (or its credential_configuration_id), with the claims their verified data holds (introspected at the identity provider). Proofs of type jwt (typ openid4vci-proof+jwt, ES256 or EdDSA (ES256 only for mso_mdoc), the public key as jwk in its header or named by a did:jwk kid, aud this issuer, iat within 300 s, a nonce from POST /nonce): one per credential, up to batch_credential_issuance.batch_size (CREDENTIAL_BATCH_SIZE, 10), each of a key of its own; the copies of a batch each have their own salts, jti and status entry, so none can be linked to another. For a dc+sd-jwt configuration, SD-JWT VCs: every claim a disclosure, with decoys; cnf the holder’s key; status a Token Status List entry; x5c the signing key’s chain under the issuer CA. For mso_mdoc, mdocs: the base64url of the CBOR IssuerSigned, the device key the proof’s. For an ldp_vc one (one proof only), a W3C credential about the holder’s did:jwk with a bbs-2023 proof and a Bitstring Status List entry (the holder derives what to show). notification_id names the response’s credentials at POST /notification. Listed by GET /credentials as one record (copies: how many) and revoked by POST /credentials/revoke like any credential of the organization: revoking the record or any copy revokes them all.',
     security: [['walletAccessToken']],
     body: ZCredentialRequest,
     responses: {
       200: { description: 'The credential', schema: ZCredentialResponse },
       ...errorResponses({
-        400: 'invalid_proof, invalid_nonce (get a new one), unknown_credential_configuration (not the offer’s), unknown_credential_identifier (not granted by the token), credential_request_denied (the person’s verified data does not hold what the credential says), invalid_credential_request (already issued on this offer; the body’s shape)',
+        400: 'invalid_proof (including more proofs than batch_size, two proofs of one key, an EdDSA key for an mdoc), invalid_nonce (get a new one), unknown_credential_configuration (not the offer’s), unknown_credential_identifier (not granted by the token), credential_request_denied (the person’s verified data does not hold what the credential says), invalid_credential_request (already issued on this offer; the body’s shape)',
         401: 'invalid_token: the access token is missing, unknown, expired or revoked, or certificate-bound (WWW-Authenticate: Bearer); invalid_dpop_proof: a DPoP-bound token without the DPoP scheme and a valid proof of its key (htm POST, htu this URL, ath the token’s hash, a unique jti), or an unbound one under the DPoP scheme (WWW-Authenticate: DPoP)',
         429: tooMany,
         503: 'authorization_server_unavailable: the identity provider cannot be reached to introspect its token; for ldp_vc, signing_queue_full (the signing threads are busy, or the offering organization holds its share of them) or signing_timeout (signing ran past its deadline) (Retry-After)',
+      }),
+    },
+  },
+  {
+    method: 'post',
+    path: '/notification',
+    tag: 'Wallets (OpenID4VCI)',
+    summary: 'A wallet says what became of the credentials of one response (accepted, deleted, failed)',
+    description:
+      'OpenID4VCI 1.0 §11, with the access token the credentials were received with (as at POST /credential, DPoP-bound ones under the DPoP scheme with a proof for this URL). The event is kept on the credential’s record: GET /credentials shows it as wallet_event. event_description (printable ASCII) is not kept. Nothing else changes: credential_deleted does not revoke.',
+    security: [['walletAccessToken']],
+    body: ZNotificationRequest,
+    responses: {
+      204: { description: 'Taken' },
+      ...errorResponses({
+        400: 'invalid_notification_id: no credentials of this access token have that id; invalid_request: the body’s shape (the field named)',
+        401: 'invalid_token: the access token is missing, unknown or expired; invalid_dpop_proof: as at POST /credential',
+        429: tooMany,
       }),
     },
   },

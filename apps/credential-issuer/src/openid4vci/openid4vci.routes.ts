@@ -2,7 +2,7 @@ import { Router } from 'express';
 import { methodNotAllowed, openCors } from '@svc/http';
 import { requireToken } from '../http/require-token.js';
 import { approvalEventsHandler } from './approvals/approval-events.handlers.js';
-import { credentialHandler, nonceHandler } from './credentials/credential.handlers.js';
+import { credentialHandler, nonceHandler, notificationHandler } from './credentials/credential.handlers.js';
 import type { Openid4vciDeps } from './deps.js';
 import {
   authorizationServerMetadataHandler,
@@ -25,7 +25,8 @@ import { perAddress } from './wallet-limits.js';
  *   GET  /credential-offers/:handle         the offer, for the wallet
  *   POST /token                             pre-authorized code → access token
  *   POST /nonce                             a c_nonce for the holder's proof
- *   POST /credential                        the credential, bound to the holder's key
+ *   POST /credential                        the credential (or a batch), bound to the holder's keys
+ *   POST /notification                      what became of the credentials of one response
  *   GET  /token-status-lists/:id            an IETF Token Status List
  *   POST /authorization-server/events       the identity provider's approval events (when configured)
  * A wallet in a browser calls the wallet endpoints from its own origin (CORS, preflight included);
@@ -54,6 +55,7 @@ export function openid4vciRouter(deps: Openid4vciDeps): Router {
     )
     .all(methodNotAllowed);
   router.route('/credential').options(openCors).post(openCors, walletCalls('credential'), credentialHandler(deps)).all(methodNotAllowed);
+  router.route('/notification').options(openCors).post(openCors, walletCalls('notification'), notificationHandler(deps)).all(methodNotAllowed);
   router.route('/token-status-lists/:id').get(tokenStatusListHandler(deps)).all(methodNotAllowed);
 
   // Only where the identity provider can sign its events: with the authorization server and its webhook secret configured.

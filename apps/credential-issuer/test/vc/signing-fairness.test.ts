@@ -14,7 +14,9 @@ let issuer: ReturnType<typeof buildIssuer>;
 let token: string;
 beforeAll(async () => {
   db = testDb();
-  issuer = buildIssuer();
+  // A roomy deadline: these cases are about what is refused before signing, and what is signed
+  // within the limits must not time out on a busy machine (the deadline has a case of its own).
+  issuer = buildIssuer({ SIGNING_JOB_TIMEOUT_MS: '120000' });
   token = (await arrangeOrg(db)).token.key;
 });
 afterAll(async () => {

@@ -1,9 +1,10 @@
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import { handle } from '@svc/http';
-import { ZCredentialRequest } from '@svc/schemas';
+import { ZCredentialRequest, ZNotificationRequest } from '@svc/schemas';
 import type { Openid4vciDeps } from '../deps.js';
 import { issueNonce } from './holder-proofs.js';
 import { noStore } from '../metadata/http-caching.js';
+import { takeNotification } from './notifications.js';
 import { issueToWallet, type PresentedToken } from './wallet-credentials.js';
 
 /** POST /nonce: a c_nonce for the holder's proof. */
@@ -13,12 +14,17 @@ export const nonceHandler =
     res.set(noStore).json({ c_nonce: await issueNonce(deps.store.cache) });
   };
 
-/** POST /credential: the credential, bound to the key the wallet's proof shows it holds. */
+/** The access token a wallet's request presents, with its scheme and the DPoP proof beside it. */
+function presentedTokenOf(req: Request): PresentedToken | undefined {
+  const [scheme, token] = (req.headers.authorization ?? '').split(' ');
+  const kind = scheme?.toLowerCase();
+  return (kind === 'bearer' || kind === 'dpop') && token ? { token, scheme: kind, proof: req.get('dpop') } : undefined;
+}
+
+/** POST /credential: the credential (or a batch of copies), bound to the key each of the wallet's proofs shows it holds. */
 export function credentialHandler(deps: Openid4vciDeps) {
   return handle({ body: ZCredentialRequest }, async ({ body }, req, res) => {
-    const [scheme, token] = (req.headers.authorization ?? '').split(' ');
-    const kind = scheme?.toLowerCase();
-    const presented: PresentedToken | undefined = (kind === 'bearer' || kind === 'dpop') && token ? { token, scheme: kind, proof: req.get('dpop') } : undefined;
+    const presented = presentedTokenOf(req);
     const issued = await issueToWallet(
       {
         db: deps.db,
@@ -35,7 +41,20 @@ export function credentialHandler(deps: Openid4vciDeps) {
       body,
       deps.authorizationServer,
     );
-    deps.counters.issued.inc({ request: 'openid4vci' });
+    deps.counters.issued.inc({ request: 'openid4vci' }, issued.credentials.length);
     res.set(noStore).json(issued);
+  });
+}
+
+/** POST /notification: what became of the credentials of one response; 204. */
+export function notificationHandler(deps: Openid4vciDeps) {
+  return handle({ body: ZNotificationRequest }, async ({ body }, req, res) => {
+    await takeNotification(
+      { db: deps.db, config: deps.config, clock: deps.clock, dpop: deps.walletDpop.credential },
+      presentedTokenOf(req),
+      body,
+      deps.authorizationServer,
+    );
+    res.set(noStore).status(204).end();
   });
 }

@@ -57,15 +57,37 @@ function didJwkHolder(kid: unknown): { jwk: JWK; did: string } | undefined {
   }
 }
 
+/** What a proof must be made for: this issuer, now, with a key the credential's format binds to. */
+export interface ProofExpectations {
+  audience: string;
+  cache: CoreDeps['store']['cache'];
+  now: Date;
+  algorithms?: readonly ProofAlgorithm[];
+}
+
 /**
  * The holder's public key (its public members only, and the did:jwk it was named by), once the
- * proof's signature, type, audience, age and nonce hold. The key is in the header as `jwk`, or named by a did:jwk `kid` (what wallets
- * send for credentials bound to a DID).
+ * proof's signature, type, audience, age and nonce hold; the nonce is taken. The key is in the
+ * header as `jwk`, or named by a did:jwk `kid` (what wallets send for credentials bound to a DID).
  */
-export async function holderKeyOf(
-  proof: string,
-  expected: { audience: string; cache: CoreDeps['store']['cache']; now: Date; algorithms?: readonly ProofAlgorithm[] },
-): Promise<Holder> {
+export async function holderKeyOf(proof: string, expected: ProofExpectations): Promise<Holder> {
+  const [holder] = await holderKeysOf([proof], expected);
+  return holder!;
+}
+
+/**
+ * The holders of a batch's proofs, each checked as holderKeyOf checks one; the nonces they carry
+ * (one, usually: a wallet signs a batch's proofs over the same c_nonce) are taken once all hold.
+ */
+export async function holderKeysOf(proofs: string[], expected: ProofExpectations): Promise<Holder[]> {
+  const checked = [];
+  for (const proof of proofs) checked.push(await checkedProof(proof, expected));
+  // Taken once: a replayed proof finds its nonce gone.
+  for (const nonce of new Set(checked.map((c) => c.nonce))) if ((await expected.cache.delete(nonceKey(nonce))) !== 1) throw invalidNonce();
+  return checked.map((c) => c.holder);
+}
+
+async function checkedProof(proof: string, expected: ProofExpectations): Promise<{ holder: Holder; nonce: string }> {
   const algorithms = expected.algorithms ?? PROOF_ALGORITHMS;
   let header: ReturnType<typeof decodeProtectedHeader>;
   try {
@@ -101,8 +123,6 @@ export async function holderKeyOf(
     throw invalidProof('The proof’s signature does not verify with its jwk');
   }
   if (typeof payload.nonce !== 'string') throw invalidNonce();
-  // Taken once: a replayed proof finds its nonce gone.
-  if ((await expected.cache.delete(nonceKey(payload.nonce))) !== 1) throw invalidNonce();
   // The DID exactly as the wallet wrote it: the credential's subject must be the holder's own identifier.
-  return { jwk: publicMembers(jwk), ...(named ? { did: named.did } : {}) };
+  return { holder: { jwk: publicMembers(jwk), ...(named ? { did: named.did } : {}) }, nonce: payload.nonce };
 }

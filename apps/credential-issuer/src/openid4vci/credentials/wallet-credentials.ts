@@ -30,7 +30,8 @@ import { endedMeanwhile } from '../approvals/approval-events.js';
 import { allocateStatusIndex, BITSTRING_ENTRY } from '../../status-lists/status-lists.js';
 import { CREDENTIALS_V2, UNDEFINED_TERMS_V2 } from '../../vc/document-loader.js';
 import { type CredentialConfiguration, configurationById } from '../metadata/configurations.js';
-import { didJwkOf, type Holder, holderKeyOf, proofAlgorithmsFor } from './holder-proofs.js';
+import { type Holder, holderKeysOf, proofAlgorithmsFor } from './holder-proofs.js';
+import { issueFor } from './issue-copies.js';
 import { offerOfAccessToken } from '../offers/offers.js';
 import { SIGNED_FORMATS } from './signed-formats.js';
 import { tokenStatusListUrl } from './token-status-lists.js';
@@ -60,7 +61,12 @@ export interface PresentedToken {
  * RFC 9449 §7: a token bound to the key `jkt` is accepted only with the DPoP scheme and a proof of
  * that key over this request and this token; an unbound token only with the Bearer scheme.
  */
-async function checkBinding(deps: WalletIssueDeps, presented: PresentedToken, jkt: string | null | undefined): Promise<void> {
+export async function checkBinding(
+  deps: Pick<WalletIssueDeps, 'config' | 'dpop'>,
+  presented: PresentedToken,
+  jkt: string | null | undefined,
+  endpoint: '/credential' | '/notification' = '/credential',
+): Promise<void> {
   if (!jkt) {
     if (presented.scheme === 'dpop') throw invalidDpopProofAtResource('This access token is not DPoP-bound: send it with the Bearer scheme');
     return;
@@ -69,24 +75,38 @@ async function checkBinding(deps: WalletIssueDeps, presented: PresentedToken, jk
     throw invalidDpopProofAtResource('This access token is DPoP-bound: send it as Authorization: DPoP <token>, with a DPoP proof of its key');
   const proven = await deps.dpop.verify(presented.proof, {
     method: 'POST',
-    url: `${deps.config.publicUrl}/credential`,
+    url: `${deps.config.publicUrl}${endpoint}`,
     accessToken: presented.token,
     requireNonce: false,
   });
   if (proven !== jkt) throw invalidDpopProofAtResource('The DPoP proof is signed by another key than the one the access token is bound to');
 }
 
-/** The one key proof a request must carry, checked (nonce, audience, freshness, a key the format binds to): the key the credential is bound to. */
-async function holderOfRequest(deps: WalletIssueDeps, body: z.output<typeof ZCredentialRequest>, configuration: CredentialConfiguration): Promise<Holder> {
+/**
+ * The key proofs a request carries, checked (nonce, audience, freshness, a key the format binds
+ * to): one per credential, up to the batch size, each of a key of its own, so that the copies of a
+ * batch are bound to keys no verifier can link.
+ */
+async function holdersOfRequest(deps: WalletIssueDeps, body: z.output<typeof ZCredentialRequest>, configuration: CredentialConfiguration): Promise<Holder[]> {
   if (body.proof !== undefined) throw invalidCredentialRequest('Send the key proof as proofs: {"jwt": [<proof>]} (OpenID4VCI 1.0)');
   if (!body.proofs) throw invalidProof('A key proof is required: proofs: {"jwt": [<proof>]}');
-  if (body.proofs.jwt.length !== 1) throw invalidCredentialRequest('One proof per request: this issuer issues one credential per request');
-  return holderKeyOf(body.proofs.jwt[0]!, {
+  const proofs = body.proofs.jwt;
+  const batchSize = deps.config.CREDENTIAL_BATCH_SIZE;
+  if (proofs.length > batchSize) throw invalidProof(`At most ${batchSize} proofs in one request (batch_credential_issuance.batch_size): one per credential`);
+  if (configuration.format === 'ldp_vc' && proofs.length > 1)
+    throw invalidCredentialRequest(
+      'A W3C credential (ldp_vc) is issued one per request: every presentation derived from its bbs-2023 proof is unlinkable already',
+    );
+  const holders = await holderKeysOf(proofs, {
     audience: deps.config.publicUrl,
     cache: deps.cache,
     now: deps.clock.now(),
     algorithms: proofAlgorithmsFor(configuration.format),
   });
+  const keys = new Set(holders.map((h) => JSON.stringify(h.jwk)));
+  if (keys.size !== holders.length)
+    throw invalidProof('Each proof of a batch must be of a key of its own: each copy is bound to a different key, so the copies cannot be linked');
+  return holders;
 }
 
 /**
@@ -135,7 +155,7 @@ async function issueOnOffer(deps: WalletIssueDeps, offer: Offer, body: z.output<
     throw invalidCredentialRequest('An offer’s credential is named by credential_configuration_id (no credential_identifier is issued with it)');
   if (body.credential_configuration_id === undefined) throw invalidCredentialRequest('credential_configuration_id is required');
   if (body.credential_configuration_id !== offer.configurationId) throw unknownConfiguration(body.credential_configuration_id);
-  const holder = await holderOfRequest(deps, body, configurationById(offer.configurationId)!);
+  const holders = await holdersOfRequest(deps, body, configurationById(offer.configurationId)!);
   if (offer.credentialId) throw invalidCredentialRequest('The credential of this offer was already issued');
   const recordId = randomUUID();
   const jti = `urn:uuid:${recordId}`;
@@ -144,7 +164,7 @@ async function issueOnOffer(deps: WalletIssueDeps, offer: Offer, body: z.output<
   const claimed = await deps.db.credentialOffer.updateMany({ where: { id: offer.id, credentialId: null }, data: { credentialId: jti } });
   if (claimed.count === 0) throw invalidCredentialRequest('The credential of this offer was already issued');
   try {
-    return await issueFor(deps, offer, holder, recordId);
+    return await issueFor(deps, offer, holders, recordId);
   } catch (err) {
     await deps.db.credentialOffer.updateMany({ where: { id: offer.id, credentialId: jti }, data: { credentialId: null } });
     throw err;
@@ -181,7 +201,7 @@ async function issueOnApproval(deps: WalletIssueDeps, approved: ApprovedGrant, b
   if (endsBy && endsBy <= deps.clock.now()) throw credentialRequestDenied('The verification behind this credential has just expired: it cannot be issued');
   // Whether this approval already has it was asked before the identity provider was (issueToWallet).
   const approval = `${approved.authorizationId}#${configuration.id}`;
-  const holder = await holderOfRequest(deps, body, configuration);
+  const holders = await holdersOfRequest(deps, body, configuration);
   // Claimed before any work, as an offer is: of parallel requests on one approval one goes on, and
   // the others take no status index and sign nothing. Given back if the work fails.
   const claim = `wallet:approval-claim:${approval}`;
@@ -190,7 +210,7 @@ async function issueOnApproval(deps: WalletIssueDeps, approved: ApprovedGrant, b
   const source = { configurationId: configuration.id, claims: claims.data, apiKeyId: null, organizationId, subjectAddress: null, approval };
   let issued: Awaited<ReturnType<typeof issueFor>>;
   try {
-    issued = await issueFor(deps, source, holder, randomUUID(), endsBy);
+    issued = await issueFor(deps, source, holders, randomUUID(), endsBy);
   } catch (err) {
     await deps.cache.delete(claim).catch(() => undefined);
     throw err;
@@ -207,90 +227,3 @@ async function issueOnApproval(deps: WalletIssueDeps, approved: ApprovedGrant, b
 const CLAIM_SECONDS = 120;
 
 type Offer = NonNullable<Awaited<ReturnType<typeof offerOfAccessToken>>>;
-
-/** What a credential is issued on: an offer, or a person's approval at the identity provider. */
-interface IssueSource {
-  configurationId: string;
-  claims: unknown;
-  apiKeyId: string | null;
-  organizationId: string;
-  subjectAddress: string | null;
-  /** The approval at the identity provider it is issued on, if it is (`<authorization id>#<configuration id>`). */
-  approval?: string;
-}
-
-/** The credential, signed, recorded and told; it ends after the issuer's validity, or at `endsBy` if that is sooner. */
-async function issueFor(deps: WalletIssueDeps, source: IssueSource, holder: Holder, recordId: string, endsBy?: Date) {
-  const issuer = deps.config.publicUrl;
-  const jti = `urn:uuid:${recordId}`;
-  const configuration = configurationById(source.configurationId)!;
-  const now = deps.clock.now();
-  const validity = walletCredentialValiditySeconds(deps.config);
-  const expiresAt = new Date(Math.min(now.getTime() + validity * 1000, endsBy?.getTime() ?? Number.POSITIVE_INFINITY));
-  const claims = source.claims as Record<string, unknown>;
-  if (configuration.format === 'ldp_vc') {
-    // A W3C credential about the holder's did:jwk, signed bbs-2023 as every credential of this
-    // issuer (the same path as the VC API, which records it and tells the webhooks): the holder
-    // derives what to show; the binding, the issuer and the status are always disclosed.
-    const key = await deps.keys.current();
-    const credential = await issueGiven(
-      deps,
-      { apiKeyId: source.apiKeyId, organizationId: source.organizationId, approval: source.approval },
-      {
-        '@context': [CREDENTIALS_V2, UNDEFINED_TERMS_V2],
-        id: jti,
-        type: ['VerifiableCredential', configuration.vcType],
-        issuer: key.controller,
-        validFrom: iso(now),
-        validUntil: iso(expiresAt),
-        credentialSubject: { id: holder.did ?? didJwkOf(holder.jwk), ...claims },
-      },
-      { credentialStatus: { type: BITSTRING_ENTRY }, mandatoryPointers: ['/credentialSubject/id'], subjectAddress: source.subjectAddress ?? '' },
-    );
-    return { credentials: [{ credential }] };
-  }
-  const place = await allocateStatusIndex(deps.db, deps.sql, issuer, 'token');
-  const signer = await deps.keys.jwtSigner();
-  const format = configuration.format;
-  const credential = await SIGNED_FORMATS[format](
-    {
-      issuer,
-      configuration,
-      jti,
-      claims,
-      holderKey: holder.jwk,
-      status: { idx: place.index, uri: tokenStatusListUrl(issuer, place.listId) },
-      issuedAt: now,
-      expiresAt,
-    },
-    signer,
-  );
-  try {
-    await deps.db.$transaction(async (tx) => {
-      await tx.issuedCredential.create({
-        data: {
-          id: recordId,
-          credentialId: jti,
-          apiKeyId: source.apiKeyId,
-          organizationId: source.organizationId,
-          subjectAddress: source.subjectAddress ?? '',
-          issuerDid: issuer,
-          verificationMethod: signer.kid,
-          claimNames: Object.keys(claims),
-          validFrom: now,
-          validUntil: expiresAt,
-          statusListId: place.listId,
-          statusListIndex: place.index,
-          format,
-          approval: source.approval ?? null,
-        },
-      });
-      await outboxInsert(tx, { organizationId: source.organizationId, event: webhookEvent('credential.issued', { credential_id: jti }), subject: jti });
-    });
-  } catch (err) {
-    // Another request on the same approval recorded its credential first: this one was never recorded, so it is not issued.
-    if (source.approval && isUniqueViolation(err)) throw alreadyIssuedOnApproval();
-    throw err;
-  }
-  return { credentials: [{ credential }] };
-}

@@ -10,7 +10,15 @@ import { authorizationServerMetadata, credentialIssuerMetadata, jwtVcIssuerMetad
 export const credentialIssuerMetadataHandler =
   (deps: Openid4vciDeps): RequestHandler =>
   (_req, res) => {
-    res.set(publicCache(300)).json(credentialIssuerMetadata(deps.config.publicUrl, deps.config.ISSUER_DISPLAY_NAME, deps.config.authorizationServer?.issuer));
+    const { config } = deps;
+    res.set(publicCache(300)).json(
+      credentialIssuerMetadata({
+        publicUrl: config.publicUrl,
+        displayName: config.ISSUER_DISPLAY_NAME,
+        authorizationServer: config.authorizationServer?.issuer,
+        batchSize: config.CREDENTIAL_BATCH_SIZE,
+      }),
+    );
   };
 
 /** GET /.well-known/oauth-authorization-server */

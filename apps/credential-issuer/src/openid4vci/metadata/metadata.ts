@@ -12,7 +12,15 @@ import { CREDENTIALS_V2, UNDEFINED_TERMS_V2 } from '../../vc/document-loader.js'
 
 const LOCALES = ['en', 'de', 'fr'] as const;
 
-export function credentialIssuerMetadata(publicUrl: string, displayName: string, authorizationServer?: string) {
+export interface IssuerMetadataSettings {
+  publicUrl: string;
+  displayName: string;
+  /** The identity provider, when it runs the authorization code flow for this issuer. */
+  authorizationServer: string | undefined;
+  batchSize: number;
+}
+
+export function credentialIssuerMetadata({ publicUrl, displayName, authorizationServer, batchSize }: IssuerMetadataSettings) {
   return {
     credential_issuer: publicUrl,
     // This issuer takes pre-authorized codes itself; the identity provider, when configured, runs
@@ -20,6 +28,9 @@ export function credentialIssuerMetadata(publicUrl: string, displayName: string,
     ...(authorizationServer ? { authorization_servers: [publicUrl, authorizationServer] } : {}),
     credential_endpoint: `${publicUrl}/credential`,
     nonce_endpoint: `${publicUrl}/nonce`,
+    notification_endpoint: `${publicUrl}/notification`,
+    // Up to batch_size proofs in one request, one credential each, each bound to its own key.
+    batch_credential_issuance: { batch_size: batchSize },
     display: LOCALES.map((locale) => ({ name: displayName, locale })),
     credential_configurations_supported: Object.fromEntries(CREDENTIAL_CONFIGURATIONS.map((c) => [c.id, configurationMetadata(publicUrl, c)])),
   };
