@@ -6,10 +6,8 @@
  * told to the organization's webhooks in the same transaction.
  */
 import { randomUUID } from 'node:crypto';
-import { isUniqueViolation, outboxInsert } from '@svc/db';
-import { walletCredentialValiditySeconds } from '../../config.js';
 import type { CoreDeps, DpopProofs } from '@svc/runtime';
-import { webhookEvent, type ZCredentialRequest } from '@svc/schemas';
+import type { ZCredentialRequest } from '@svc/schemas';
 import type { z } from 'zod';
 import {
   accessTokenMissing,
@@ -25,16 +23,12 @@ import {
   unknownCredentialIdentifier,
 } from '../../errors.js';
 import type { ApprovedGrant, AuthorizationServerClient } from '../approvals/authorization-server.js';
-import { type IssueContext, issueGiven, iso } from '../../issuance/issue-credential.js';
+import type { IssueContext } from '../../issuance/issue-credential.js';
 import { endedMeanwhile } from '../approvals/approval-events.js';
-import { allocateStatusIndex, BITSTRING_ENTRY } from '../../status-lists/status-lists.js';
-import { CREDENTIALS_V2, UNDEFINED_TERMS_V2 } from '../../vc/document-loader.js';
 import { type CredentialConfiguration, configurationById } from '../metadata/configurations.js';
 import { type Holder, holderKeysOf, proofAlgorithmsFor } from './holder-proofs.js';
 import { issueFor } from './issue-copies.js';
 import { offerOfAccessToken } from '../offers/offers.js';
-import { SIGNED_FORMATS } from './signed-formats.js';
-import { tokenStatusListUrl } from './token-status-lists.js';
 
 /** What issuing needs: the issuer's own (signing pool and keys included, for ldp_vc), the nonce store, the limiter, and DPoP proofs at this endpoint. */
 export interface WalletIssueDeps extends IssueContext {
