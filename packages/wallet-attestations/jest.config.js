@@ -1,0 +1,3 @@
+import preset from '@svc/testkit/jest-preset';
+
+export default preset;
