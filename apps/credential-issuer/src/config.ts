@@ -1,7 +1,8 @@
 import { createPrivateKey, type KeyObject, X509Certificate } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { baseServiceEnv, ConfigError, env, keyEncryptionEnv, keyEncryptionSettings, parseEnv } from '@svc/http';
-import { API_KEY_MAX_LIMITS, ORGANIZATION_LIMITS } from '@svc/schemas';
+import { API_KEY_MAX_LIMITS, CREDENTIAL_CONFIGURATION_IDS, ORGANIZATION_LIMITS } from '@svc/schemas';
+import { ZWalletProviders } from '@svc/wallet-attestations';
 import { z } from 'zod';
 
 const blank = (v: unknown) => (v === '' ? undefined : v);
@@ -21,6 +22,27 @@ const ZConfig = z.object({
    * batch_credential_issuance.batch_size): one proof each, each copy bound to its own key.
    */
   CREDENTIAL_BATCH_SIZE: z.preprocess(blank, z.coerce.number().int().min(1).max(100).default(10)),
+  /**
+   * The wallet providers whose attestations this issuer trusts (HAIP 1.0): a JSON array of
+   * {"name", "keys": [<public JWK>…]} or {"name", "certificate": "<PEM>"}; `name` is their `iss`.
+   */
+  WALLET_PROVIDERS: ZWalletProviders,
+  /** `true`: a token request without a wallet attestation is refused (invalid_client). One that is presented is always checked. */
+  WALLET_ATTESTATION_REQUIRED: env.bool(false),
+  /**
+   * Configurations bound to attested keys only (comma-separated ids, e.g. age_over_mdoc): each
+   * proof must carry a key attestation of a WALLET_PROVIDERS provider (OpenID4VCI 1.0 Appendix D).
+   */
+  KEY_ATTESTATIONS_REQUIRED: z.preprocess(
+    (v) =>
+      typeof v === 'string'
+        ? v
+            .split(',')
+            .map((id) => id.trim())
+            .filter(Boolean)
+        : v,
+    z.array(z.enum(CREDENTIAL_CONFIGURATION_IDS, { message: `must be a comma-separated list of: ${CREDENTIAL_CONFIGURATION_IDS.join(', ')}` })).default([]),
+  ),
   /** The issuer's name as wallets show it (OpenID4VCI metadata `display`). */
   ISSUER_DISPLAY_NAME: z.preprocess(blank, z.string().trim().min(1).max(60).default('Credential issuer')),
   /**
@@ -215,6 +237,10 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
   if (Boolean(config.ISSUER_CA_CERT) !== Boolean(config.ISSUER_CA_KEY))
     throw new ConfigError('Invalid configuration: ISSUER_CA_CERT and ISSUER_CA_KEY: set both (the CA and its key), or neither');
   if (config.ISSUER_CA_CERT) checkIssuerCa(config.ISSUER_CA_CERT, config.ISSUER_CA_KEY!);
+  if (config.WALLET_ATTESTATION_REQUIRED && config.WALLET_PROVIDERS.length === 0)
+    throw new ConfigError('Invalid configuration: WALLET_ATTESTATION_REQUIRED: needs WALLET_PROVIDERS, or no wallet could ever be attested');
+  if (config.KEY_ATTESTATIONS_REQUIRED.length > 0 && config.WALLET_PROVIDERS.length === 0)
+    throw new ConfigError('Invalid configuration: KEY_ATTESTATIONS_REQUIRED: needs WALLET_PROVIDERS, or no key could ever be attested');
   const kek = keyEncryptionSettings(config, 'ISSUER_SIGNING_KEY_KEK');
   const server = [
     config.AUTHORIZATION_SERVER_URL,

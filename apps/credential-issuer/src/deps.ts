@@ -2,6 +2,7 @@ import { ApiKeyAuthenticator, KeyLimiter, LimitEvents } from '@svc/api-keys';
 import { dependencyCheck, readPackageVersion, type ReadinessCheck } from '@svc/http';
 import { coreChecks, createCoreDeps, type CoreDeps } from '@svc/runtime';
 import { KeyEncryption } from '@svc/signing-keys';
+import { WalletProviders } from '@svc/wallet-attestations';
 import { type Config, walletCredentialValiditySeconds } from './config.js';
 import type { IssuanceDeps } from './issuance/deps.js';
 import type { KeysDeps } from './keys/deps.js';
@@ -79,6 +80,7 @@ export function buildDeps(config: Config): AppDeps {
     pool,
     trustedIssuers: new TrustedIssuers(core.db, issuerKeys, config.VERIFY_TRUSTED_ISSUERS, core.clock),
     walletDpop: walletDpopProofs(core),
+    walletProviders: new WalletProviders(config.WALLET_PROVIDERS),
     // Type metadata this issuer serves, whose digests a credential's relatedResource may name: the
     // JSON-LD contexts and document loader, by contrast, live in vc/, which the signing threads load.
     ownResources: ownResources(config.publicUrl),

@@ -57,6 +57,8 @@ export const notDerivable = (reason: string) => new HttpError(400, 'invalid_cred
 // OpenID4VCI (openid4vci/): the error codes the specification and OAuth 2.0 name, so wallet libraries understand them.
 export const offerNotFound = () => new NotFoundError('No such credential offer, or it was used or has expired', 'offer_not_found');
 export const invalidGrant = (description: string) => new HttpError(400, 'invalid_grant', description);
+/** A wallet attestation that does not hold, or none where one is required (Attestation-Based Client Authentication). */
+export const invalidWalletClient = (description: string) => new HttpError(401, 'invalid_client', description);
 export const unsupportedGrantType = () =>
   new HttpError(
     400,

@@ -77,8 +77,18 @@ export const ZNonceResponse = z.object({ c_nonce: z.string() });
 export const ZCredentialRequest = z.object({
   credential_configuration_id: z.string().max(100).optional(),
   credential_identifier: z.string().max(200).optional(),
-  /** One proof per credential: up to the issuer's batch_size (CREDENTIAL_BATCH_SIZE, at most 100). */
-  proofs: z.strictObject({ jwt: z.array(z.string().max(8192)).min(1).max(100) }).optional(),
+  /**
+   * The keys to bind to, one way: `jwt`, one proof per credential (up to the issuer's batch_size,
+   * CREDENTIAL_BATCH_SIZE, at most 100), or `attestation`, one key attestation whose attested keys
+   * each get a credential.
+   */
+  proofs: z
+    .strictObject({
+      jwt: z.array(z.string().max(16_384)).min(1).max(100).optional(),
+      attestation: z.array(z.string().max(16_384)).length(1, 'must hold exactly one key attestation').optional(),
+    })
+    .refine((p) => (p.jwt === undefined) !== (p.attestation === undefined), { message: 'must hold one proof type: jwt or attestation' })
+    .optional(),
   proof: z.unknown().optional(),
 });
 

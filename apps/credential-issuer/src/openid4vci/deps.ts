@@ -1,4 +1,5 @@
 import type { CoreDeps } from '@svc/runtime';
+import type { WalletProviders } from '@svc/wallet-attestations';
 import type { Config } from '../config.js';
 import type { ApiTokenDeps } from '../http/require-token.js';
 import type { IssuerKeys } from '../keys/issuer-keys.js';
@@ -17,4 +18,6 @@ export interface Openid4vciDeps extends ApiTokenDeps, Pick<CoreDeps, 'db' | 'sql
   authorizationServer: AuthorizationServerClient | undefined;
   /** DPoP proofs at /token and /credential. */
   walletDpop: WalletDpopProofs;
+  /** Whose wallet and key attestations are trusted (WALLET_PROVIDERS). */
+  walletProviders: WalletProviders;
 }

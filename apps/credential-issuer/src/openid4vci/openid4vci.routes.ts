@@ -13,6 +13,7 @@ import {
 import { createOfferHandler, offerHandler } from './offers/offers.handlers.js';
 import { tokenHandler } from './token.handlers.js';
 import { tokenStatusListHandler } from './credentials/token-status-lists.handlers.js';
+import { requireWalletAttestation } from './wallet-attestation.js';
 import { perAddress } from './wallet-limits.js';
 
 /**
@@ -43,7 +44,7 @@ export function openid4vciRouter(deps: Openid4vciDeps): Router {
 
   router.route('/credential-offers').post(requireToken(deps, 'credentials:issue'), createOfferHandler(deps)).all(methodNotAllowed);
   router.route('/credential-offers/:handle').options(openCors).get(openCors, walletCalls('offer'), offerHandler(deps)).all(methodNotAllowed);
-  router.route('/token').options(openCors).post(openCors, walletCalls('token'), tokenHandler(deps)).all(methodNotAllowed);
+  router.route('/token').options(openCors).post(openCors, walletCalls('token'), requireWalletAttestation(deps), tokenHandler(deps)).all(methodNotAllowed);
   // A flood of nonces would fill the shared store: each address takes NONCES_PER_MINUTE.
   router
     .route('/nonce')

@@ -19,12 +19,13 @@ export let apiToken: string;
 export let organizationId: string;
 let server: Server;
 
-export function useRunningIssuer(): void {
+/** `env`: settings beside the defaults these files share (a test of wallet providers, say). */
+export function useRunningIssuer(env: NodeJS.ProcessEnv = {}): void {
   beforeAll(async () => {
     const port = await freePort();
     url = `http://127.0.0.1:${port}`;
     db = testDb();
-    issuer = buildIssuer({ PUBLIC_URL: url, ISSUER_DISPLAY_NAME: 'Acme credentials' });
+    issuer = buildIssuer({ PUBLIC_URL: url, ISSUER_DISPLAY_NAME: 'Acme credentials', ...env });
     const arranged = await arrangeOrg(db);
     apiToken = arranged.token.key;
     organizationId = arranged.org.id;

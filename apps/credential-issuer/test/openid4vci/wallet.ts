@@ -21,7 +21,8 @@ export async function newHolder(alg: Holder['alg'] = 'ES256'): Promise<Holder> {
   return { alg, publicJwk: await exportJWK(publicKey), privateKey };
 }
 
-export function walletClient(holder: Holder) {
+/** A wallet client; `clientAuthentication` as @openid4vc/oauth2 makes it (anonymous unless given: a wallet attestation, say). */
+export function walletClient(holder: Holder, clientAuthentication = clientAuthenticationAnonymous()) {
   return new Openid4vciClient({
     callbacks: {
       hash: (data, alg) => createHash(alg.replace('-', '')).update(data).digest(),
@@ -30,7 +31,7 @@ export function walletClient(holder: Holder) {
         jwt: await new SignJWT(payload as Record<string, unknown>).setProtectedHeader(header as { alg: string }).sign(holder.privateKey),
         signerJwk: (signer as { publicJwk: JWK }).publicJwk as never,
       }),
-      clientAuthentication: clientAuthenticationAnonymous(),
+      clientAuthentication,
     },
   });
 }

@@ -36,6 +36,7 @@ export function credentialHandler(deps: Openid4vciDeps) {
         cache: deps.store.cache,
         limiter: deps.store.limiter,
         dpop: deps.walletDpop.credential,
+        walletProviders: deps.walletProviders,
       },
       presented,
       body,

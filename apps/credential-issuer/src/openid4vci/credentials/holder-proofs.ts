@@ -9,6 +9,7 @@ import type { CoreDeps } from '@svc/runtime';
 import type { WalletFormat } from '@svc/schemas';
 import { decodeProtectedHeader, importJWK, type JWK, jwtVerify } from 'jose';
 import { invalidNonce, invalidProof } from '../../errors.js';
+import { checkProofKeyAttestation, type KeyAttestationExpectations, keysOfAttestationProof } from './key-attestations.js';
 
 export const NONCE_TTL_SECONDS = 300;
 export const PROOF_TYP = 'openid4vci-proof+jwt';
@@ -58,11 +59,12 @@ function didJwkHolder(kid: unknown): { jwk: JWK; did: string } | undefined {
 }
 
 /** What a proof must be made for: this issuer, now, with a key the credential's format binds to. */
-export interface ProofExpectations {
+export interface ProofExpectations extends KeyAttestationExpectations {
   audience: string;
   cache: CoreDeps['store']['cache'];
-  now: Date;
   algorithms?: readonly ProofAlgorithm[];
+  /** The configuration takes attested keys only (KEY_ATTESTATIONS_REQUIRED). */
+  keyAttestationRequired?: boolean;
 }
 
 /**
@@ -82,10 +84,33 @@ export async function holderKeyOf(proof: string, expected: ProofExpectations): P
 export async function holderKeysOf(proofs: string[], expected: ProofExpectations): Promise<Holder[]> {
   const checked = [];
   for (const proof of proofs) checked.push(await checkedProof(proof, expected));
-  // Taken once: a replayed proof finds its nonce gone.
-  for (const nonce of new Set(checked.map((c) => c.nonce))) if ((await expected.cache.delete(nonceKey(nonce))) !== 1) throw invalidNonce();
+  await takeNonces(
+    expected.cache,
+    checked.map((c) => c.nonce),
+  );
   return checked.map((c) => c.holder);
 }
+
+/**
+ * The holders a key attestation used as the proof vouches for (proof type `attestation`): each
+ * attested key, which must fit the credential's format; its nonce is taken.
+ */
+export async function holderKeysOfAttestation(attestation: string, expected: ProofExpectations): Promise<Holder[]> {
+  const { keys, nonce } = await keysOfAttestationProof(attestation, expected);
+  const algorithms = expected.algorithms ?? PROOF_ALGORITHMS;
+  for (const jwk of keys)
+    if (!algorithms.some((alg) => fitsAlgorithm(alg, jwk)))
+      throw invalidProof(`Every attested key must be one of ${algorithms.join(', ')} for this credential`);
+  await takeNonces(expected.cache, [nonce]);
+  return keys.map((jwk) => ({ jwk: publicMembers(jwk) }));
+}
+
+/** Taken once, all of them: a replayed proof finds its nonce gone (and a request refused on a nonce has spent the rest). */
+async function takeNonces(cache: CoreDeps['store']['cache'], nonces: string[]): Promise<void> {
+  for (const nonce of new Set(nonces)) if ((await cache.delete(nonceKey(nonce))) !== 1) throw invalidNonce();
+}
+
+const fitsAlgorithm = (alg: string, jwk: JWK) => (alg === 'ES256' ? jwk.kty === 'EC' && jwk.crv === 'P-256' : jwk.kty === 'OKP' && jwk.crv === 'Ed25519');
 
 async function checkedProof(proof: string, expected: ProofExpectations): Promise<{ holder: Holder; nonce: string }> {
   const algorithms = expected.algorithms ?? PROOF_ALGORITHMS;
@@ -103,8 +128,7 @@ async function checkedProof(proof: string, expected: ProofExpectations): Promise
   const jwk = header.jwk ?? named?.jwk;
   if (!jwk || typeof jwk !== 'object') throw invalidProof('The proof must carry the holder’s public key: jwk in its header, or a did:jwk kid');
   if ('d' in jwk) throw invalidProof('The proof’s key must be a public key: it holds a private one');
-  const fits = header.alg === 'ES256' ? jwk.kty === 'EC' && jwk.crv === 'P-256' : jwk.kty === 'OKP' && jwk.crv === 'Ed25519';
-  if (!fits) throw invalidProof(`The proof's jwk does not fit ${header.alg}: ES256 takes an EC P-256 key, EdDSA an OKP Ed25519 key`);
+  if (!fitsAlgorithm(header.alg!, jwk)) throw invalidProof(`The proof's jwk does not fit ${header.alg}: ES256 takes an EC P-256 key, EdDSA an OKP Ed25519 key`);
   let payload: Record<string, unknown>;
   try {
     const key = await importJWK(jwk, header.alg);
@@ -123,6 +147,11 @@ async function checkedProof(proof: string, expected: ProofExpectations): Promise
     throw invalidProof('The proof’s signature does not verify with its jwk');
   }
   if (typeof payload.nonce !== 'string') throw invalidNonce();
+  if (header.key_attestation !== undefined) await checkProofKeyAttestation(header.key_attestation, jwk, expected);
+  else if (expected.keyAttestationRequired)
+    throw invalidProof(
+      'This credential is bound to attested keys only: put a key attestation in the proof’s key_attestation header, or send it as an attestation proof',
+    );
   // The DID exactly as the wallet wrote it: the credential's subject must be the holder's own identifier.
   return { holder: { jwk: publicMembers(jwk), ...(named ? { did: named.did } : {}) }, nonce: payload.nonce };
 }

@@ -7,6 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { CoreDeps, DpopProofs } from '@svc/runtime';
+import type { WalletProviders } from '@svc/wallet-attestations';
 import type { ZCredentialRequest } from '@svc/schemas';
 import type { z } from 'zod';
 import {
@@ -26,7 +27,7 @@ import type { ApprovedGrant, AuthorizationServerClient } from '../approvals/auth
 import type { IssueContext } from '../../issuance/issue-credential.js';
 import { endedMeanwhile } from '../approvals/approval-events.js';
 import { type CredentialConfiguration, configurationById } from '../metadata/configurations.js';
-import { type Holder, holderKeysOf, proofAlgorithmsFor } from './holder-proofs.js';
+import { type Holder, holderKeysOf, holderKeysOfAttestation, proofAlgorithmsFor } from './holder-proofs.js';
 import { issueFor } from './issue-copies.js';
 import { offerOfAccessToken } from '../offers/offers.js';
 
@@ -35,6 +36,7 @@ export interface WalletIssueDeps extends IssueContext {
   cache: CoreDeps['store']['cache'];
   limiter: CoreDeps['store']['limiter'];
   dpop: DpopProofs;
+  walletProviders: WalletProviders;
 }
 
 /**
@@ -84,19 +86,26 @@ export async function checkBinding(
 async function holdersOfRequest(deps: WalletIssueDeps, body: z.output<typeof ZCredentialRequest>, configuration: CredentialConfiguration): Promise<Holder[]> {
   if (body.proof !== undefined) throw invalidCredentialRequest('Send the key proof as proofs: {"jwt": [<proof>]} (OpenID4VCI 1.0)');
   if (!body.proofs) throw invalidProof('A key proof is required: proofs: {"jwt": [<proof>]}');
-  const proofs = body.proofs.jwt;
   const batchSize = deps.config.CREDENTIAL_BATCH_SIZE;
-  if (proofs.length > batchSize) throw invalidProof(`At most ${batchSize} proofs in one request (batch_credential_issuance.batch_size): one per credential`);
-  if (configuration.format === 'ldp_vc' && proofs.length > 1)
-    throw invalidCredentialRequest(
-      'A W3C credential (ldp_vc) is issued one per request: every presentation derived from its bbs-2023 proof is unlinkable already',
-    );
-  const holders = await holderKeysOf(proofs, {
+  const expected = {
     audience: deps.config.publicUrl,
     cache: deps.cache,
     now: deps.clock.now(),
     algorithms: proofAlgorithmsFor(configuration.format),
-  });
+    providers: deps.walletProviders,
+    keyAttestationRequired: (deps.config.KEY_ATTESTATIONS_REQUIRED as readonly string[]).includes(configuration.id),
+  };
+  const { jwt: proofs, attestation } = body.proofs;
+  if (attestation && deps.walletProviders.size === 0) throw invalidProof('This issuer trusts no wallet provider: send jwt proofs');
+  const many = proofs?.length ?? 0;
+  if (many > batchSize) throw invalidProof(`At most ${batchSize} proofs in one request (batch_credential_issuance.batch_size): one per credential`);
+  if (configuration.format === 'ldp_vc' && many > 1)
+    throw invalidCredentialRequest(
+      'A W3C credential (ldp_vc) is issued one per request: every presentation derived from its bbs-2023 proof is unlinkable already',
+    );
+  const holders = attestation ? await holderKeysOfAttestation(attestation[0]!, expected) : await holderKeysOf(proofs!, expected);
+  if (holders.length > batchSize || (configuration.format === 'ldp_vc' && holders.length > 1))
+    throw invalidProof(`The key attestation lists more keys than this credential is issued for at once (${configuration.format === 'ldp_vc' ? 1 : batchSize})`);
   const keys = new Set(holders.map((h) => JSON.stringify(h.jwk)));
   if (keys.size !== holders.length)
     throw invalidProof('Each proof of a batch must be of a key of its own: each copy is bound to a different key, so the copies cannot be linked');

@@ -3,6 +3,7 @@ import { handle } from '@svc/http';
 import { z } from 'zod';
 import { CREDENTIAL_CONFIGURATIONS } from './configurations.js';
 import type { Openid4vciDeps } from '../deps.js';
+import { tokenEndpointAuthMethods } from '../wallet-attestation.js';
 import { publicCache } from './http-caching.js';
 import { authorizationServerMetadata, credentialIssuerMetadata, jwtVcIssuerMetadata, typeMetadata } from './metadata.js';
 
@@ -17,6 +18,7 @@ export const credentialIssuerMetadataHandler =
         displayName: config.ISSUER_DISPLAY_NAME,
         authorizationServer: config.authorizationServer?.issuer,
         batchSize: config.CREDENTIAL_BATCH_SIZE,
+        keyAttestations: { taken: config.WALLET_PROVIDERS.length > 0, requiredFor: config.KEY_ATTESTATIONS_REQUIRED },
       }),
     );
   };
@@ -25,7 +27,7 @@ export const credentialIssuerMetadataHandler =
 export const authorizationServerMetadataHandler =
   (deps: Openid4vciDeps): RequestHandler =>
   (_req, res) => {
-    res.set(publicCache(300)).json(authorizationServerMetadata(deps.config.publicUrl));
+    res.set(publicCache(300)).json(authorizationServerMetadata(deps.config.publicUrl, tokenEndpointAuthMethods(deps.config)));
   };
 
 /** GET /.well-known/jwt-vc-issuer */

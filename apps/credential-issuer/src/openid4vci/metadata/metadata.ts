@@ -6,8 +6,10 @@
  */
 import { DPOP_ALGORITHMS } from '@svc/runtime';
 import { PRE_AUTHORIZED_CODE_GRANT, type WalletFormat } from '@svc/schemas';
+import { ATTEST_JWT_CLIENT_AUTH, ATTESTATION_ALGORITHMS } from '@svc/wallet-attestations';
 import { CREDENTIAL_CONFIGURATIONS, type CredentialConfiguration, vctOf } from './configurations.js';
 import { proofAlgorithmsFor } from '../credentials/holder-proofs.js';
+import { KEY_ATTESTATIONS_REQUIRED } from '../credentials/key-attestations.js';
 import { CREDENTIALS_V2, UNDEFINED_TERMS_V2 } from '../../vc/document-loader.js';
 
 const LOCALES = ['en', 'de', 'fr'] as const;
@@ -18,9 +20,11 @@ export interface IssuerMetadataSettings {
   /** The identity provider, when it runs the authorization code flow for this issuer. */
   authorizationServer: string | undefined;
   batchSize: number;
+  /** Whether key attestations are taken (a wallet provider is trusted), and the configurations that need them. */
+  keyAttestations: { taken: boolean; requiredFor: readonly string[] };
 }
 
-export function credentialIssuerMetadata({ publicUrl, displayName, authorizationServer, batchSize }: IssuerMetadataSettings) {
+export function credentialIssuerMetadata({ publicUrl, displayName, authorizationServer, batchSize, keyAttestations }: IssuerMetadataSettings) {
   return {
     credential_issuer: publicUrl,
     // This issuer takes pre-authorized codes itself; the identity provider, when configured, runs
@@ -32,7 +36,7 @@ export function credentialIssuerMetadata({ publicUrl, displayName, authorization
     // Up to batch_size proofs in one request, one credential each, each bound to its own key.
     batch_credential_issuance: { batch_size: batchSize },
     display: LOCALES.map((locale) => ({ name: displayName, locale })),
-    credential_configurations_supported: Object.fromEntries(CREDENTIAL_CONFIGURATIONS.map((c) => [c.id, configurationMetadata(publicUrl, c)])),
+    credential_configurations_supported: Object.fromEntries(CREDENTIAL_CONFIGURATIONS.map((c) => [c.id, configurationMetadata(publicUrl, c, keyAttestations)])),
   };
 }
 
@@ -60,13 +64,18 @@ const FORMAT_METADATA: Record<WalletFormat, (publicUrl: string, c: CredentialCon
 };
 
 /** One configuration as OpenID4VCI 1.0 Appendix A describes its format. */
-function configurationMetadata(publicUrl: string, c: CredentialConfiguration) {
+function configurationMetadata(publicUrl: string, c: CredentialConfiguration, keyAttestations: IssuerMetadataSettings['keyAttestations']) {
   const { members, path } = FORMAT_METADATA[c.format](publicUrl, c);
+  // Appendix D: key_attestations_required present (here without levels) when only attested keys are bound.
+  const required = keyAttestations.requiredFor.includes(c.id) ? { key_attestations_required: KEY_ATTESTATIONS_REQUIRED } : {};
   return {
     format: c.format,
     ...members,
     scope: c.id,
-    proof_types_supported: { jwt: { proof_signing_alg_values_supported: [...proofAlgorithmsFor(c.format)] } },
+    proof_types_supported: {
+      jwt: { proof_signing_alg_values_supported: [...proofAlgorithmsFor(c.format)], ...required },
+      ...(keyAttestations.taken ? { attestation: { proof_signing_alg_values_supported: [...ATTESTATION_ALGORITHMS], ...required } } : {}),
+    },
     credential_metadata: {
       display: LOCALES.map((locale) => ({ name: c.names[locale], locale, description: c.description })),
       claims: c.claims.map((claim) => ({ path: path(claim.name), display: LOCALES.map((locale) => ({ name: claim.labels[locale], locale })) })),
@@ -75,16 +84,25 @@ function configurationMetadata(publicUrl: string, c: CredentialConfiguration) {
 }
 
 /** The authorization server wallets trade pre-authorized codes with: this issuer, anonymous access. */
-export function authorizationServerMetadata(publicUrl: string) {
+/** `authMethods`: how a wallet authenticates at /token (anonymously, by a wallet attestation, or only by one). */
+export function authorizationServerMetadata(publicUrl: string, authMethods: string[]) {
+  const attested = authMethods.includes(ATTEST_JWT_CLIENT_AUTH);
   return {
     issuer: publicUrl,
     token_endpoint: `${publicUrl}/token`,
     grant_types_supported: [PRE_AUTHORIZED_CODE_GRANT],
-    'pre-authorized_grant_anonymous_access_supported': true,
+    'pre-authorized_grant_anonymous_access_supported': authMethods.includes('none'),
     // RFC 9449: a DPoP proof at /token binds the token to the wallet's key.
     dpop_signing_alg_values_supported: DPOP_ALGORITHMS,
     response_types_supported: [],
-    token_endpoint_auth_methods_supported: ['none'],
+    token_endpoint_auth_methods_supported: authMethods,
+    // Attestation-Based Client Authentication: what the attestation and its PoP may be signed with.
+    ...(attested
+      ? {
+          client_attestation_signing_alg_values_supported: [...ATTESTATION_ALGORITHMS],
+          client_attestation_pop_signing_alg_values_supported: [...ATTESTATION_ALGORITHMS],
+        }
+      : {}),
   };
 }
 
