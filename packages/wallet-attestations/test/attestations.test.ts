@@ -69,7 +69,11 @@ const check = (providers: WalletProviders) => ({
   providers,
   audience: AS,
   now: new Date(),
-  remember: async (jti: string) => (seen.has(jti) ? false : (seen.add(jti), true)),
+  remember: async (jti: string) => {
+    if (seen.has(jti)) return false;
+    seen.add(jti);
+    return true;
+  },
 });
 
 describe('client attestations', () => {
