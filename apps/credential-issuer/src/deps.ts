@@ -8,6 +8,7 @@ import type { IssuanceDeps } from './issuance/deps.js';
 import type { KeysDeps } from './keys/deps.js';
 import { IssuerCa } from './keys/issuer-ca.js';
 import { IssuerKeys } from './keys/issuer-keys.js';
+import { RequestEncryptionKey } from './keys/request-encryption-key.js';
 import { issuerCounters } from './metrics.js';
 import { authorizationServerClient } from './openid4vci/approvals/authorization-server.js';
 import type { Openid4vciDeps } from './openid4vci/deps.js';
@@ -81,6 +82,7 @@ export function buildDeps(config: Config): AppDeps {
     trustedIssuers: new TrustedIssuers(core.db, issuerKeys, config.VERIFY_TRUSTED_ISSUERS, core.clock),
     walletDpop: walletDpopProofs(core),
     walletProviders: new WalletProviders(config.WALLET_PROVIDERS),
+    requestEncryptionKey: new RequestEncryptionKey({ db: core.db, keys: keyEncryption }),
     // Type metadata this issuer serves, whose digests a credential's relatedResource may name: the
     // JSON-LD contexts and document loader, by contrast, live in vc/, which the signing threads load.
     ownResources: ownResources(config.publicUrl),

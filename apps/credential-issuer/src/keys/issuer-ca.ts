@@ -1,8 +1,8 @@
 import type { Db } from '@svc/db';
-import { isUniqueViolation } from '@svc/db';
 import type { Clock } from '@svc/runtime';
 import type { KeyEncryption } from '@svc/signing-keys';
-import { authorityFromJwk, type JsonWebKey, authorityFromPem, type CertificateAuthority, makeAuthority } from './certificates.js';
+import { storedOnce } from './stored-once.js';
+import { authorityFromJwk, authorityFromPem, type CertificateAuthority, makeAuthority } from './certificates.js';
 
 /** Where the CA made on embedded defaults is kept: a row of its own among the issuer's keys, its key sealed like theirs. */
 const STORED_CA_KID = 'credential-issuer-ca';
@@ -43,31 +43,10 @@ export class IssuerCa {
   private async load(): Promise<CertificateAuthority> {
     const { given } = this.settings;
     if (given) return authorityFromPem(given.certificatePem, given.privateKeyPem);
-    const stored = await this.stored();
-    if (stored) return stored;
-    const made = await makeAuthority({ name: this.settings.name, country: this.settings.country, now: this.clock.now() });
-    try {
-      await this.db.signingKey.create({
-        data: {
-          kid: STORED_CA_KID,
-          service: 'credential-issuer',
-          algorithm: STORED_CA_ALGORITHM,
-          publicKey: { certificate: made.certificatePem },
-          privateKey: { ...this.keys.seal(made.privateKeyJwk, STORED_CA_KID) },
-          status: 'active',
-        },
-      });
-    } catch (err) {
-      // Another replica made it first: theirs is the CA.
-      if (!isUniqueViolation(err)) throw err;
-    }
-    return (await this.stored())!;
-  }
-
-  private async stored(): Promise<CertificateAuthority | undefined> {
-    const row = await this.db.signingKey.findUnique({ where: { kid: STORED_CA_KID } });
-    if (!row) return undefined;
-    const { certificate } = row.publicKey as { certificate: string };
-    return authorityFromJwk(certificate, this.keys.open<JsonWebKey>(row.privateKey, row.kid));
+    const stored = await storedOnce<{ certificate: string }>({ db: this.db, keys: this.keys }, STORED_CA_KID, STORED_CA_ALGORITHM, async () => {
+      const made = await makeAuthority({ name: this.settings.name, country: this.settings.country, now: this.clock.now() });
+      return { publicPart: { certificate: made.certificatePem }, privateJwk: made.privateKeyJwk };
+    });
+    return authorityFromJwk(stored.publicPart.certificate, stored.privateJwk);
   }
 }

@@ -3,6 +3,7 @@ import type { WalletProviders } from '@svc/wallet-attestations';
 import type { Config } from '../config.js';
 import type { ApiTokenDeps } from '../http/require-token.js';
 import type { IssuerKeys } from '../keys/issuer-keys.js';
+import type { RequestEncryptionKey } from '../keys/request-encryption-key.js';
 import type { IssuerCounters } from '../metrics.js';
 import type { SigningPool } from '../vc/signing-pool.js';
 import type { AuthorizationServerClient } from './approvals/authorization-server.js';
@@ -20,4 +21,6 @@ export interface Openid4vciDeps extends ApiTokenDeps, Pick<CoreDeps, 'db' | 'sql
   walletDpop: WalletDpopProofs;
   /** Whose wallet and key attestations are trusted (WALLET_PROVIDERS). */
   walletProviders: WalletProviders;
+  /** The key wallets encrypt credential requests to. */
+  requestEncryptionKey: RequestEncryptionKey;
 }

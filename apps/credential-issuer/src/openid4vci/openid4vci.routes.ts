@@ -3,6 +3,7 @@ import { methodNotAllowed, openCors } from '@svc/http';
 import { requireToken } from '../http/require-token.js';
 import { approvalEventsHandler } from './approvals/approval-events.handlers.js';
 import { credentialHandler, nonceHandler, notificationHandler } from './credentials/credential.handlers.js';
+import { decryptedRequest } from './credentials/encryption.js';
 import type { Openid4vciDeps } from './deps.js';
 import {
   authorizationServerMetadataHandler,
@@ -55,7 +56,11 @@ export function openid4vciRouter(deps: Openid4vciDeps): Router {
       nonceHandler(deps),
     )
     .all(methodNotAllowed);
-  router.route('/credential').options(openCors).post(openCors, walletCalls('credential'), credentialHandler(deps)).all(methodNotAllowed);
+  router
+    .route('/credential')
+    .options(openCors)
+    .post(openCors, walletCalls('credential'), decryptedRequest(deps.requestEncryptionKey), credentialHandler(deps))
+    .all(methodNotAllowed);
   router.route('/notification').options(openCors).post(openCors, walletCalls('notification'), notificationHandler(deps)).all(methodNotAllowed);
   router.route('/token-status-lists/:id').get(tokenStatusListHandler(deps)).all(methodNotAllowed);
 

@@ -2,6 +2,7 @@ import type { Request, RequestHandler } from 'express';
 import { handle } from '@svc/http';
 import { ZCredentialRequest, ZNotificationRequest } from '@svc/schemas';
 import type { Openid4vciDeps } from '../deps.js';
+import { encryptedResponse, responseKeyOf } from './encryption.js';
 import { issueNonce } from './holder-proofs.js';
 import { noStore } from '../metadata/http-caching.js';
 import { takeNotification } from './notifications.js';
@@ -25,6 +26,9 @@ function presentedTokenOf(req: Request): PresentedToken | undefined {
 export function credentialHandler(deps: Openid4vciDeps) {
   return handle({ body: ZCredentialRequest }, async ({ body }, req, res) => {
     const presented = presentedTokenOf(req);
+    // The wallet's encryption key is checked before anything is issued.
+    const encryption = body.credential_response_encryption;
+    const responseKey = encryption && (await responseKeyOf(encryption));
     const issued = await issueToWallet(
       {
         db: deps.db,
@@ -43,7 +47,12 @@ export function credentialHandler(deps: Openid4vciDeps) {
       deps.authorizationServer,
     );
     deps.counters.issued.inc({ request: 'openid4vci' }, issued.credentials.length);
-    res.set(noStore).json(issued);
+    if (encryption && responseKey)
+      res
+        .set(noStore)
+        .type('application/jwt')
+        .send(await encryptedResponse(issued, encryption, responseKey));
+    else res.set(noStore).json(issued);
   });
 }
 

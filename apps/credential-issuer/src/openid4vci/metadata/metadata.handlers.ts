@@ -3,6 +3,7 @@ import { handle } from '@svc/http';
 import { z } from 'zod';
 import { CREDENTIAL_CONFIGURATIONS } from './configurations.js';
 import type { Openid4vciDeps } from '../deps.js';
+import { encryptionMetadata } from '../credentials/encryption.js';
 import { tokenEndpointAuthMethods } from '../wallet-attestation.js';
 import { publicCache } from './http-caching.js';
 import { authorizationServerMetadata, credentialIssuerMetadata, jwtVcIssuerMetadata, typeMetadata } from './metadata.js';
@@ -10,7 +11,7 @@ import { authorizationServerMetadata, credentialIssuerMetadata, jwtVcIssuerMetad
 /** GET /.well-known/openid-credential-issuer */
 export const credentialIssuerMetadataHandler =
   (deps: Openid4vciDeps): RequestHandler =>
-  (_req, res) => {
+  async (_req, res) => {
     const { config } = deps;
     res.set(publicCache(300)).json(
       credentialIssuerMetadata({
@@ -19,6 +20,7 @@ export const credentialIssuerMetadataHandler =
         authorizationServer: config.authorizationServer?.issuer,
         batchSize: config.CREDENTIAL_BATCH_SIZE,
         keyAttestations: { taken: config.WALLET_PROVIDERS.length > 0, requiredFor: config.KEY_ATTESTATIONS_REQUIRED },
+        encryption: await encryptionMetadata(deps.requestEncryptionKey),
       }),
     );
   };

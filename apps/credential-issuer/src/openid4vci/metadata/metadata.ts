@@ -22,9 +22,11 @@ export interface IssuerMetadataSettings {
   batchSize: number;
   /** Whether key attestations are taken (a wallet provider is trusted), and the configurations that need them. */
   keyAttestations: { taken: boolean; requiredFor: readonly string[] };
+  /** `credential_request_encryption` and `credential_response_encryption`, as the encryption module says them. */
+  encryption: object;
 }
 
-export function credentialIssuerMetadata({ publicUrl, displayName, authorizationServer, batchSize, keyAttestations }: IssuerMetadataSettings) {
+export function credentialIssuerMetadata({ publicUrl, displayName, authorizationServer, batchSize, keyAttestations, encryption }: IssuerMetadataSettings) {
   return {
     credential_issuer: publicUrl,
     // This issuer takes pre-authorized codes itself; the identity provider, when configured, runs
@@ -35,6 +37,7 @@ export function credentialIssuerMetadata({ publicUrl, displayName, authorization
     notification_endpoint: `${publicUrl}/notification`,
     // Up to batch_size proofs in one request, one credential each, each bound to its own key.
     batch_credential_issuance: { batch_size: batchSize },
+    ...encryption,
     display: LOCALES.map((locale) => ({ name: displayName, locale })),
     credential_configurations_supported: Object.fromEntries(CREDENTIAL_CONFIGURATIONS.map((c) => [c.id, configurationMetadata(publicUrl, c, keyAttestations)])),
   };
