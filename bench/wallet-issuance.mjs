@@ -1,7 +1,8 @@
-// SD-JWT VCs issued per second through the whole OpenID4VCI pre-authorized code flow (offer,
+// Credentials issued per second through the whole OpenID4VCI pre-authorized code flow (offer,
 // token, nonce, credential: four requests, each wallet with its own key and proof), beside the
-// one ES256 signature each costs on one thread and the Express hello-world, all in this run.
-//   npm run --silent -w @svc/bench wallet-issuance [-- --seconds 8 --connections 8]
+// signing library alone on one thread (jose's one ES256 signature for an SD-JWT VC; @animo-id/mdoc
+// for an mdoc) and the Express hello-world, all in this run.
+//   npm run --silent -w @svc/bench wallet-issuance [-- --format sd-jwt|mdoc --seconds 8 --connections 8]
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -9,7 +10,15 @@ import autocannon from 'autocannon';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { helloWorlds, issuerBench, startTarget } from './lib.mjs';
 
-const { values } = parseArgs({ options: { seconds: { type: 'string', default: '8' }, connections: { type: 'string', default: '8' } } });
+const { values } = parseArgs({
+  options: { format: { type: 'string', default: 'sd-jwt' }, seconds: { type: 'string', default: '8' }, connections: { type: 'string', default: '8' } },
+});
+const FORMATS = {
+  'sd-jwt': { configuration: 'age_over_sd_jwt', label: 'SD-JWT VC', baseline: './targets/raw-es256.mjs', alone: 'jose ES256 signing alone, 1 thread' },
+  mdoc: { configuration: 'age_over_mdoc', label: 'mdoc', baseline: './targets/raw-mdoc.mjs', alone: '@animo-id/mdoc issuing alone, 1 thread' },
+};
+const format = FORMATS[values.format];
+if (!format) throw new Error(`--format must be one of ${Object.keys(FORMATS).join(', ')}`);
 const seconds = Number(values.seconds);
 const connections = Number(values.connections);
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
@@ -21,7 +30,7 @@ const hello = await helloWorlds(async (name, url) => {
   const r = await autocannon({ url, connections, duration: seconds });
   return { name, perSecond: r.requests.total / seconds };
 });
-const raw = Number(execFileSync(process.execPath, [here('./targets/raw-es256.mjs'), String(seconds)]).toString());
+const raw = Number(execFileSync(process.execPath, [here(format.baseline), String(seconds)]).toString());
 
 /** One wallet's whole flow; the milliseconds it took. */
 async function oneCredential(base, holder) {
@@ -34,7 +43,7 @@ async function oneCredential(base, holder) {
   const offer = await call('/credential-offers', {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-api-token': token },
-    body: JSON.stringify({ credential_configuration_id: 'age_over_sd_jwt', claims: { age_over_18: true, age_over_21: true }, tx_code: false }),
+    body: JSON.stringify({ credential_configuration_id: format.configuration, claims: { age_over_18: true, age_over_21: true }, tx_code: false }),
   });
   const code = offer.credential_offer.grants[GRANT]['pre-authorized_code'];
   const { access_token } = await call('/token', { method: 'POST', body: new URLSearchParams({ grant_type: GRANT, 'pre-authorized_code': code }) });
@@ -45,7 +54,7 @@ async function oneCredential(base, holder) {
   await call('/credential', {
     method: 'POST',
     headers: { authorization: `Bearer ${access_token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ credential_configuration_id: 'age_over_sd_jwt', proofs: { jwt: [proof] } }),
+    body: JSON.stringify({ credential_configuration_id: format.configuration, proofs: { jwt: [proof] } }),
   });
   return performance.now() - started;
 }
@@ -83,9 +92,9 @@ try {
 durations.sort((a, b) => a - b);
 const perSecond = durations.length / seconds;
 const p = (q) => durations[Math.min(durations.length - 1, Math.floor(q * durations.length))].toFixed(1);
-console.log(`\nwallet issuance (OpenID4VCI, SD-JWT VC), ${connections} wallets at once, ${seconds} s each (${new Date().toISOString()})`);
+console.log(`\nwallet issuance (OpenID4VCI, ${format.label}), ${connections} wallets at once, ${seconds} s each (${new Date().toISOString()})`);
 for (const h of hello) console.log(`${h.name.padEnd(52)}${h.perSecond.toFixed(0).padStart(10)} req/s`);
-console.log(`${'jose ES256 signing alone, 1 thread'.padEnd(52)}${raw.toFixed(0).padStart(10)} /s`);
+console.log(`${format.alone.padEnd(52)}${raw.toFixed(0).padStart(10)} /s`);
 console.log(
   `${'credentials through the whole flow (4 requests each)'.padEnd(52)}${perSecond.toFixed(1).padStart(10)} /s   p50 ${p(0.5)} ms, p99 ${p(0.99)} ms`,
 );
