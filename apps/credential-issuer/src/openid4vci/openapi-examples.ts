@@ -58,26 +58,61 @@ export OFFER_HANDLE=$(echo "$OFFER" | jq -r '.credential_offer_uri | split("/") 
   ],
   'GET /.well-known/openid-credential-issuer': [
     {
-      summary: 'the credential issuer metadata (shortened to one configuration)',
+      summary: 'the credential issuer metadata (shortened to two configurations: the age credential as an SD-JWT VC and as the EU age verification mdoc)',
       status: 200,
       response: {
         credential_issuer: ISSUER,
         credential_endpoint: `${ISSUER}/credential`,
         nonce_endpoint: `${ISSUER}/nonce`,
+        notification_endpoint: `${ISSUER}/notification`,
+        batch_credential_issuance: { batch_size: 10 },
+        credential_request_encryption: {
+          jwks: {
+            keys: [
+              {
+                kty: 'EC',
+                crv: 'P-256',
+                x: 'gI0GAILBdu7T53akrFmMyGcsF3n5dO7MmwNBHKW5SV0',
+                y: 'SLW_xSffzlPWrHEVI30DHM_4egVwt3NQqeUD7nMFpps',
+                kid: 'credential-issuer-request-encryption',
+                use: 'enc',
+                alg: 'ECDH-ES',
+              },
+            ],
+          },
+          enc_values_supported: ['A128GCM', 'A256GCM'],
+          encryption_required: false,
+        },
+        credential_response_encryption: { alg_values_supported: ['ECDH-ES'], enc_values_supported: ['A128GCM', 'A256GCM'], encryption_required: false },
         display: [{ name: 'Credential issuer', locale: 'en' }],
         credential_configurations_supported: {
           age_over_sd_jwt: {
             format: 'dc+sd-jwt',
             vct: `${ISSUER}/credential-types/age-over`,
-            scope: 'age_over_sd_jwt',
             cryptographic_binding_methods_supported: ['jwk'],
             credential_signing_alg_values_supported: ['ES256'],
+            scope: 'age_over_sd_jwt',
             proof_types_supported: { jwt: { proof_signing_alg_values_supported: ['ES256', 'EdDSA'] } },
             credential_metadata: {
               display: [{ name: 'Age', locale: 'en', description: 'Whether the person is over 18 and over 21, never the date of birth.' }],
               claims: [
                 { path: ['age_over_18'], display: [{ name: 'Over 18', locale: 'en' }] },
                 { path: ['age_over_21'], display: [{ name: 'Over 21', locale: 'en' }] },
+              ],
+            },
+          },
+          age_over_mdoc: {
+            format: 'mso_mdoc',
+            doctype: 'eu.europa.ec.av.1',
+            cryptographic_binding_methods_supported: ['cose_key'],
+            credential_signing_alg_values_supported: [-7],
+            scope: 'age_over_mdoc',
+            proof_types_supported: { jwt: { proof_signing_alg_values_supported: ['ES256'] } },
+            credential_metadata: {
+              display: [{ name: 'Age', locale: 'en', description: 'Whether the person is over 18 and over 21, never the date of birth.' }],
+              claims: [
+                { path: ['eu.europa.ec.av.1', 'age_over_18'], display: [{ name: 'Over 18', locale: 'en' }] },
+                { path: ['eu.europa.ec.av.1', 'age_over_21'], display: [{ name: 'Over 21', locale: 'en' }] },
               ],
             },
           },
@@ -115,6 +150,7 @@ export OFFER_HANDLE=$(echo "$OFFER" | jq -r '.credential_offer_uri | split("/") 
               kid: '1VohqK0Y3cNq8rJmQ4pQp3p7u7b0Ir5fZ1d2VYdZ3Ds',
               alg: 'ES256',
               use: 'sig',
+              x5c: ['MIIB2TCCAX+gAwIBAgIQR3n0e5c1x2VvYl0dWm2kYDAKBggqhkjOPQQDAjA0MRkw…'],
             },
           ],
         },
