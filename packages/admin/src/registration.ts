@@ -5,7 +5,7 @@
  * the RFC 7591 registration response with an RFC 7592 registration access token (`svcrat_…`,
  * shown once, only its hash kept) for reading, changing and deleting it.
  */
-import { type ClientMetadata, parseClientMetadata, SCOPES } from '@svc/schemas';
+import { type ClientMetadata, grantTypesFor, parseClientMetadata, SCOPES } from '@svc/schemas';
 import { marked, randomBase62, sha256Hex } from '@svc/secrets';
 import { createClient } from './clients.js';
 import type { AdminContext } from './context.js';
@@ -62,7 +62,7 @@ export function registrationResponse(
     client_name: app.name,
     redirect_uris: app.redirectUris,
     token_endpoint_auth_method: method,
-    grant_types: method === 'none' ? ['authorization_code', 'refresh_token'] : ['authorization_code', 'refresh_token', 'client_credentials'],
+    grant_types: grantTypesFor(method),
     response_types: ['code'],
     scope: app.allowedScopes.join(' '),
     ...(app.jwks ? { jwks: app.jwks } : {}),

@@ -1,5 +1,7 @@
 // What a client may register, checked the same way wherever it is registered: the admin CLI, the
 // developer console and API, and RFC 7591 registration.
+import { GRANT_TYPES, type GrantType, grantTypesFor, grantTypesInWords } from './grant-types.js';
+
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 // RFC 8252 §7.1: native apps use a reverse-domain private-use scheme such as com.example.app.
 const PRIVATE_USE_SCHEME = /^[a-z][a-z0-9+-]*(\.[a-z0-9+-]+)+:$/;
@@ -57,7 +59,7 @@ export interface ClientMetadata {
   /** self_signed_tls_client_auth (RFC 8705 §2.2): a client certificate whose key is in its registered `jwks`. */
   token_endpoint_auth_method: 'client_secret_basic' | 'client_secret_post' | 'private_key_jwt' | 'self_signed_tls_client_auth' | 'none';
   /** client_credentials for every confidential client (a token for itself), never for a public one. */
-  grant_types: ('authorization_code' | 'refresh_token' | 'client_credentials')[];
+  grant_types: GrantType[];
   response_types: ['code'];
   client_name: string;
   scope: string;
@@ -87,6 +89,7 @@ export interface ClientMetadata {
 }
 
 const SERVER_ALGORITHMS = ['RS256', 'PS256'] as const;
+const isGrantType = (g: string): g is GrantType => (GRANT_TYPES as readonly string[]).includes(g);
 
 /** RFC 7591 §3.2.2: a redirect URI problem is invalid_redirect_uri, any other invalid_client_metadata. */
 export type MetadataProblem = { code: 'invalid_redirect_uri' | 'invalid_client_metadata'; field: string; message: string };
@@ -124,12 +127,15 @@ export function parseClientMetadata(
   const method = m.token_endpoint_auth_method ?? 'client_secret_basic';
   if (!(AUTH_METHODS as readonly unknown[]).includes(method)) bad('token_endpoint_auth_method', `must be one of ${AUTH_METHODS.join(', ')}`);
 
-  const grants = m.grant_types ?? ['authorization_code', 'refresh_token'];
-  const GRANTS: readonly unknown[] = ['authorization_code', 'refresh_token', 'client_credentials'];
-  if (!strings(grants) || !(grants as string[]).every((g) => GRANTS.includes(g)) || !(grants as string[]).includes('authorization_code'))
-    bad('grant_types', 'must include authorization_code, and otherwise only refresh_token or client_credentials');
-  else if (method === 'none' && (grants as string[]).includes('client_credentials'))
-    bad('grant_types', 'client_credentials is for a client that authenticates, not token_endpoint_auth_method none');
+  // Naming none asks for what every client is registered with.
+  const grants = m.grant_types ?? grantTypesFor('none');
+  const others = GRANT_TYPES.filter((g) => g !== 'authorization_code');
+  if (!strings(grants) || !(grants as string[]).every(isGrantType) || !(grants as string[]).includes('authorization_code'))
+    bad('grant_types', `must include authorization_code, and otherwise only ${grantTypesInWords(others)}`);
+  else {
+    const refused = (grants as GrantType[]).find((g) => !grantTypesFor(String(method)).includes(g));
+    if (refused) bad('grant_types', `${refused} is for a client that authenticates, not token_endpoint_auth_method none`);
+  }
   const responses = m.response_types ?? ['code'];
   if (!strings(responses) || (responses as string[]).length !== 1 || (responses as string[])[0] !== 'code') bad('response_types', 'must be ["code"]');
 
@@ -198,9 +204,8 @@ export function parseClientMetadata(
     value: {
       redirect_uris: [...new Set(uris)],
       token_endpoint_auth_method: method as ClientMetadata['token_endpoint_auth_method'],
-      // Every client of this server may refresh, and every confidential one use client_credentials
-      // (RFC 7591 §3.2.1 lets a server substitute values).
-      grant_types: method === 'none' ? ['authorization_code', 'refresh_token'] : ['authorization_code', 'refresh_token', 'client_credentials'],
+      // What this server registers for the client's auth method, whatever it asked for (RFC 7591 §3.2.1).
+      grant_types: grantTypesFor(method as string),
       response_types: ['code'],
       // A name the consent page can show: the one given, or the redirect URI's host.
       client_name: typeof name === 'string' ? name.trim() : new URL(uris[0]!).host || uris[0]!,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { jwksProblem, redirectUriProblem } from './client-metadata.js';
+import { ZGrantType } from './grant-types.js';
 import { SCOPES, ZScope } from './scopes.js';
 
 export const ZRenameOrganizationRequest = z.object({ name: z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters') });
@@ -253,7 +254,7 @@ export const ZClientRegistrationRequest = z
   .object({
     redirect_uris: z.array(z.string()),
     token_endpoint_auth_method: z.enum(TOKEN_ENDPOINT_AUTH_METHODS).optional(),
-    grant_types: z.array(z.enum(['authorization_code', 'refresh_token', 'client_credentials'])).optional(),
+    grant_types: z.array(ZGrantType).optional(),
     response_types: z.array(z.literal('code')).optional(),
     client_name: z.string().optional(),
     scope: z.string().optional(),

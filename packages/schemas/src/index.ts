@@ -32,6 +32,7 @@ export {
   ZPredicateResponse,
   ZProjectionResponse,
 } from './queries.js';
+export { GRANT_TYPES, ZGrantType, grantTypesFor, grantTypesInWords, type GrantType } from './grant-types.js';
 export * from './oauth.js';
 export * from './developer.js';
 export * from './discovery.js';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { type GrantType, grantTypesInWords } from './grant-types.js';
 import { ZCredentialAuthorizationDetail, ZGrantedCredentialDetail } from './wallet-credential-types.js';
 
 const text = (max: number) => z.string().max(max, `must be at most ${max} characters`);
@@ -216,21 +217,31 @@ const scopeParameter = z
   .regex(/^[\x20\x21\x23-\x5B\x5D-\x7E]*$/, 'scope must be scope tokens (printable ASCII except " and \\) separated by spaces (RFC 6749 §3.3)')
   .optional();
 
-export const ZTokenRequest = z.discriminatedUnion(
-  'grant_type',
-  [
-    z.object({
-      grant_type: z.literal('authorization_code'),
-      code: filled(200),
-      redirect_uri: filled(2000),
-      code_verifier: filled(200),
-      ...clientAuthentication,
-    }),
-    z.object({ grant_type: z.literal('refresh_token'), refresh_token: filled(200), scope: scopeParameter, ...clientAuthentication }),
-    z.object({ grant_type: z.literal('client_credentials'), scope: scopeParameter, ...clientAuthentication }),
-  ],
-  { error: 'grant_type must be authorization_code, refresh_token or client_credentials (password and implicit grants are not supported)' },
-);
+/** RFC 6749 §4.1.3 (with PKCE, RFC 7636 §4.5): a code exchanged for tokens. */
+export const ZAuthorizationCodeTokenRequest = z.object({
+  grant_type: z.literal('authorization_code'),
+  code: filled(200),
+  redirect_uri: filled(2000),
+  code_verifier: filled(200),
+  ...clientAuthentication,
+});
+/** RFC 6749 §6: a refresh token rotated for a new pair, for at most the scopes granted before. */
+export const ZRefreshTokenRequest = z.object({
+  grant_type: z.literal('refresh_token'),
+  refresh_token: filled(200),
+  scope: scopeParameter,
+  ...clientAuthentication,
+});
+/** RFC 6749 §4.4.2: a client's token for itself. */
+export const ZClientCredentialsTokenRequest = z.object({ grant_type: z.literal('client_credentials'), scope: scopeParameter, ...clientAuthentication });
+
+/** A token request of any grant type, told apart by `grant_type`. */
+export const ZTokenRequest = z.discriminatedUnion('grant_type', [ZAuthorizationCodeTokenRequest, ZRefreshTokenRequest, ZClientCredentialsTokenRequest], {
+  error: `grant_type must be ${grantTypesInWords()} (password and implicit grants are not supported)`,
+});
+export type TokenRequest = z.infer<typeof ZTokenRequest>;
+/** The token request of one grant type. */
+export type TokenRequestOf<G extends GrantType> = Extract<TokenRequest, { grant_type: G }>;
 
 /**
  * RFC 6749 §4.4.3: a client's token for itself (client_credentials). No user, so no refresh token,

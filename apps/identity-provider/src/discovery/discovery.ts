@@ -1,7 +1,7 @@
 import { PRESETS } from '@svc/presets';
 import type { Environment } from '@svc/secrets';
 import type { BaseUrls } from '../environment/environment.js';
-import { CLIENT_SCOPES, OPENID_CREDENTIAL, SCOPE_CATALOG, SCOPES } from '@svc/schemas';
+import { CLIENT_SCOPES, GRANT_TYPES, OPENID_CREDENTIAL, SCOPE_CATALOG, SCOPES } from '@svc/schemas';
 import { ASSERTION_ALGORITHMS } from '../clients/client-assertions.js';
 import { DPOP_ALGORITHMS } from '@svc/runtime';
 
@@ -40,7 +40,7 @@ export function openidConfiguration(issuer: string, environment: Environment, op
     registration_endpoint: `${issuer}/oauth/register`,
     response_types_supported: ['code'],
     response_modes_supported: ['query'],
-    grant_types_supported: ['authorization_code', 'refresh_token', 'client_credentials'],
+    grant_types_supported: [...GRANT_TYPES],
     // The users' scopes, then what a client may hold for itself (client_credentials).
     scopes_supported: [...SCOPES, ...CLIENT_SCOPES],
     code_challenge_methods_supported: ['S256'],

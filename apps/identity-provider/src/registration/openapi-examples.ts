@@ -1,4 +1,5 @@
 import type { OperationExample } from '@svc/http';
+import { grantTypesFor } from '@svc/schemas';
 import { BASE, bearer } from '../example-values.js';
 
 // The production guide's registration examples (docs/identity-provider.md), in page order; spread
@@ -13,7 +14,7 @@ const registered = {
   client_name: 'Registered app',
   redirect_uris: ['https://app.example.com/callback'],
   token_endpoint_auth_method: 'client_secret_basic',
-  grant_types: ['authorization_code', 'refresh_token', 'client_credentials'],
+  grant_types: grantTypesFor('client_secret_basic'),
   response_types: ['code'],
   scope: 'openid identity:read',
   dpop_bound_access_tokens: false,
