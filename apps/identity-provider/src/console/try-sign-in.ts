@@ -33,7 +33,7 @@ import type { Developer } from '../developer/developer-auth.js';
 import { membershipOf } from '../developer/organizations.js';
 import { OAuthError } from '../errors.js';
 import type { SandboxDeps } from '../sandbox/deps.js';
-import { exchangeCode } from '../tokens/tokens.js';
+import { exchangeCode } from '../tokens/grants/authorization-code.js';
 
 export { TRY_CALLBACK_PATH };
 /** The cookie that binds a try to the browser that started it. */

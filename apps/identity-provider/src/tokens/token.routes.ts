@@ -4,8 +4,9 @@ import { ZTokenRequest } from '@svc/schemas';
 import type { TokenDeps } from './deps.js';
 import { unsupportedGrantType } from '../errors.js';
 import { authenticateClient, presentedCredentials } from '../clients/client-auth.js';
-import { exchangeCode, refresh } from './tokens.js';
-import { clientCredentials } from './client-credentials.js';
+import { exchangeCode } from './grants/authorization-code.js';
+import { refresh } from './grants/refresh-token.js';
+import { clientCredentials } from './grants/client-credentials.js';
 import { tokenRequestBinding } from '../dpop/dpop-binding.js';
 
 export function tokenRouter(deps: TokenDeps): Router {

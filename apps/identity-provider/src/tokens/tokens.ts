@@ -1,10 +1,8 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { RevocationReason } from '@svc/schemas';
 import { walletApprovalRevoked } from '@svc/db';
 import { authorizationRevoked, recordWebhookEvent } from '../webhook-outbox/events.js';
-import { constantTimeEqual, randomBase62, sha256Hex } from '@svc/secrets';
-import { invalidGrant, invalidRequest, invalidScope } from '../errors.js';
-import { forgetCode } from '../authorize/authorizations.js';
+import { randomBase62 } from '@svc/secrets';
 import type { Application } from '../clients/application.js';
 import { grantedDetails, storedDetails } from '../authorize/authorization-details.js';
 import { appScopedUserId, clientSessionId } from '../keys/keyed.js';
@@ -13,11 +11,8 @@ import { signJws } from '../keys/jws.js';
 import type { SigningAlgorithm } from '../keys/signing-keys.js';
 import { signingAlgorithmOf } from '../clients/signing-algorithms.js';
 import type { TokenContext } from './token-context.js';
-import { rotateRefreshToken, type PresentedRefreshToken, readRefreshToken } from './refresh/refresh-tokens.js';
-import { recallRotation, rememberRotation } from './refresh/refresh-retry.js';
 
 export const REFRESH_TTL_SECONDS = 30 * 86_400;
-const VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/;
 
 const seconds = (d: Date) => Math.floor(d.getTime() / 1000);
 
@@ -81,23 +76,8 @@ export interface TokenRequestTerms {
   admit: (holder: string) => Promise<void>;
 }
 
-/** Stores the first refresh token of a grant (a family of its own) and stamps the authorization, in one round trip. */
-async function storeFirstRefreshToken(
-  ctx: TokenContext,
-  { authorizationId, tokenHash, scopes, jkt, now }: { authorizationId: string; tokenHash: string; scopes: string[]; jkt: string | null; now: Date },
-): Promise<void> {
-  const expiresAt = new Date(now.getTime() + REFRESH_TTL_SECONDS * 1000);
-  await ctx.db.$executeRaw`
-    WITH issued AS (
-      INSERT INTO "RefreshToken" (id, "authorizationId", "familyId", "tokenHash", scopes, "dpopJkt", "expiresAt", "createdAt")
-      VALUES (gen_random_uuid(), ${authorizationId}::uuid, gen_random_uuid(), ${tokenHash}, ${scopes}::text[], ${jkt}, ${expiresAt}, ${now})
-      RETURNING id
-    )
-    UPDATE "Authorization" SET "lastTokenIssuedAt" = ${now} WHERE id = ${authorizationId}::uuid`;
-}
-
 /** What the tokens of a grant are made from: the authorization and, for a code exchange, its nonce. */
-interface GrantHolder {
+export interface GrantHolder {
   id: string;
   userId: string | null;
   authTime: Date | null;
@@ -123,7 +103,7 @@ interface TokenResponseParts {
  * The token response around an already stored `refreshToken`: access token and id token (with
  * `openid`), signed side by side. With DPoP the access token is bound to the key.
  */
-async function tokenResponse(ctx: TokenContext, { app, holder: a, scopes, refreshToken, jkt, x5t, now }: TokenResponseParts) {
+export async function tokenResponse(ctx: TokenContext, { app, holder: a, scopes, refreshToken, jkt, x5t, now }: TokenResponseParts) {
   const sub = appScopedUserId(ctx.secret, app.organizationId, a.userId!);
   const ttl = app.accessTokenTtlSeconds;
   // RFC 9396 §7 and RFC 8707: a grant of credentials is for the credential issuer too (`aud`), and
@@ -166,28 +146,9 @@ async function tokenResponse(ctx: TokenContext, { app, holder: a, scopes, refres
 }
 
 /** A public client's refresh token is bound to its DPoP key (RFC 9449 §5); a confidential client's is bound by its authentication. */
-const refreshBinding = (app: Application, jkt: string | undefined) => (jkt && app.isPublic ? jkt : null);
+export const refreshBinding = (app: Application, jkt: string | undefined) => (jkt && app.isPublic ? jkt : null);
 
-const newRefreshToken = (ctx: TokenContext) => ctx.environment.mark(`svcrt_${randomBase62(43)}`);
-
-/**
- * Whether a second presentation of a rotated refresh token can be a retry of the client that
- * rotated it: only where that client can be proven, by its authentication (a confidential client)
- * or by its DPoP key (a bound token, whose retry must carry a proof of the same key). An unbound
- * public client's token proves nothing but possession: a thief presenting a copy within the window
- * would be handed the client's new pair, so for it every second presentation is reuse.
- */
-const retryProvable = (app: Application, row: PresentedRefreshToken) => row.applicationId === app.id && (!app.isPublic || row.dpopJkt !== null);
-
-/**
- * Reuse of a rotated refresh token means someone holds a stolen copy, and nobody can tell whether
- * it is the client or the thief (RFC 9700 §4.14.2): the whole grant goes, its refresh tokens and
- * every access token issued under it.
- */
-async function refreshReused(ctx: TokenContext, authorizationId: string) {
-  await revokeAuthorization(ctx, authorizationId, 'reuse_detected');
-  return invalidGrant('The refresh token was already used; every token of this grant is revoked');
-}
+export const newRefreshToken = (ctx: TokenContext) => ctx.environment.mark(`svcrt_${randomBase62(43)}`);
 
 /**
  * Revokes an authorization and every refresh token issued under it; its access tokens die with it
@@ -216,148 +177,4 @@ export async function revokeAuthorization(ctx: TokenContext, authorizationId: st
   ctx.grants.announce('a', authorizationId);
   await forgetPresetData(ctx.cache, authorizationId);
   return changed;
-}
-
-export async function exchangeCode(
-  ctx: TokenContext,
-  app: Application,
-  input: { code: string; redirectUri: string; codeVerifier: string },
-  grant: TokenRequestTerms,
-) {
-  const now = ctx.clock.now();
-  const row = await ctx.db.authorizationCode.findUnique({ where: { codeHash: sha256Hex(input.code) }, include: { authorization: true } });
-  if (!row) throw invalidGrant(ctx.environment.elsewhere('This authorization code', input.code) ?? 'The authorization code is invalid');
-  const a = row.authorization;
-  // Another client's code is refused before anything else: a spent code leaked to it must not let
-  // it revoke the grant (and with it the person's wallet credentials) of the client it belongs to.
-  if (a.applicationId !== app.id) throw invalidGrant('The authorization code was issued to another client');
-  if (row.consumedAt) {
-    // RFC 9700 §4.2.4: a second use means the code leaked; everything issued from it goes.
-    await revokeAuthorization(ctx, a.id, 'reuse_detected');
-    throw invalidGrant('The authorization code was already used; the tokens issued from it are revoked');
-  }
-  if (row.expiresAt <= now) throw invalidGrant('The authorization code has expired');
-  if (a.redirectUri !== input.redirectUri) throw invalidGrant('redirect_uri differs from the authorization request');
-  if (!VERIFIER.test(input.codeVerifier)) throw invalidGrant('code_verifier must be 43 to 128 unreserved characters');
-  const challenge = createHash('sha256').update(input.codeVerifier).digest('base64url');
-  if (!constantTimeEqual(challenge, a.codeChallenge)) throw invalidGrant('code_verifier does not match the code_challenge');
-  if (a.status !== 'approved') throw invalidGrant(`The authorization is ${a.status}`);
-  // RFC 9449 §10: a code bound to a DPoP key is exchanged only with a proof signed by that key.
-  if (a.dpopJkt && a.dpopJkt !== grant.jkt)
-    throw invalidGrant('This authorization code is bound to a DPoP key (dpop_jkt): send a DPoP proof signed with that key');
-  await grant.admit(a.userId ?? a.id);
-  // Exactly one exchange wins; a concurrent second one finds the code consumed.
-  const consumed = await ctx.db.authorizationCode.updateMany({ where: { id: row.id, consumedAt: null }, data: { consumedAt: now } });
-  if (consumed.count !== 1) {
-    await revokeAuthorization(ctx, a.id, 'reuse_detected');
-    throw invalidGrant('The authorization code was already used; the tokens issued from it are revoked');
-  }
-  await ctx.db.authorization.updateMany({ where: { id: a.id, status: 'approved' }, data: { status: 'consumed', consumedAt: now } });
-  await forgetCode(ctx.cache, a.id);
-  const refreshToken = newRefreshToken(ctx);
-  const [response] = await Promise.all([
-    tokenResponse(ctx, { app, holder: a, scopes: a.grantedScopes, refreshToken, jkt: grant.jkt, x5t: grant.x5t, now }),
-    storeFirstRefreshToken(ctx, {
-      authorizationId: a.id,
-      tokenHash: sha256Hex(refreshToken),
-      scopes: a.grantedScopes,
-      jkt: refreshBinding(app, grant.jkt),
-      now,
-    }),
-  ]);
-  return response;
-}
-
-/** Why a presented refresh token cannot be rotated, checked in the order a client can act on. */
-async function refusal(
-  ctx: TokenContext,
-  {
-    app,
-    row,
-    token,
-    asked,
-    jkt,
-    now,
-  }: { app: Application; row: PresentedRefreshToken | undefined; token: string; asked: string[] | undefined; jkt: string | undefined; now: Date },
-) {
-  if (!row) return invalidGrant(ctx.environment.elsewhere('This refresh token', token) ?? 'The refresh token is invalid');
-  if (row.applicationId !== app.id) return invalidGrant('The refresh token was issued to another client');
-  if (row.rotatedAt) return refreshReused(ctx, row.authorizationId);
-  if (row.revokedAt) return invalidGrant('The refresh token is revoked');
-  if (row.expiresAt <= now) return invalidGrant('The refresh token has expired');
-  if (row.status !== 'approved' && row.status !== 'consumed') return invalidGrant(`The authorization is ${row.status}`);
-  // A bound refresh token is only good with a proof signed by the same key (RFC 9449 §5).
-  if (row.dpopJkt && row.dpopJkt !== jkt) return invalidGrant('This refresh token is DPoP-bound: send a DPoP proof signed with the key it is bound to');
-  if (asked) {
-    const wider = asked.filter((s) => !row.scopes.includes(s));
-    if (wider.length) return invalidScope(`Not granted before: ${wider.join(' ')}`);
-  }
-  return undefined;
-}
-
-/**
- * Rotation in one round trip: one statement checks the presented token and its grant, marks it
- * rotated, stores its successor and stamps the authorization, all or nothing. Its answer says why
- * when nothing was rotated. A public client is charged only once its token proved valid, so its
- * token is read (and its budget charged) first.
- */
-export async function refresh(ctx: TokenContext, app: Application, input: { refreshToken: string; scope?: string | undefined }, grant: TokenRequestTerms) {
-  const now = ctx.clock.now();
-  const presentedHash = sha256Hex(input.refreshToken);
-  let asked: string[] | undefined;
-  if (input.scope !== undefined) {
-    asked = [...new Set(input.scope.split(' ').filter(Boolean))];
-    if (asked.length === 0) throw invalidRequest('scope must not be empty');
-  }
-  const presented = { token: input.refreshToken, hash: presentedHash };
-  const terms = { jkt: grant.jkt, asked };
-  if (app.isPublic) {
-    const row = await readRefreshToken(ctx.sql, presentedHash);
-    if (row?.rotatedAt && retryProvable(app, row)) {
-      // A concurrent rotation may still be remembering its answer: wait for it, as below.
-      const replayed = await recallRotation(ctx, presented, terms, { rotatedAt: row.rotatedAt, wait: true });
-      if (replayed) return replayed;
-    }
-    const refused = await refusal(ctx, { app, row, token: input.refreshToken, asked, jkt: grant.jkt, now });
-    if (refused) throw refused;
-    await grant.admit(row!.userId ?? row!.authorizationId);
-  }
-  const refreshToken = newRefreshToken(ctx);
-  const successorHash = sha256Hex(refreshToken);
-  const row = await rotateRefreshToken(ctx.sql, {
-    presentedHash,
-    applicationId: app.id,
-    jkt: grant.jkt ?? null,
-    asked: asked ?? null,
-    tokenHash: successorHash,
-    binding: refreshBinding(app, grant.jkt),
-    now,
-    expiresAt: new Date(now.getTime() + REFRESH_TTL_SECONDS * 1000),
-  });
-  if (!row?.issuedScopes) {
-    // Already rotated, by an earlier request whose answer was lost or by a concurrent one (whose
-    // rotation this statement's snapshot did not see yet): the same client with the same key gets
-    // that rotation's answer within the retry window. Anything else is reuse.
-    if (row && retryProvable(app, row)) {
-      // Not rotated for another reason (expired, revoked, another key): say so at once.
-      const refused = row.rotatedAt ? undefined : await refusal(ctx, { app, row, token: input.refreshToken, asked, jkt: grant.jkt, now });
-      if (refused) throw refused;
-      const replayed = await recallRotation(ctx, presented, terms, { rotatedAt: row.rotatedAt, wait: true });
-      if (replayed) return replayed;
-    }
-    throw (await refusal(ctx, { app, row, token: input.refreshToken, asked, jkt: grant.jkt, now })) ?? (await refreshReused(ctx, row!.authorizationId));
-  }
-  // OIDC Core §12.2: an id_token from a refresh carries no nonce.
-  const holder = {
-    id: row.authorizationId,
-    userId: row.userId,
-    authTime: row.authTime,
-    sessionId: row.sessionId,
-    authorizationDetails: row.authorizationDetails,
-  };
-  const response = await tokenResponse(ctx, { app, holder, scopes: row.issuedScopes, refreshToken, jkt: grant.jkt, x5t: grant.x5t, now });
-  // Not waited for: the answer need not wait on the store, and a retry that arrives before the
-  // entry does waits for it (recallRotation), as one that meets a rotation in flight does.
-  void rememberRotation(ctx, presented, terms, successorHash, response);
-  return response;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { sha256Hex } from '@svc/secrets';
 import request from 'supertest';
-import { arrange, basic, useIdp, obtainCode, pkce, REDIRECT, signIn } from '../helpers.js';
+import { arrange, basic, useIdp, obtainCode, pkce, REDIRECT, signIn } from '../../helpers.js';
 
 const suite = useIdp();
 

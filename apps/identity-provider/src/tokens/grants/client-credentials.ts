@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { CLIENT_SCOPES } from '@svc/schemas';
-import type { Application } from '../clients/application.js';
-import { invalidRequest, invalidScope, unauthorizedClient } from '../errors.js';
-import type { TokenContext } from './token-context.js';
-import { confirmation, signToken } from './tokens.js';
-import { signingAlgorithmOf } from '../clients/signing-algorithms.js';
+import type { Application } from '../../clients/application.js';
+import { invalidRequest, invalidScope, unauthorizedClient } from '../../errors.js';
+import type { TokenContext } from '../token-context.js';
+import { confirmation, signToken } from '../tokens.js';
+import { signingAlgorithmOf } from '../../clients/signing-algorithms.js';
 
 const isClientScope = (scope: string): scope is (typeof CLIENT_SCOPES)[number] => (CLIENT_SCOPES as readonly string[]).includes(scope);
 

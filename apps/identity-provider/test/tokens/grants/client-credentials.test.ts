@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from '@jest/globals';
 import { decodeJwt, exportJWK, generateKeyPair, SignJWT } from 'jose';
 import request from 'supertest';
-import { arrange, basic, issueTokens, useIdp } from '../helpers.js';
+import { arrange, basic, issueTokens, useIdp } from '../../helpers.js';
 
 // The client_credentials grant (RFC 6749 §4.4): a confidential client's token for itself, for its
 // organization's change list; never a user's data.
