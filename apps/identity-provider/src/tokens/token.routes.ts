@@ -4,9 +4,8 @@ import { ZTokenRequest } from '@svc/schemas';
 import type { TokenDeps } from './deps.js';
 import { unsupportedGrantType } from '../errors.js';
 import { authenticateClient, presentedCredentials } from '../clients/client-auth.js';
-import { exchangeCode } from './grants/authorization-code.js';
-import { refresh } from './grants/refresh-token.js';
-import { clientCredentials } from './grants/client-credentials.js';
+import { TOKEN_GRANTS, tokenGrant } from './grants/registry.js';
+import type { TokenGrant } from './grants/token-grant.js';
 import { tokenRequestBinding } from '../dpop/dpop-binding.js';
 
 export function tokenRouter(deps: TokenDeps): Router {
@@ -17,11 +16,10 @@ export function tokenRouter(deps: TokenDeps): Router {
     .post(
       openCors,
       async (req, _res, next) => {
-        // RFC 6749 errors, not the generic validation body, for a token request that does not parse.
-        const grant = (req.body as { grant_type?: unknown } | undefined)?.grant_type;
-        if (grant !== undefined && grant !== 'authorization_code' && grant !== 'refresh_token' && grant !== 'client_credentials') {
-          throw unsupportedGrantType();
-        }
+        // RFC 6749 §5.2: a grant type with no module in the registry is unsupported_grant_type, not
+        // the generic validation body.
+        const grantType = (req.body as { grant_type?: unknown } | undefined)?.grant_type;
+        if (grantType !== undefined && !tokenGrant(grantType)) throw unsupportedGrantType();
         next();
       },
       handle({ body: ZTokenRequest }, async ({ body }, req, res) => {
@@ -37,15 +35,8 @@ export function tokenRouter(deps: TokenDeps): Router {
           // client is charged now; a public client once its grant proves valid, to its user's share.
           if (!app.isPublic) await deps.limits.tokens(app.clientId);
           const admit = app.isPublic ? (holder: string) => deps.limits.tokens(app.clientId, holder, req.ip ?? 'unknown') : async () => undefined;
-          const grant = { jkt, x5t, admit };
-          switch (body.grant_type) {
-            case 'authorization_code':
-              return exchangeCode(deps.tokens, app, { code: body.code, redirectUri: body.redirect_uri, codeVerifier: body.code_verifier }, grant);
-            case 'refresh_token':
-              return refresh(deps.tokens, app, { refreshToken: body.refresh_token, scope: body.scope }, grant);
-            case 'client_credentials':
-              return clientCredentials(deps.tokens, app, { scope: body.scope }, { jkt, x5t });
-          }
+          const grant: TokenGrant = TOKEN_GRANTS[body.grant_type];
+          return grant.handle(deps.tokens, app, body, { jkt, x5t, admit });
         });
         deps.counters.tokensIssued.inc({ grant: body.grant_type });
         res.json(result);

@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
+import { type TokenRequestOf, ZAuthorizationCodeTokenRequest } from '@svc/schemas';
 import { constantTimeEqual, sha256Hex } from '@svc/secrets';
 import { invalidGrant } from '../../errors.js';
 import { forgetCode } from '../../authorize/authorizations.js';
 import type { Application } from '../../clients/application.js';
 import type { TokenContext } from '../token-context.js';
+import type { TokenGrant } from './token-grant.js';
 import { newRefreshToken, REFRESH_TTL_SECONDS, refreshBinding, revokeAuthorization, type TokenRequestTerms, tokenResponse } from '../tokens.js';
 
 const VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/;
@@ -72,3 +74,10 @@ export async function exchangeCode(
   ]);
   return response;
 }
+
+export const authorizationCode: TokenGrant<TokenRequestOf<'authorization_code'>> = {
+  grantType: 'authorization_code',
+  schema: ZAuthorizationCodeTokenRequest,
+  handle: (ctx, app, request, terms) =>
+    exchangeCode(ctx, app, { code: request.code, redirectUri: request.redirect_uri, codeVerifier: request.code_verifier }, terms),
+};

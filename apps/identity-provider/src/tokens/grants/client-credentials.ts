@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { CLIENT_SCOPES } from '@svc/schemas';
+import { CLIENT_SCOPES, type TokenRequestOf, ZClientCredentialsTokenRequest } from '@svc/schemas';
 import type { Application } from '../../clients/application.js';
 import { invalidRequest, invalidScope, unauthorizedClient } from '../../errors.js';
 import type { TokenContext } from '../token-context.js';
 import { confirmation, signToken } from '../tokens.js';
 import { signingAlgorithmOf } from '../../clients/signing-algorithms.js';
+import type { TokenGrant } from './token-grant.js';
 
 const isClientScope = (scope: string): scope is (typeof CLIENT_SCOPES)[number] => (CLIENT_SCOPES as readonly string[]).includes(scope);
 
@@ -14,7 +15,7 @@ const isClientScope = (scope: string): scope is (typeof CLIENT_SCOPES)[number] =
  * user data: those exist only through a user's authorization. RFC 9068 §2.2: `sub` is the client
  * itself. No refresh token (§4.4.3): the client authenticates again instead.
  */
-export async function clientCredentials(
+export async function issueClientToken(
   ctx: TokenContext,
   app: Application,
   input: { scope?: string | undefined },
@@ -39,3 +40,9 @@ export async function clientCredentials(
     issued_at: ctx.clock.now().toISOString(),
   };
 }
+
+export const clientCredentials: TokenGrant<TokenRequestOf<'client_credentials'>> = {
+  grantType: 'client_credentials',
+  schema: ZClientCredentialsTokenRequest,
+  handle: (ctx, app, request, { jkt, x5t }) => issueClientToken(ctx, app, { scope: request.scope }, { jkt, x5t }),
+};

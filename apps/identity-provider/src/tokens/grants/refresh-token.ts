@@ -1,9 +1,11 @@
+import { type TokenRequestOf, ZRefreshTokenRequest } from '@svc/schemas';
 import { sha256Hex } from '@svc/secrets';
 import { invalidGrant, invalidRequest, invalidScope } from '../../errors.js';
 import type { Application } from '../../clients/application.js';
 import type { TokenContext } from '../token-context.js';
 import { rotateRefreshToken, type PresentedRefreshToken, readRefreshToken } from '../refresh/refresh-tokens.js';
 import { recallRotation, rememberRotation } from '../refresh/refresh-retry.js';
+import type { TokenGrant } from './token-grant.js';
 import { newRefreshToken, REFRESH_TTL_SECONDS, refreshBinding, revokeAuthorization, type TokenRequestTerms, tokenResponse } from '../tokens.js';
 
 /**
@@ -58,7 +60,7 @@ async function refusal(
  * when nothing was rotated. A public client is charged only once its token proved valid, so its
  * token is read (and its budget charged) first.
  */
-export async function refresh(ctx: TokenContext, app: Application, input: { refreshToken: string; scope?: string | undefined }, grant: TokenRequestTerms) {
+async function refresh(ctx: TokenContext, app: Application, input: { refreshToken: string; scope?: string | undefined }, grant: TokenRequestTerms) {
   const now = ctx.clock.now();
   const presentedHash = sha256Hex(input.refreshToken);
   let asked: string[] | undefined;
@@ -118,3 +120,9 @@ export async function refresh(ctx: TokenContext, app: Application, input: { refr
   void rememberRotation(ctx, presented, terms, successorHash, response);
   return response;
 }
+
+export const refreshToken: TokenGrant<TokenRequestOf<'refresh_token'>> = {
+  grantType: 'refresh_token',
+  schema: ZRefreshTokenRequest,
+  handle: (ctx, app, request, terms) => refresh(ctx, app, { refreshToken: request.refresh_token, scope: request.scope }, terms),
+};
