@@ -3,7 +3,7 @@ import type { SubjectData } from '@svc/presets';
 import type { DataAccessDeps } from './deps.js';
 import { assertDataWindow } from '../tokens/access-tokens.js';
 import type { DataAccess } from './read-presets.js';
-import { checkedAccessToken } from '../tokens/bearer.js';
+import { checkedAccessToken } from '../access-token-guard/access-token-guard.js';
 
 /** What a data endpoint reads with: what the token may read, the time, and the user's data. */
 export interface DataRead {

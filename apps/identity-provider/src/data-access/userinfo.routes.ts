@@ -2,7 +2,7 @@ import { Router } from 'express';
 import { methodNotAllowed, openCors } from '@svc/http';
 import type { DataAccessDeps } from './deps.js';
 import { assertDataWindow } from '../tokens/access-tokens.js';
-import { requireAccessToken } from '../tokens/bearer.js';
+import { requireAccessToken } from '../access-token-guard/access-token-guard.js';
 
 /**
  * Who the token's user is, limited to what its scopes cover: the humanity id (service_id) needs

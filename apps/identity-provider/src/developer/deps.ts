@@ -1,5 +1,5 @@
 import type { ClientAuthDeps } from '../clients/client-auth.js';
-import type { BearerDeps } from '../tokens/bearer.js';
+import type { AccessTokenGuardDeps } from '../access-token-guard/deps.js';
 import type { SessionCookieDeps } from '../sessions/session-cookie.js';
 import type { MailDeps } from '../mail/deps.js';
 
@@ -7,4 +7,4 @@ import type { MailDeps } from '../mail/deps.js';
  * What the developer endpoints need: a client (HTTP Basic, or its own client_credentials token) or
  * a signed-in member speaks for an organization; sign-up mails its link.
  */
-export interface DeveloperDeps extends SessionCookieDeps, ClientAuthDeps, BearerDeps, MailDeps {}
+export interface DeveloperDeps extends SessionCookieDeps, ClientAuthDeps, AccessTokenGuardDeps, MailDeps {}

@@ -13,7 +13,7 @@ import {
   ZTokenIdParams,
 } from '@svc/schemas';
 import type { DeveloperDeps } from './deps.js';
-import { requireClientToken } from '../tokens/bearer.js';
+import { requireClientToken } from '../access-token-guard/access-token-guard.js';
 import { developerAuthRequired } from '../errors.js';
 import { authenticateGuarded, presentedCredentials } from '../clients/client-auth.js';
 import { authorizationChanges, membershipOf, organizationView, renameOrganization } from './organizations.js';
