@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { TOKEN68 } from './authorization.js';
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -175,7 +176,13 @@ export function baseServiceEnv(defaultPort: number) {
     // Which completed requests are logged at info: failures only (4xx, 5xx; the rest at debug), or all.
     LOG_REQUESTS: z.preprocess(blankAsUndefined, z.enum(['failures', 'all']).default('failures')),
     // When set, GET /metrics needs `Authorization: Bearer <METRICS_TOKEN>`.
-    METRICS_TOKEN: z.preprocess(blankAsUndefined, env.secret(16).optional()),
+    METRICS_TOKEN: z.preprocess(
+      blankAsUndefined,
+      env
+        .secret(16)
+        .regex(TOKEN68, 'must be a bearer token: letters, digits and - . _ ~ + / (then = at the end only), e.g. `openssl rand -base64 24`')
+        .optional(),
+    ),
     GIT_COMMIT: env.optionalString(),
     BODY_LIMIT: z.preprocess(
       blankAsUndefined,

@@ -1,5 +1,6 @@
 export * from './errors.js';
 export { asciiHeaderText, authChallenge } from './challenge.js';
+export { readAuthorization, TOKEN68, type PresentedToken, type TokenScheme } from './authorization.js';
 export type { OutageClassifier } from './error-handler.js';
 export { handle, toFieldIssues, type RequestSchemas, type ValidatedHandler } from './validate.js';
 export { createLogger, type Logger, type LoggerConfig } from './logger.js';

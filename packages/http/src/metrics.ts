@@ -2,6 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { Router, type Request } from 'express';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { readAuthorization } from './authorization.js';
 import { authChallenge } from './challenge.js';
 import { UnauthorizedError } from './errors.js';
 import { methodNotAllowed } from './method-not-allowed.js';
@@ -91,8 +92,8 @@ export function metricsRouter(metrics: Metrics, token?: string): Router {
     .route('/metrics')
     .get(async (req, res) => {
       if (expected) {
-        const header = req.headers.authorization ?? '';
-        const presented = header.startsWith('Bearer ') ? header.slice(7) : '';
+        const authorization = readAuthorization(req);
+        const presented = (authorization?.scheme === 'Bearer' && authorization.token) || '';
         if (!timingSafeEqual(digest(presented), expected))
           throw new UnauthorizedError('The metrics token is required', 'unauthorized', { 'WWW-Authenticate': authChallenge('Bearer', { realm: 'metrics' }) });
       }

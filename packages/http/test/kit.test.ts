@@ -217,6 +217,7 @@ describe('configuration', () => {
     [{ DATABASE_URL: 'postgresql://x/y', LOG_LEVEL: 'loud' }, /^Invalid configuration: LOG_LEVEL: /],
     [{ DATABASE_URL: 'postgresql://x/y', REDIS_KEY_PREFIX: 'has space' }, /^Invalid configuration: REDIS_KEY_PREFIX: must be 1 to 64 letters/],
     [{ DATABASE_URL: 'postgresql://x/y', METRICS_TOKEN: 'short' }, /^Invalid configuration: METRICS_TOKEN: must be at least 16 characters/],
+    [{ DATABASE_URL: 'postgresql://x/y', METRICS_TOKEN: 'sixteen or more characters' }, /^Invalid configuration: METRICS_TOKEN: must be a bearer token/],
   ])('names the variable in one line: %j', (environment, message) => {
     let error: unknown;
     try {
