@@ -1,4 +1,5 @@
 import type { Request, RequestHandler } from 'express';
+import { readAuthorization, type TokenScheme } from '@svc/http';
 import { insufficientScope, tokenRejected } from '../errors.js';
 import { type ClientClaims, loadGrant, loadTokenClient, verifyAccessJwt, verifyClientJwt } from '../tokens/access-tokens.js';
 import type { AccessClaims, Grant } from '../tokens/grant.js';
@@ -19,12 +20,12 @@ declare module 'express-serve-static-core' {
   }
 }
 
-/** The token of `Authorization: Bearer …` or `DPoP …`. */
-function presentedToken(req: Request, style: Style): { scheme: 'Bearer' | 'DPoP'; token: string } {
-  const header = req.headers.authorization;
-  const scheme = header?.startsWith('Bearer ') ? 'Bearer' : header?.startsWith('DPoP ') ? 'DPoP' : undefined;
-  if (!header || !scheme || header.length > 8192) throw tokenRejected('missing', style);
-  return { scheme, token: header.slice(scheme.length + 1).trim() };
+/** The token of `Authorization: Bearer …` or `DPoP …`; a header of over 8 KiB is not read at all. */
+function presentedToken(req: Request, style: Style): { scheme: TokenScheme; token: string } {
+  const presented = readAuthorization(req);
+  if (!presented || (req.headers.authorization?.length ?? 0) > 8192) throw tokenRejected('missing', style);
+  if (presented.token === undefined) throw tokenRejected('invalid', style);
+  return { scheme: presented.scheme, token: presented.token };
 }
 
 /**

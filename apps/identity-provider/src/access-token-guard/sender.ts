@@ -1,4 +1,5 @@
 import type { Request } from 'express';
+import type { TokenScheme } from '@svc/http';
 import { DPOP_ALGORITHMS } from '@svc/runtime';
 import { constantTimeEqual } from '@svc/secrets';
 import { dpopChallenge, dpopChallengeHeaders, invalidToken, OAuthError, PresetError } from '../errors.js';
@@ -22,7 +23,7 @@ function senderRejected(err: OAuthError, style: Style) {
  * RFC 8705 §3: a certificate-bound token is good only over mutual TLS with that certificate (its
  * SHA-256 thumbprint), presented as Bearer.
  */
-function checkCertificate(deps: AccessTokenGuardDeps, req: Request, scheme: 'Bearer' | 'DPoP', thumbprint: string, style: Style): void {
+function checkCertificate(deps: AccessTokenGuardDeps, req: Request, scheme: TokenScheme, thumbprint: string, style: Style): void {
   const presented = clientCertificate(deps.config, req);
   if (scheme === 'Bearer' && presented && constantTimeEqual(presented.thumbprint, thumbprint)) return;
   const description = 'This access token is bound to a client certificate: present it as a Bearer token over mutual TLS with that certificate';
@@ -36,7 +37,7 @@ function checkCertificate(deps: AccessTokenGuardDeps, req: Request, scheme: 'Bea
 export async function checkSender(
   deps: AccessTokenGuardDeps,
   req: Request,
-  { scheme, token, claims }: { scheme: 'Bearer' | 'DPoP'; token: string; claims: { client_id: string; cnf?: Confirmation } },
+  { scheme, token, claims }: { scheme: TokenScheme; token: string; claims: { client_id: string; cnf?: Confirmation } },
   style: Style,
 ): Promise<void> {
   const certificate = claims.cnf?.['x5t#S256'];

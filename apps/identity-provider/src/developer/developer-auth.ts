@@ -7,6 +7,7 @@
  */
 import type { Request, RequestHandler } from 'express';
 import type { MemberRole } from '@svc/db';
+import { readAuthorization } from '@svc/http';
 import { sha256Hex } from '@svc/secrets';
 import { developerTokenRejected, ownerOnly, sessionRequired } from '../errors.js';
 import { checkedSession } from '../sessions/session-cookie.js';
@@ -25,8 +26,8 @@ const LAST_USED_GRANULARITY_MS = 60_000;
 
 /** The bearer token of a request, if it carries one. */
 export function bearerToken(req: Request): string | undefined {
-  const header = req.headers.authorization;
-  return header?.startsWith('Bearer ') ? header.slice(7).trim() : undefined;
+  const presented = readAuthorization(req);
+  return presented?.scheme === 'Bearer' ? presented.token : undefined;
 }
 
 export const isPersonalAccessToken = (token: string | undefined): token is string => token !== undefined && /^(sbx_)?svcpat_/.test(token);

@@ -1,5 +1,5 @@
 import { Router, type Request } from 'express';
-import { handle, methodNotAllowed } from '@svc/http';
+import { handle, methodNotAllowed, readAuthorization } from '@svc/http';
 import {
   ZAcceptInvitationRequest,
   ZAddMemberRequest,
@@ -40,7 +40,7 @@ async function callerOrganization(deps: DeveloperDeps, req: Request): Promise<st
     const presented = presentedCredentials(deps.config, req, {});
     return (await authenticateGuarded(deps, presented, req.ip)).organizationId;
   }
-  const presented = req.headers.authorization?.match(/^(?:Bearer|DPoP) (\S+)$/)?.[1];
+  const presented = readAuthorization(req)?.token;
   if (presented?.split('.').length === 3) return (await requireClientToken(deps, req, 'authorizations:read')).organizationId;
   if (isPersonalAccessToken(bearerToken(req))) return (await checkedDeveloper(deps, req, { csrf: false })).organizationId;
   const session = await optionalSession(deps, req);

@@ -1,4 +1,5 @@
 import type { Request, RequestHandler, Response } from 'express';
+import { readAuthorization } from '@svc/http';
 import { constantTimeEqual } from '@svc/secrets';
 import type { CoreDeps } from '@svc/runtime';
 import type { Config } from '../config.js';
@@ -47,8 +48,8 @@ export interface Presented {
 }
 
 export function presentedSession(deps: SessionCookieDeps, req: Request): Presented {
-  const auth = req.headers.authorization;
-  if (auth?.startsWith('Bearer ') && SESSION_TOKEN.test(auth.slice(7))) return { token: auth.slice(7), via: 'bearer' };
+  const presented = readAuthorization(req);
+  if (presented?.scheme === 'Bearer' && presented.token && SESSION_TOKEN.test(presented.token)) return { token: presented.token, via: 'bearer' };
   const fromCookie = cookie(req, cookieName(deps, 'svc_session'));
   return fromCookie ? { token: fromCookie, via: 'cookie' } : { token: undefined, via: 'none' };
 }

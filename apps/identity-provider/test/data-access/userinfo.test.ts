@@ -27,3 +27,26 @@ describe('GET /v2/userinfo stays within its scopes and window', () => {
     expect(res.body.error_code).toBe('E4010');
   });
 });
+
+describe('GET /v2/userinfo reading the Authorization header', () => {
+  it('takes the Bearer scheme in any case (RFC 7235 §2.1)', async () => {
+    const t = await tokens(await arrange(suite.db), 'openid');
+    const res = await request(app()).get('/v2/userinfo').set('Authorization', `bearer ${t.access_token}`);
+    expect(res.status).toBe(200);
+  });
+
+  it('refuses no token as missing, and garbage or a token sent twice as invalid', async () => {
+    const t = await tokens(await arrange(suite.db), 'openid');
+    const missing = await request(app()).get('/v2/userinfo').set('Authorization', `Basic ${t.access_token}`);
+    expect(missing.status).toBe(401);
+    expect(missing.body.error_description).toBe('An access token is required');
+    for (const header of [`Bearer  ${t.access_token}`, `Bearer ${t.access_token} more`, [`Bearer ${t.access_token}`, `Bearer ${t.access_token}`]]) {
+      // superagent sends an array as one header line per value; its types know only one.
+      const res = await request(app())
+        .get('/v2/userinfo')
+        .set('Authorization', header as string);
+      expect(res.status).toBe(401);
+      expect(res.body).toMatchObject({ error: 'invalid_token', error_description: 'The access token is invalid' });
+    }
+  });
+});
