@@ -103,3 +103,19 @@ describe('browser wallets', () => {
     expect(offers.headers['access-control-allow-origin']).toBeUndefined();
   });
 });
+
+describe('POST /credential reading the Authorization header', () => {
+  it('takes the scheme in any case (RFC 7235 §2.1), and refuses garbage after it as an unknown token', async () => {
+    const holder = await newHolder('ES256');
+    const bearer = (await tokenFor(await offered({ ...AGE, tx_code: false }))).body.access_token as string;
+    const ask = async (authorization: string) =>
+      request(issuer.app)
+        .post('/credential')
+        .set('Authorization', authorization)
+        .send({ credential_configuration_id: 'age_over_sd_jwt', proofs: { jwt: [await proof(holder, { aud: url, iat: now(), nonce: await nonce() })] } });
+    const garbage = await ask(`Bearer ${bearer} ${bearer}`);
+    expect(garbage.status).toBe(401);
+    expect(garbage.body).toMatchObject({ error: 'invalid_token', error_description: 'The access token is unknown or expired' });
+    expect((await ask(`bearer ${bearer}`)).status).toBe(200);
+  });
+});

@@ -1,7 +1,8 @@
 import type { Request, RequestHandler } from 'express';
-import { handle } from '@svc/http';
+import { handle, readAuthorization } from '@svc/http';
 import { ZCredentialRequest, ZNotificationRequest } from '@svc/schemas';
 import type { Openid4vciDeps } from '../deps.js';
+import { invalidAccessToken } from '../../errors.js';
 import { encryptedResponse, responseKeyOf } from './encryption.js';
 import { issueNonce } from './holder-proofs.js';
 import { noStore } from '../metadata/http-caching.js';
@@ -17,9 +18,10 @@ export const nonceHandler =
 
 /** The access token a wallet's request presents, with its scheme and the DPoP proof beside it. */
 function presentedTokenOf(req: Request): PresentedToken | undefined {
-  const [scheme, token] = (req.headers.authorization ?? '').split(' ');
-  const kind = scheme?.toLowerCase();
-  return (kind === 'bearer' || kind === 'dpop') && token ? { token, scheme: kind, proof: req.get('dpop') } : undefined;
+  const authorization = readAuthorization(req);
+  // Garbage after the scheme is a token that is not one, refused as an unknown one is.
+  if (authorization && authorization.token === undefined) throw invalidAccessToken();
+  return authorization?.token ? { token: authorization.token, scheme: authorization.scheme, proof: req.get('dpop') } : undefined;
 }
 
 /** POST /credential: the credential (or a batch of copies), bound to the key each of the wallet's proofs shows it holds. */

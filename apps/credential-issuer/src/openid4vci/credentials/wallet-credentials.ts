@@ -49,7 +49,7 @@ const APPROVAL_ASKS_PER_MINUTE = 10;
 /** The access token as the request presents it: its scheme, and the DPoP proof beside it (RFC 9449 §7). */
 export interface PresentedToken {
   token: string;
-  scheme: 'bearer' | 'dpop';
+  scheme: 'Bearer' | 'DPoP';
   proof: string | undefined;
 }
 
@@ -64,10 +64,10 @@ export async function checkBinding(
   endpoint: '/credential' | '/notification' = '/credential',
 ): Promise<void> {
   if (!jkt) {
-    if (presented.scheme === 'dpop') throw invalidDpopProofAtResource('This access token is not DPoP-bound: send it with the Bearer scheme');
+    if (presented.scheme === 'DPoP') throw invalidDpopProofAtResource('This access token is not DPoP-bound: send it with the Bearer scheme');
     return;
   }
-  if (presented.scheme !== 'dpop' || presented.proof === undefined)
+  if (presented.scheme !== 'DPoP' || presented.proof === undefined)
     throw invalidDpopProofAtResource('This access token is DPoP-bound: send it as Authorization: DPoP <token>, with a DPoP proof of its key');
   const proven = await deps.dpop.verify(presented.proof, {
     method: 'POST',
