@@ -11,7 +11,8 @@ import type { Application } from '../clients/application.js';
 import { isFapi } from '../clients/fapi.js';
 import { authenticateGuarded, presentedCredentials } from '../clients/client-auth.js';
 import { redirectUriMatches } from '../clients/redirect-uris.js';
-import { messages, pickLocale } from '../views/locales/index.js';
+import { pickLocale } from '../views/locales/locale.js';
+import { pageTexts } from '../views/locales/registry.js';
 import { pageCsp, type Provider, renderError } from '../views/pages.js';
 import { wantsHtml } from '../http/request-kind.js';
 import { optionalSession } from '../sessions/session-cookie.js';
@@ -28,7 +29,7 @@ const errorShower =
         .status(400)
         .set('Content-Security-Policy', pageCsp())
         .type('html')
-        .send(renderError(messages(lang).badLink, provider, lang, description));
+        .send(renderError(pageTexts(lang).badLink, provider, lang, description));
     else res.status(400).json({ error, error_description: description });
   };
 

@@ -1,5 +1,7 @@
 import { type Scope, scopeDetail, walletConfiguration } from '@svc/schemas';
-import { type Locale, messages } from '../views/locales/index.js';
+import type { Locale } from '../views/locales/locale.js';
+import type { PageTexts } from '../views/locales/page-texts.js';
+import { pageTexts } from '../views/locales/registry.js';
 import { accountHeader, escapeHtml as e, layout, type Provider } from '../views/pages.js';
 
 export function renderSignIn(input: {
@@ -11,7 +13,7 @@ export function renderSignIn(input: {
   appName: string;
   lang: Locale;
 }): string {
-  const t = messages(input.lang);
+  const t = pageTexts(input.lang);
   return layout(
     t.signInTitle,
     `${accountHeader(input.lang, input.provider)}
@@ -47,7 +49,7 @@ export interface ConsentView {
 }
 
 /** What each credential is and which facts it holds, in the page's language: shown, not chosen (the holder chooses later, per verifier). */
-function credentialList(t: ReturnType<typeof messages>, lang: Locale, credentials: ConsentView['credentials']): string {
+function credentialList(t: PageTexts, lang: Locale, credentials: ConsentView['credentials']): string {
   if (credentials.length === 0) return '';
   const items = credentials.map(({ configurationId }) => {
     const type = walletConfiguration(configurationId)!.type;
@@ -62,7 +64,7 @@ function credentialList(t: ReturnType<typeof messages>, lang: Locale, credential
 }
 
 export function renderConsent(v: ConsentView): string {
-  const t = messages(v.lang);
+  const t = pageTexts(v.lang);
   const boxes = v.scopes
     .map((id, i) => {
       const by = v.requested.filter((r) => scopeDetail(r)?.implied_scopes?.includes(id)).map((r) => t.scopes[r as Scope].display_name);

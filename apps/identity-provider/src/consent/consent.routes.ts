@@ -9,7 +9,8 @@ import { signIn } from '../sessions/sessions.js';
 import { endSession } from '../sessions/end-session.js';
 import { renderConsent, renderSignIn } from './consent-pages.js';
 import { asksFreshSignIn } from './fresh-sign-in.js';
-import { type Locale, messages, pickLocale } from '../views/locales/index.js';
+import { type Locale, pickLocale } from '../views/locales/locale.js';
+import { pageTexts } from '../views/locales/registry.js';
 import { renderError, sendPage } from '../views/pages.js';
 import { cookie, cookieName, csrfTokenFor, fromOwnPage, optionalSession, setSessionCookie } from '../sessions/session-cookie.js';
 
@@ -23,7 +24,7 @@ export function consentRouter(deps: ConsentDeps): Router {
   const pendingOrExpired = async (id: string, req: Request, res: Response) => {
     const a = await pending(id);
     const lang = pickLocale(a?.locale, req.headers['accept-language']);
-    if (!a) sendPage(res, 404, renderError(messages(lang).requestExpired, provider, lang));
+    if (!a) sendPage(res, 404, renderError(pageTexts(lang).requestExpired, provider, lang));
     return a ? { a, lang } : undefined;
   };
 
@@ -52,7 +53,7 @@ export function consentRouter(deps: ConsentDeps): Router {
         const session = await optionalSession(deps, req);
         if (!session || asksFreshSignIn(a, session, deps.config.issuer)) return showSignIn(res, a, lang);
         const bound = await authorizationFor(deps.db, a.id, session.userId).catch(() => undefined);
-        if (!bound) return sendPage(res, 404, renderError(messages(lang).otherAccount, provider, lang));
+        if (!bound) return sendPage(res, 404, renderError(pageTexts(lang).otherAccount, provider, lang));
         sendPage(
           res,
           200,
@@ -85,7 +86,7 @@ export function consentRouter(deps: ConsentDeps): Router {
         const found = await pendingOrExpired(body.authorization_id, req, res);
         if (!found) return;
         const { a, lang } = found;
-        const t = messages(lang);
+        const t = pageTexts(lang);
         const expected = cookie(req, loginCsrfCookie);
         if (!fromOwnPage(req, deps.config.issuer) || !expected || !constantTimeEqual(expected, body.csrf_token))
           return showSignIn(res, a, lang, 403, t.formExpired, body.email);
@@ -118,7 +119,7 @@ export function consentRouter(deps: ConsentDeps): Router {
         const { a, lang } = found;
         const session = await optionalSession(deps, req);
         if (!fromOwnPage(req, deps.config.issuer) || (session && !constantTimeEqual(csrfTokenFor(deps, session), body.csrf_token)))
-          return sendPage(res, 403, renderError(messages(lang).formExpired, provider, lang));
+          return sendPage(res, 403, renderError(pageTexts(lang).formExpired, provider, lang));
         if (session) await releaseAuthorization(deps.db, a.id, session.userId);
         await endSession(deps, req, res);
         res.redirect(303, `/consent?authorization_id=${a.id}`);

@@ -19,9 +19,9 @@ import { invite, removeMember } from '../developer/members.js';
 import { createInitialAccessToken, createPersonalAccessToken, revokePersonalAccessToken } from '../developer/tokens.js';
 import type { SandboxDeps } from '../sandbox/deps.js';
 import { createTestUser, deleteTestUser } from '../sandbox/test-users.js';
-import type { Locale } from '../views/locales/index.js';
+import type { Locale } from '../views/locales/locale.js';
 import { clientIdParam, json, many, num, one, parsed, uuidParam } from './console-forms.js';
-import { consoleTexts } from './console-texts.js';
+import { consoleTexts } from './texts/registry.js';
 import type { Action } from './console-webhooks.js';
 
 export function organizationActions(router: Router, deps: SandboxDeps, action: Action, lang: (req: Request) => Locale): void {

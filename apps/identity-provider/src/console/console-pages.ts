@@ -4,10 +4,11 @@
  * are cards that stack on a phone; every secret is shown once, on a page of its own.
  */
 import { SCOPES } from '@svc/schemas';
-import type { Locale } from '../views/locales/index.js';
+import type { Locale } from '../views/locales/locale.js';
 import { escapeHtml as e, layout } from '../views/pages.js';
 import { button, cards, check, field, hidden, number, text, when } from './console-html.js';
-import { type ConsoleTexts, consoleTexts } from './console-texts.js';
+import type { ConsoleTexts } from './texts/console-texts.js';
+import { consoleTexts } from './texts/registry.js';
 import type { SecretPage } from './console-webhooks.js';
 import { type WebhookSummary, webhooksSection } from './webhooks-section.js';
 

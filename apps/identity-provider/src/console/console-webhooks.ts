@@ -5,7 +5,7 @@
 import { ZCreateWebhookRequest } from '@svc/schemas';
 import type { CookieOptions, Request, RequestHandler, Router } from 'express';
 import type { Developer } from '../developer/developer-auth.js';
-import type { Locale } from '../views/locales/index.js';
+import type { Locale } from '../views/locales/locale.js';
 import type { WebhookDeps } from '../webhooks/deps.js';
 import {
   createWebhook,
@@ -18,7 +18,7 @@ import {
   updateWebhook,
 } from '../webhooks/endpoints.js';
 import { type Form, many, one, parsed, uuidParam } from './console-forms.js';
-import { webhookTexts } from './console-webhook-texts.js';
+import { consoleTexts } from './texts/registry.js';
 import { CONSOLE_DELIVERIES, type WebhookSummary } from './webhooks-section.js';
 
 /** Back to a section of the console, or a secret shown once. */
@@ -56,7 +56,7 @@ export async function consoleWebhooks(deps: WebhookDeps, developer: Developer): 
 export function webhookActions(router: Router, deps: WebhookDeps, action: Action, lang: (req: Request) => Locale): void {
   const done = { section: 'webhooks' };
   const secretPage = (req: Request, made: { id: string; url: string; secret: string }): Outcome => ({
-    secret: { heading: made.url, lines: [['id', made.id]], secret: made.secret, note: webhookTexts(lang(req)).secretOnce },
+    secret: { heading: made.url, lines: [['id', made.id]], secret: made.secret, note: consoleTexts(lang(req)).webhookSection.secretOnce },
   });
   router.post(
     '/console/webhooks',

@@ -33,7 +33,7 @@ import type { SandboxDeps } from '../sandbox/deps.js';
 import { listTestUsers } from '../sandbox/test-users.js';
 import { signIn } from '../sessions/sessions.js';
 import { type EndSessionDeps, endSession } from '../sessions/end-session.js';
-import { pickLocale } from '../views/locales/index.js';
+import { pickLocale } from '../views/locales/locale.js';
 import { pageCsp } from '../views/pages.js';
 import {
   CONSOLE_STYLE,
@@ -45,7 +45,7 @@ import {
   renderNoOrganization,
   renderSecret,
 } from './console-pages.js';
-import { consoleTexts } from './console-texts.js';
+import { consoleTexts } from './texts/registry.js';
 import { MOVED_FLAG, toAnnouncedAddress } from './announced-address.js';
 import { trySignIn } from './try-sign-in.routes.js';
 import { type Action, consoleWebhooks, webhookActions } from './console-webhooks.js';

@@ -4,11 +4,12 @@
  * /v2/developer/webhooks, through the same functions.
  */
 import { WEBHOOK_EVENT_TYPES } from '@svc/schemas';
-import type { Locale } from '../views/locales/index.js';
+import type { Locale } from '../views/locales/locale.js';
 import { escapeHtml as e } from '../views/pages.js';
 import type { deliveryView, endpointView } from '../webhooks/endpoints.js';
 import { button, cards, check, hidden, text, when } from './console-html.js';
-import { type WebhookTexts, webhookTexts } from './console-webhook-texts.js';
+import type { WebhookTexts } from './texts/console-texts.js';
+import { consoleTexts } from './texts/registry.js';
 
 /** How many of an endpoint's deliveries the console shows (the API lists up to 200). */
 export const CONSOLE_DELIVERIES = 5;
@@ -35,7 +36,7 @@ ${w.enabled ? `${button(`${path}/test`, csrf, t.sendTest)}${button(`${path}/disa
 }
 
 export function webhooksSection(lang: Locale, csrf: string, webhooks: WebhookSummary[]): string {
-  const t = webhookTexts(lang);
+  const t = consoleTexts(lang).webhookSection;
   return `${cards(webhooks, (w) => endpoint(t, csrf, w), t.none)}
 <form method="post" action="/console/webhooks">${hidden('csrf_token', csrf)}
 ${text('webhook-url', t.url, 'required maxlength="2048" inputmode="url" placeholder="https://api.example.com/webhooks"', 'url')}

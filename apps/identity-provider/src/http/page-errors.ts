@@ -1,6 +1,8 @@
 import type { ErrorRequestHandler } from 'express';
 import { HttpError, type Logger, type OutageClassifier, RateLimitedError, ServiceUnavailableError, ValidationError } from '@svc/http';
-import { type Messages, messages, pickLocale } from '../views/locales/index.js';
+import { pickLocale } from '../views/locales/locale.js';
+import type { PageTexts } from '../views/locales/page-texts.js';
+import { pageTexts } from '../views/locales/registry.js';
 import { pageCsp, type Provider, renderError } from '../views/pages.js';
 import { wantsHtml } from './request-kind.js';
 
@@ -27,7 +29,7 @@ export function pageErrors(isOutage: OutageClassifier, provider: Provider): Erro
     if (!page) return next(err);
     if (page.status === 503) (req as { log?: Logger }).log?.warn({ err: (err as Error).message }, 'dependency unavailable');
     const lang = pickLocale(typeof req.query.locale === 'string' ? req.query.locale : undefined, req.headers['accept-language']);
-    const t: Messages = messages(lang);
+    const t: PageTexts = pageTexts(lang);
     res
       .status(page.status)
       .set(page.headers)

@@ -1,4 +1,5 @@
-import { type Locale, messages } from '../views/locales/index.js';
+import type { Locale } from '../views/locales/locale.js';
+import { pageTexts } from '../views/locales/registry.js';
 import { accountHeader, escapeHtml as e, layout, type Provider } from '../views/pages.js';
 
 /** What the confirmation form carries back to /oauth/logout: the app's request, and the double-submit token. */
@@ -13,7 +14,7 @@ const hidden = (name: string, value: string | undefined) => (value === undefined
 
 /** "Sign out of … as …?": asked when the app's request does not prove it speaks for this session. */
 export function renderSignOut(input: { provider: Provider; email: string; form: SignOutForm; lang: Locale }): string {
-  const t = messages(input.lang);
+  const t = pageTexts(input.lang);
   return layout(
     t.signOutTitle,
     `${accountHeader(input.lang, input.provider)}
@@ -27,7 +28,7 @@ export function renderSignOut(input: { provider: Provider; email: string; form: 
 }
 
 export function renderSignedOut(input: { provider: Provider; lang: Locale }): string {
-  const t = messages(input.lang);
+  const t = pageTexts(input.lang);
   return layout(
     t.signedOutTitle,
     `${accountHeader(input.lang, input.provider)}\n<h1>${e(t.signedOutTitle)}</h1>\n<p>${e(t.signedOut(input.provider.name))}</p>`,

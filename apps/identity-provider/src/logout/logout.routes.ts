@@ -8,7 +8,8 @@ import { csrfTokenFor, fromOwnPage, optionalSession } from '../sessions/session-
 import { appScopedUserId, clientSessionId } from '../keys/keyed.js';
 import { SIGNING_ALGORITHMS } from '../keys/signing-keys.js';
 import type { TokenContext } from '../tokens/token-context.js';
-import { messages, pickLocale } from '../views/locales/index.js';
+import { pickLocale } from '../views/locales/locale.js';
+import { pageTexts } from '../views/locales/registry.js';
 import { renderError, sendPage } from '../views/pages.js';
 import type { LogoutDeps } from './deps.js';
 import { endSession } from '../sessions/end-session.js';
@@ -66,7 +67,7 @@ export function logoutRouter(deps: LogoutDeps): Router {
 
   const endSessionRequest = async (params: EndSessionRequest, req: Request, res: Response) => {
     const lang = pickLocale(params.ui_locales?.split(' ')[0], req.headers['accept-language']);
-    const refuse = (description: string) => sendPage(res, 400, renderError(messages(lang).badLink, provider, lang, description));
+    const refuse = (description: string) => sendPage(res, 400, renderError(pageTexts(lang).badLink, provider, lang, description));
     const hint = params.id_token_hint === undefined ? undefined : await idTokenHint(deps.tokens, params.id_token_hint);
     if (params.id_token_hint !== undefined && !hint) return refuse('id_token_hint is not an id_token of this issuer');
     if (params.client_id !== undefined && hint && params.client_id !== hint.aud) return refuse('client_id is not the audience of id_token_hint');
@@ -98,7 +99,7 @@ export function logoutRouter(deps: LogoutDeps): Router {
           return sendPage(res, 200, renderSignOut({ provider, email: session.email, form, lang }), returnTo);
         }
         if (!fromOwnPage(req, deps.config.issuer) || !constantTimeEqual(csrf, params.csrf_token))
-          return sendPage(res, 403, renderError(messages(lang).formExpired, provider, lang));
+          return sendPage(res, 403, renderError(pageTexts(lang).formExpired, provider, lang));
       }
       await endSession(deps, req, res);
     }

@@ -5,7 +5,8 @@ export function escapeHtml(value: string): string {
 
 import { createHash } from 'node:crypto';
 import type { Response } from 'express';
-import { type Locale, messages } from './locales/index.js';
+import type { Locale } from './locales/locale.js';
+import { pageTexts } from './locales/registry.js';
 
 // Colours pass WCAG AA on white (text #1b1b1b 17:1, secondary #555 7.5:1, error #a40000 8.6:1,
 // white on the primary blue #1a5fb4 6.5:1); the browser tests measure them on the rendered pages.
@@ -41,7 +42,7 @@ export interface Provider {
 
 /** Whose account a page is about, above its heading: every hosted page says it, refusals and sign-out included. */
 export function accountHeader(lang: Locale, provider: Provider): string {
-  return `<p class="provider">${escapeHtml(messages(lang).providerLine(provider.name))} · <span>${escapeHtml(provider.host)}</span></p>`;
+  return `<p class="provider">${escapeHtml(pageTexts(lang).providerLine(provider.name))} · <span>${escapeHtml(provider.host)}</span></p>`;
 }
 
 /** `extraStyle`: a page's own rules after the shared ones; send the page with pageCsp(…, extraStyle). */
@@ -67,7 +68,7 @@ ${body}
  * language; the technical reason, when there is one, only folded away for the app's developers.
  */
 export function renderError(message: string, provider: Provider, lang: Locale = 'en', detail?: string): string {
-  const t = messages(lang);
+  const t = pageTexts(lang);
   return layout(
     t.refusedTitle,
     `${accountHeader(lang, provider)}

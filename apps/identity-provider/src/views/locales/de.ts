@@ -1,6 +1,6 @@
-import type { Messages } from './messages.js';
+import type { PageTexts } from './page-texts.js';
 
-export const de: Messages = {
+export const de: PageTexts = {
   signInTitle: 'Anmelden',
   signInHeading: (app) => `Melden Sie sich an, um mit ${app} fortzufahren`,
   providerLine: (provider) => (provider ? `Konto bei ${provider}` : 'Ihr Konto'),

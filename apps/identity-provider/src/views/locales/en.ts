@@ -1,7 +1,7 @@
 import { SCOPE_CATALOG, type Scope } from '@svc/schemas';
-import type { Messages } from './messages.js';
+import type { PageTexts } from './page-texts.js';
 
-export const en: Messages = {
+export const en: PageTexts = {
   signInTitle: 'Sign in',
   signInHeading: (app) => `Sign in to continue to ${app}`,
   providerLine: (provider) => (provider ? `${provider} account` : 'Your account'),

@@ -1,6 +1,6 @@
-import type { Messages } from './messages.js';
+import type { PageTexts } from './page-texts.js';
 
-export const fr: Messages = {
+export const fr: PageTexts = {
   signInTitle: 'Connexion',
   signInHeading: (app) => `Connectez-vous pour continuer vers ${app}`,
   providerLine: (provider) => (provider ? `Compte ${provider}` : 'Votre compte'),

@@ -1,7 +1,7 @@
 import type { Scope } from '@svc/schemas';
 
 /** Every text the hosted pages show, in one language. */
-export interface Messages {
+export interface PageTexts {
   signInTitle: string;
   signInHeading: (app: string) => string;
   /** Whose account the pages sign in to, above each page's heading (IDP_DISPLAY_NAME, when set). */
