@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { registerWallet } from '@svc/admin';
 import request from 'supertest';
-import { arrange, issueTokens, useIdp } from '../helpers.js';
+import { arrange, basic, issueTokens, useIdp } from '../helpers.js';
 
 const suite = useIdp();
 
@@ -51,5 +51,17 @@ describe('POST /oauth/client/user-token', () => {
     expect(ghost.status).toBe(404);
     // The same answer either way (only the request id differs).
     expect({ ...ghost.body, request_id: undefined }).toEqual({ ...none.body, request_id: undefined });
+  });
+
+  it('refuses a public client, whose client_id proves nothing, and credentials sent as HTTP Basic', async () => {
+    const a = await arrange(suite.db);
+    const asPublic = await request(suite.idp.app).post('/oauth/client/user-token').send({ client_id: a.publicClient.client_id, email: a.user.email });
+    expect(asPublic.status).toBe(401);
+    expect(asPublic.body).toMatchObject({ error: 'invalid_client', error_description: 'A public client cannot use this endpoint' });
+    const asBasic = await request(suite.idp.app)
+      .post('/oauth/client/user-token')
+      .set('Authorization', basic(a.confidential.client_id, a.confidential.client_secret!))
+      .send({ client_id: a.confidential.client_id, email: a.user.email });
+    expect(asBasic.status).toBe(401);
   });
 });
