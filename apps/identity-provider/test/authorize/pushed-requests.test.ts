@@ -105,6 +105,8 @@ describe('POST /oauth/par', () => {
       .send({ client_id: a.confidential.client_id, ...parameters().body });
     expect(res.status).toBe(401);
     expect(res.body.error).toBe('invalid_client');
+    // A refusal is not cached either.
+    expect(res.headers['cache-control']).toBe('no-store');
   });
 });
 
