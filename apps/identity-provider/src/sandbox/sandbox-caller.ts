@@ -1,7 +1,7 @@
-import type { Request } from 'express';
-import { authenticateGuarded, credentialsFrom } from '../clients/client-auth.js';
-import { conflict, onlyInTheSandbox } from '../errors.js';
+import type { Request, RequestHandler } from 'express';
+import { checkedClient } from '../clients/require-client.js';
 import { checkedDeveloper } from '../developer/developer-auth.js';
+import { conflict, onlyInTheSandbox } from '../errors.js';
 import type { SandboxDeps } from './deps.js';
 
 /**
@@ -16,18 +16,36 @@ export interface SandboxCaller {
   clientId?: string;
 }
 
-export async function sandboxCaller(deps: SandboxDeps, req: Request, options: { csrf: boolean }): Promise<SandboxCaller> {
+declare module 'express-serve-static-core' {
+  interface Locals {
+    /** Who asks for test data, left by requireSandboxCaller. */
+    sandboxCaller?: SandboxCaller;
+  }
+}
+
+export async function checkedSandboxCaller(deps: SandboxDeps, req: Request, options: { csrf: boolean }): Promise<SandboxCaller> {
   if (!deps.environment.sandbox) throw onlyInTheSandbox();
   if (req.headers.authorization?.startsWith('Basic ')) {
-    const presented = credentialsFrom(req.headers.authorization, {});
-    const app = await authenticateGuarded(deps, presented, req.ip);
+    const { app } = await checkedClient(deps, req, { from: 'header' });
     return { organizationId: app.organizationId, clientId: app.clientId };
   }
   return { organizationId: (await checkedDeveloper(deps, req, options)).organizationId };
 }
 
-/** What only a developer may do (deleting test users, which other applications may rely on). */
-export function requireDeveloperCaller(caller: SandboxCaller): string {
-  if (caller.clientId) throw conflict('forbidden', 'An application’s credentials cannot do this: a developer’s session or personal access token can');
-  return caller.organizationId;
+/** The guard of a sandbox route (see checkedSandboxCaller): leaves the caller in `res.locals.sandboxCaller`. */
+export function requireSandboxCaller(deps: SandboxDeps, options: { csrf: boolean }): RequestHandler {
+  return async (req, res, next) => {
+    res.locals.sandboxCaller = await checkedSandboxCaller(deps, req, options);
+    next();
+  };
 }
+
+/**
+ * After requireSandboxCaller, what only a developer may do (deleting test users, which other
+ * applications may rely on): an application's credentials are refused.
+ */
+export const requireDeveloperCaller: RequestHandler = (_req, res, next) => {
+  if (res.locals.sandboxCaller?.clientId)
+    throw conflict('forbidden', 'An application’s credentials cannot do this: a developer’s session or personal access token can');
+  next();
+};
