@@ -6,6 +6,8 @@ import { authorizeRouter } from './authorize/authorize.routes.js';
 import { consentRouter } from './consent/consent.routes.js';
 import { decisionRouter } from './consent/decision.routes.js';
 import { developerRouter } from './developer/developer.routes.js';
+import { developerTokensRouter } from './developer/tokens.routes.js';
+import { authorizationsRouter } from './developer/authorizations.routes.js';
 import { applicationsRouter } from './applications/applications.routes.js';
 import { apiKeysRouter } from './applications/api-keys.routes.js';
 import { webhooksRouter } from './webhooks/webhooks.routes.js';
@@ -44,6 +46,8 @@ export function createApp(deps: AppDeps): Express {
         consoleRouter(deps),
         userTokenRouter(deps),
         developerRouter(deps),
+        developerTokensRouter(deps),
+        authorizationsRouter(deps),
         applicationsRouter(deps),
         apiKeysRouter(deps),
         webhooksRouter(deps),

@@ -84,9 +84,12 @@ export function requireDeveloper(deps: DeveloperDeps, options: DeveloperOptions 
   };
 }
 
-/** 403 unless the developer owns the organization (members, and renaming it). */
-export function requireOwner(developer: Developer, what: string): void {
-  if (developer.role !== 'owner') throw ownerOnly(what);
+/** After requireDeveloper: 403 unless the developer owns the organization (inviting members, and renaming it). */
+export function requireOwner(what: string): RequestHandler {
+  return (_req, res, next) => {
+    if (res.locals.developer?.role !== 'owner') throw ownerOnly(what);
+    next();
+  };
 }
 
 async function personalAccessToken(deps: DeveloperDeps, token: string): Promise<Developer> {
