@@ -2,10 +2,9 @@ import { Router } from 'express';
 import { handle, methodNotAllowed, openCors } from '@svc/http';
 import { ZRevokeRequest } from '@svc/schemas';
 import type { RevocationDeps } from './deps.js';
-import { authenticateGuarded, presentedCredentials } from '../clients/client-auth.js';
-import { grantsOfTokens, revokeAuthorizationFor, revokeToken, type RevokeDetail, type Revoker } from './revocation.js';
+import { grantsOfTokens, revokeAuthorizationFor, revokeToken, type RevokeDetail } from './revocation.js';
 import { invalidRequest } from '../errors.js';
-import { checkedSession, presentedSession } from '../sessions/session-cookie.js';
+import { requireRevoker, revocationTargets } from './revoker.js';
 
 export function revokeRouter(deps: RevocationDeps): Router {
   const router = Router();
@@ -14,26 +13,12 @@ export function revokeRouter(deps: RevocationDeps): Router {
     .options(openCors)
     .post(
       openCors,
-      handle({ body: ZRevokeRequest }, async ({ body }, req, res) => {
+      handle({ body: ZRevokeRequest }, revocationTargets, requireRevoker(deps), async ({ body }, req, res) => {
         const cascade = body.cascade === true || body.cascade === 1 || body.cascade === '1' || body.cascade === 'true';
-        const tokens = [...(body.token !== undefined ? [body.token] : []), ...(body.tokens ?? [])];
-        // With token_type_hint=authorization, `token` names an authorization.
-        const authorizationIds = [...(body.authorization_id ? [body.authorization_id] : []), ...(body.token_type_hint === 'authorization' ? tokens : [])];
-        const plainTokens = body.token_type_hint === 'authorization' ? [] : tokens;
-        if (authorizationIds.length === 0 && plainTokens.length === 0) throw invalidRequest('Give token, tokens or authorization_id');
-
-        // A user's own session may revoke that user's authorizations; anything else needs the client.
-        const session = presentedSession(deps, req);
+        const { authorizationIds, plainTokens } = res.locals.revocationTargets!;
+        const who = res.locals.revoker!;
         const source = req.ip ?? 'unknown';
-        let who: Revoker;
-        if (plainTokens.length === 0 && session.via !== 'none' && !req.headers.authorization?.startsWith('Basic ') && !body.client_id) {
-          who = { kind: 'user', userId: (await checkedSession(deps, req, { csrf: true })).userId };
-        } else {
-          const presented = presentedCredentials(deps.config, req, body);
-          who = {
-            kind: 'client',
-            app: await authenticateGuarded(deps, presented, source),
-          };
+        if (who.kind === 'client') {
           // A public client proves nothing by its id: its revocations never use the client's budget.
           if (!who.app.isPublic) await deps.limits.client(who.app.clientId);
           // Nor may it end a grant by its id alone (the id is in every access token and in the

@@ -1,5 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import request from 'supertest';
+import { createApp } from '../../src/app.js';
+import { csrfField } from '../hosted-forms.js';
 import { arrange, basic, issueTokens, useIdp } from '../helpers.js';
 
 const suite = useIdp();
@@ -74,5 +76,23 @@ describe('POST /oauth/revoke', () => {
       .set('Authorization', basic(a.confidential.client_id, a.confidential.client_secret!))
       .send({});
     expect(missing.status).toBe(400);
+  });
+
+  it('answers a request that names nothing 400 before asking who sends it; with the session cookie, revokes only with the session’s CSRF token', async () => {
+    const a = await arrange(suite.db);
+    const t = await tokens(a);
+    const nothing = await request(suite.idp.app).post('/oauth/revoke').send({});
+    expect([nothing.status, nothing.body.error]).toEqual([400, 'invalid_request']);
+    const cookie = `__Host-svc_session=${t.session}`;
+    const forged = await request(suite.idp.app).post('/oauth/revoke').set('Cookie', cookie).send({ authorization_id: t.authorizationId });
+    expect([forged.status, forged.body.error]).toEqual([403, 'csrf_failed']);
+    // The console's page carries the session's CSRF token (a page, so the bare app serves it).
+    const csrf = csrfField((await request(createApp(suite.idp.deps)).get('/console').set('Cookie', cookie)).text);
+    const byCookie = await request(suite.idp.app)
+      .post('/oauth/revoke')
+      .set('Cookie', cookie)
+      .set('X-CSRF-Token', csrf)
+      .send({ authorization_id: t.authorizationId });
+    expect(byCookie.body).toMatchObject({ revoked: true, revoked_count: 1 });
   });
 });
