@@ -8,15 +8,11 @@ import { authMethodOf, type RegisteredClient, registerClient, registrationRespon
 import { Prisma } from '@svc/db';
 import { ValidationError } from '@svc/http';
 import { type ClientMetadata, type MetadataProblem, parseClientMetadata, SCOPES } from '@svc/schemas';
-import { sha256Hex } from '@svc/secrets';
 import type { Application } from '../clients/application.js';
 import { adminContext, asRequest } from '../developer/admin-calls.js';
 import { assertRoomForApplication, endApplication } from '../applications/applications.js';
 import type { DeveloperDeps } from '../developer/deps.js';
-import { developerTokenRejected } from '../errors.js';
-
-const INITIAL_ACCESS_TOKEN = /^(sbx_)?svciat_[0-9A-Za-z]{43}$/;
-const REGISTRATION_ACCESS_TOKEN = /^(sbx_)?svcrat_[0-9A-Za-z]{43}$/;
+import type { Registrant } from './registration-tokens.js';
 
 /** RFC 7591 §3.2.2: the first problem's code, every problem in `details`. */
 export function checkedMetadata(body: unknown): ClientMetadata {
@@ -28,37 +24,13 @@ export function checkedMetadata(body: unknown): ClientMetadata {
   throw new ValidationError(details, details.map((d) => `${d.field}: ${d.message}`).join('; '), code);
 }
 
-/** The organization an initial access token registers for. */
-export async function initialAccessTokenHolder(deps: DeveloperDeps, token: string | undefined) {
-  const row = token && INITIAL_ACCESS_TOKEN.test(token) ? await deps.db.initialAccessToken.findUnique({ where: { tokenHash: sha256Hex(token) } }) : null;
-  if (!row || row.revokedAt || row.expiresAt <= deps.clock.now()) {
-    throw developerTokenRejected(
-      deps.environment.elsewhere('This initial access token', token) ??
-        'An initial access token (Bearer svciat_…) from the developer console is required, and must not have expired',
-    );
-  }
-  return { organizationId: row.organizationId, createdByUserId: row.createdByUserId ?? undefined };
-}
-
-export async function register(deps: DeveloperDeps, token: string | undefined, body: unknown) {
-  const holder = await initialAccessTokenHolder(deps, token);
+/** RFC 7591 §3.2: a client of the organization whose initial access token the request presents. */
+export async function register(deps: DeveloperDeps, holder: Registrant, body: unknown) {
   const metadata = checkedMetadata(body);
   await assertRoomForApplication(deps, holder.organizationId);
   return asRequest(() =>
     registerClient(adminContext(deps), { org: holder.organizationId, metadata, createdByUserId: holder.createdByUserId, issuer: deps.config.issuer }),
   );
-}
-
-/** The active client a registration access token manages; the same refusal for any mismatch. */
-export async function managedClient(deps: DeveloperDeps, clientId: string, token: string | undefined): Promise<Application> {
-  const app =
-    token && REGISTRATION_ACCESS_TOKEN.test(token) ? await deps.db.application.findUnique({ where: { registrationTokenHash: sha256Hex(token) } }) : null;
-  if (!app || app.clientId !== clientId || app.status !== 'active') {
-    throw developerTokenRejected(
-      deps.environment.elsewhere('This registration access token', token) ?? 'The registration access token is unknown, or not this client’s',
-    );
-  }
-  return app;
 }
 
 export const currentRegistration = (deps: DeveloperDeps, app: RegisteredClient) => registrationResponse(app, { issuer: deps.config.issuer });

@@ -67,6 +67,35 @@ describe('POST /oauth/register', () => {
     expect(crossed.body.error_description).toMatch(/^This initial access token belongs to the sandbox/);
   });
 
+  it('counts guessed tokens per source address, registering and managing alike, then answers 429', async () => {
+    const limited = buildIdp({ TRUST_PROXY: 'true', AUTH_FAILURE_LIMIT: '3', REDIS_KEY_PREFIX: uniqueNamespace('guesses') });
+    try {
+      const from = (req: request.Test) => req.set('X-Forwarded-For', '203.0.113.91');
+      const guess = (i: number) =>
+        from(
+          request(limited.app)
+            .post('/oauth/register')
+            .set('Authorization', `Bearer svciat_${String(i).repeat(43)}`),
+        ).send(METADATA);
+      const statuses = [(await guess(1)).status, (await guess(2)).status];
+      statuses.push(
+        (
+          await from(
+            request(limited.app)
+              .get('/oauth/register/some-client')
+              .set('Authorization', `Bearer svcrat_${'3'.repeat(43)}`),
+          )
+        ).status,
+      );
+      expect(statuses).toEqual([401, 401, 401]);
+      const refused = await guess(4);
+      expect(refused.status).toBe(429);
+      expect(refused.headers['retry-after']).toBeDefined();
+    } finally {
+      await limited.deps.close();
+    }
+  });
+
   it('answers RFC 7591 errors naming each member, and registers nothing', async () => {
     const iat = await initialAccessToken(production.idp.app);
     const redirect = await registerWith(production.idp.app, iat, { ...METADATA, redirect_uris: ['http://evil.example/cb'] });
