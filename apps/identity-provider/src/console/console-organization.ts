@@ -19,15 +19,15 @@ import { invite, removeMember } from '../developer/members.js';
 import { createInitialAccessToken, createPersonalAccessToken, revokePersonalAccessToken } from '../developer/tokens.js';
 import type { SandboxDeps } from '../sandbox/deps.js';
 import { createTestUser, deleteTestUser } from '../sandbox/test-users.js';
-import type { Locale } from '../views/locales/locale.js';
 import { clientIdParam, json, many, num, one, parsed, uuidParam } from './console-forms.js';
 import { consoleTexts } from './texts/registry.js';
-import type { Action } from './console-webhooks.js';
+import type { ConsoleActions } from './console-action.js';
 
-export function organizationActions(router: Router, deps: SandboxDeps, action: Action, lang: (req: Request) => Locale): void {
+export function organizationActions(router: Router, deps: SandboxDeps, { signedIn, action, lang }: ConsoleActions): void {
   const t = (req: Request) => consoleTexts(lang(req));
   router.post(
     '/console/applications',
+    signedIn,
     action(async (developer, form) => {
       const body = parsed(ZCreateApplicationRequest, {
         name: one(form.name),
@@ -54,6 +54,7 @@ export function organizationActions(router: Router, deps: SandboxDeps, action: A
   );
   router.post(
     '/console/applications/:client_id/rotate-secret',
+    signedIn,
     action(async (developer, _form, req) => {
       const rotated = await rotateSecret(deps, developer, clientIdParam(req));
       return { secret: { heading: t(req).rotateSecret, lines: [['client_id', rotated.client_id]], secret: rotated.client_secret } };
@@ -61,6 +62,7 @@ export function organizationActions(router: Router, deps: SandboxDeps, action: A
   );
   router.post(
     '/console/applications/:client_id/revoke',
+    signedIn,
     action(async (developer, _form, req) => {
       await revokeApplication(deps, developer, clientIdParam(req));
       return { section: 'applications' };
@@ -68,6 +70,7 @@ export function organizationActions(router: Router, deps: SandboxDeps, action: A
   );
   router.post(
     '/console/api-keys',
+    signedIn,
     action(async (developer, form, req) => {
       const body = parsed(ZCreateApiKeyRequest, {
         ...(one(form.name) ? { name: one(form.name) } : {}),
@@ -81,6 +84,7 @@ export function organizationActions(router: Router, deps: SandboxDeps, action: A
   );
   router.post(
     '/console/api-keys/:id/disable',
+    signedIn,
     action(async (developer, _form, req) => {
       await disableKey(deps, developer, uuidParam(req, 'id'));
       return { section: 'api-keys' };
@@ -88,6 +92,7 @@ export function organizationActions(router: Router, deps: SandboxDeps, action: A
   );
   router.post(
     '/console/members',
+    signedIn,
     action(async (developer, form, req) => {
       if (developer.role !== 'owner') throw new HttpError(403, 'forbidden', 'Only the organization owner may invite members');
       const invited = await invite(deps, developer, parsed(ZAddMemberRequest, { email: one(form.email), role: one(form.role) }));
@@ -105,6 +110,7 @@ export function organizationActions(router: Router, deps: SandboxDeps, action: A
   );
   router.post(
     '/console/members/:user_id/remove',
+    signedIn,
     action(async (developer, _form, req) => {
       await removeMember(deps, developer, uuidParam(req, 'user_id'));
       return { section: 'members' };
@@ -112,6 +118,7 @@ export function organizationActions(router: Router, deps: SandboxDeps, action: A
   );
   router.post(
     '/console/personal-access-tokens',
+    signedIn,
     action(async (developer, form, req) => {
       const made = await createPersonalAccessToken(
         deps,
@@ -126,6 +133,7 @@ export function organizationActions(router: Router, deps: SandboxDeps, action: A
   );
   router.post(
     '/console/personal-access-tokens/:id/revoke',
+    signedIn,
     action(async (developer, _form, req) => {
       await revokePersonalAccessToken(deps, developer, uuidParam(req, 'id'));
       return { section: 'tokens' };
@@ -133,6 +141,7 @@ export function organizationActions(router: Router, deps: SandboxDeps, action: A
   );
   router.post(
     '/console/initial-access-tokens',
+    signedIn,
     action(async (developer, form, req) => {
       const made = await createInitialAccessToken(
         deps,
@@ -145,6 +154,7 @@ export function organizationActions(router: Router, deps: SandboxDeps, action: A
   if (deps.environment.sandbox) {
     router.post(
       '/console/test-users',
+      signedIn,
       action(async (developer, form, req) => {
         const body = parsed(ZCreateTestUserRequest, {
           palm_verified: one(form.palm_verified) === 'true',
@@ -171,6 +181,7 @@ export function organizationActions(router: Router, deps: SandboxDeps, action: A
     );
     router.post(
       '/console/test-users/:user_id/delete',
+      signedIn,
       action(async (developer, _form, req) => {
         await deleteTestUser(deps, developer.organizationId, uuidParam(req, 'user_id'));
         return { section: 'test-users' };

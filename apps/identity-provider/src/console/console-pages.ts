@@ -9,7 +9,6 @@ import { escapeHtml as e, layout } from '../views/pages.js';
 import { button, cards, check, field, hidden, number, text, when } from './console-html.js';
 import type { ConsoleTexts } from './texts/console-texts.js';
 import { consoleTexts } from './texts/registry.js';
-import type { SecretPage } from './console-webhooks.js';
 import { type WebhookSummary, webhooksSection } from './webhooks-section.js';
 
 export const CONSOLE_STYLE = `body{max-width:52rem}
@@ -285,6 +284,18 @@ ${languages(ctx)}`,
 }
 
 /** A secret shown this once: a client secret, a key, a token, an invitation, a test user's password. */
+/**
+ * A value shown once. `title` names the page when it is more than a secret to copy (a test user);
+ * `label` says what the value is when "secret" would mislead (a password).
+ */
+export interface SecretPage {
+  heading: string;
+  lines: [string, string][];
+  secret: string;
+  note?: string;
+  title?: string;
+  label?: string;
+}
 export function renderSecret(ctx: ConsoleContext, input: SecretPage): string {
   const t = consoleTexts(ctx.lang);
   return page(

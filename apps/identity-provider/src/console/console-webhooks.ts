@@ -3,9 +3,8 @@
  * /v2/developer/webhooks uses, so the console can do nothing the API cannot.
  */
 import { ZCreateWebhookRequest } from '@svc/schemas';
-import type { CookieOptions, Request, RequestHandler, Router } from 'express';
+import type { Request, Router } from 'express';
 import type { Developer } from '../developer/developer-auth.js';
-import type { Locale } from '../views/locales/locale.js';
 import type { WebhookDeps } from '../webhooks/deps.js';
 import {
   createWebhook,
@@ -17,30 +16,10 @@ import {
   sendTestEvent,
   updateWebhook,
 } from '../webhooks/endpoints.js';
-import { type Form, many, one, parsed, uuidParam } from './console-forms.js';
+import { many, one, parsed, uuidParam } from './console-forms.js';
+import type { ConsoleActions, Outcome } from './console-action.js';
 import { consoleTexts } from './texts/registry.js';
 import { CONSOLE_DELIVERIES, type WebhookSummary } from './webhooks-section.js';
-
-/** Back to a section of the console, or a secret shown once. */
-export type Outcome =
-  | { section: string }
-  | { secret: SecretPage }
-  /** On to another page (a try's consent), with a cookie that binds what was started to this browser. */
-  | { redirect: string; setCookie?: { name: string; value: string; options: CookieOptions } };
-/**
- * A value shown once. `title` names the page when it is more than a secret to copy (a test user);
- * `label` says what the value is when "secret" would mislead (a password).
- */
-export interface SecretPage {
-  heading: string;
-  lines: [string, string][];
-  secret: string;
-  note?: string;
-  title?: string;
-  label?: string;
-}
-/** A console action: signed in, from the console's own page, with its CSRF token. */
-export type Action = (work: (developer: Developer, form: Form, req: Request) => Promise<Outcome>) => RequestHandler;
 
 /** The organization's endpoints, each with its last deliveries, newest first. */
 export async function consoleWebhooks(deps: WebhookDeps, developer: Developer): Promise<WebhookSummary[]> {
@@ -53,13 +32,14 @@ export async function consoleWebhooks(deps: WebhookDeps, developer: Developer): 
   return endpoints.map((w) => ({ ...endpointView(w, now), deliveries: w.deliveries.map(deliveryView) }));
 }
 
-export function webhookActions(router: Router, deps: WebhookDeps, action: Action, lang: (req: Request) => Locale): void {
+export function webhookActions(router: Router, deps: WebhookDeps, { signedIn, action, lang }: ConsoleActions): void {
   const done = { section: 'webhooks' };
   const secretPage = (req: Request, made: { id: string; url: string; secret: string }): Outcome => ({
     secret: { heading: made.url, lines: [['id', made.id]], secret: made.secret, note: consoleTexts(lang(req)).webhookSection.secretOnce },
   });
   router.post(
     '/console/webhooks',
+    signedIn,
     action(async (developer, form, req) => {
       const body = parsed(ZCreateWebhookRequest, {
         url: one(form.url),
@@ -71,10 +51,12 @@ export function webhookActions(router: Router, deps: WebhookDeps, action: Action
   );
   router.post(
     '/console/webhooks/:id/rotate-secret',
+    signedIn,
     action(async (developer, _form, req) => secretPage(req, await rotateWebhookSecret(deps, developer, uuidParam(req, 'id')))),
   );
   router.post(
     '/console/webhooks/:id/test',
+    signedIn,
     action(async (developer, _form, req) => {
       await sendTestEvent(deps, developer, uuidParam(req, 'id'));
       return done;
@@ -86,6 +68,7 @@ export function webhookActions(router: Router, deps: WebhookDeps, action: Action
   ] as const)
     router.post(
       `/console/webhooks/:id/${verb}`,
+      signedIn,
       action(async (developer, _form, req) => {
         await updateWebhook(deps, developer, uuidParam(req, 'id'), { enabled });
         return done;
@@ -93,6 +76,7 @@ export function webhookActions(router: Router, deps: WebhookDeps, action: Action
     );
   router.post(
     '/console/webhooks/:id/delete',
+    signedIn,
     action(async (developer, _form, req) => {
       await deleteWebhook(deps, developer, uuidParam(req, 'id'));
       return done;
@@ -100,6 +84,7 @@ export function webhookActions(router: Router, deps: WebhookDeps, action: Action
   );
   router.post(
     '/console/webhooks/:id/deliveries/:delivery_id/retry',
+    signedIn,
     action(async (developer, _form, req) => {
       await retryDelivery(deps, developer, uuidParam(req, 'id'), uuidParam(req, 'delivery_id'));
       return done;

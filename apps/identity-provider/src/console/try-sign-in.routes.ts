@@ -3,14 +3,15 @@
  *   POST /console/applications/:client_id/try   start (signed in, CSRF-checked): on to consent
  *   GET  /console/try-callback                   where the flow ends: the code, the exchange, the tokens
  */
-import type { Request, Response, Router } from 'express';
+import type { Router } from 'express';
 import { z } from 'zod';
 import { cookie } from '../sessions/session-cookie.js';
 import { PENDING_TTL_SECONDS } from '../authorize/authorizations.js';
 import type { SandboxDeps } from '../sandbox/deps.js';
 import { clientIdParam } from './console-forms.js';
-import { type ConsoleContext, renderFramed } from './console-pages.js';
-import type { Action } from './console-webhooks.js';
+import type { ConsoleActions } from './console-action.js';
+import type { ConsolePage } from './console-page.js';
+import { renderFramed } from './console-pages.js';
 import { finishTry, startTry, TRY_CALLBACK_PATH, TRY_COOKIE, TryRefused } from './try-sign-in.js';
 import { tryRefusedBody, tryResultBody, tryTexts } from './try-sign-in-page.js';
 
@@ -23,12 +24,7 @@ const ZTryCallback = z.object({
   error_description: z.string().max(2000).optional(),
 });
 
-export function trySignIn(
-  router: Router,
-  deps: SandboxDeps,
-  action: Action,
-  page: { context: (req: Request) => ConsoleContext; send: (res: Response, status: number, html: string) => unknown },
-): void {
+export function trySignIn(router: Router, deps: SandboxDeps, { signedIn, action }: ConsoleActions, page: ConsolePage): void {
   const https = deps.config.issuer.startsWith('https:');
   // __Host- on https, as the session cookie: no sibling host can plant a binding.
   const cookieName = `${https ? '__Host-' : ''}${deps.environment.mark(TRY_COOKIE)}`;
@@ -37,6 +33,7 @@ export function trySignIn(
 
   router.post(
     '/console/applications/:client_id/try',
+    signedIn,
     action(async (developer, _form, req) => {
       const started = await startTry(deps, developer, clientIdParam(req));
       return { redirect: started.consentUrl, setCookie: { name: cookieName, value: started.binding, options } };

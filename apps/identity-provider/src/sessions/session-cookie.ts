@@ -64,7 +64,7 @@ export async function optionalSession(deps: SessionCookieDeps, req: Request): Pr
 
 declare module 'express-serve-static-core' {
   interface Locals {
-    /** The signed-in user, left by requireSession. */
+    /** The signed-in user, left by requireSession (and by readSession, where signing in is optional). */
     session?: SessionUser;
   }
 }
@@ -95,6 +95,14 @@ export async function checkedSession(deps: SessionCookieDeps, req: Request, opti
 export function requireSession(deps: SessionCookieDeps, options: { csrf: boolean }): RequestHandler {
   return async (req, res, next) => {
     res.locals.session = await checkedSession(deps, req, options);
+    next();
+  };
+}
+
+/** Where signing in is optional (a page that otherwise offers it): leaves the signed-in user, if any, in `res.locals.session`. */
+export function readSession(deps: SessionCookieDeps): RequestHandler {
+  return async (req, res, next) => {
+    res.locals.session = await optionalSession(deps, req);
     next();
   };
 }
