@@ -6,6 +6,7 @@
 import { HttpError, ValidationError } from '@svc/http';
 import type { CookieOptions, Request, RequestHandler, Response } from 'express';
 import type { Developer } from '../developer/developer-auth.js';
+import { ownerOnly } from '../errors.js';
 import type { Locale } from '../views/locales/locale.js';
 import type { SessionUser } from '../sessions/sessions.js';
 import { type Form, problemsOf } from './console-forms.js';
@@ -24,6 +25,8 @@ export type Action = (work: (developer: Developer, form: Form, req: Request) => 
 /** What a section of the console registers its actions with: the guard, the action, and the page's language. */
 export interface ConsoleActions {
   signedIn: RequestHandler;
+  /** After signedIn: what only the organization's owner may do (see requireConsoleOwner). */
+  ownerOnly: (what: string) => RequestHandler;
   action: Action;
   lang: (req: Request) => Locale;
 }
@@ -37,9 +40,23 @@ export interface Signed {
 /** The console again, with what to correct: status and problems. */
 export type Dashboard = (req: Request, res: Response, signed: Signed, status?: number, problems?: string[]) => Promise<void>;
 
+/** The signed-in developer and session requireConsoleDeveloper left. */
+const signedOf = (res: Response): Signed => ({ session: res.locals.session!, developer: res.locals.developer! });
+
+/**
+ * After requireConsoleDeveloper: what only the organization's owner may do. Anyone else sees the
+ * console again with the refusal, as with any refusal of an action.
+ */
+export function requireConsoleOwner(dashboard: Dashboard, what: string): RequestHandler {
+  return async (req, res, next) => {
+    if (res.locals.developer?.role === 'owner') return next();
+    await dashboard(req, res, signedOf(res), 403, [ownerOnly(what).description]);
+  };
+}
+
 export function consoleAction(page: ConsolePage, dashboard: Dashboard): Action {
   return (work) => async (req, res) => {
-    const signed = { session: res.locals.session!, developer: res.locals.developer! };
+    const signed = signedOf(res);
     try {
       const outcome = await work(signed.developer, (req.body ?? {}) as Form, req);
       if ('secret' in outcome) return page.send(res, 200, renderSecret(page.context(req), outcome.secret));

@@ -13,7 +13,8 @@ import type { SandboxDeps } from '../sandbox/deps.js';
 import type { WebhookDeps } from '../webhooks/deps.js';
 import { toAnnouncedAddress } from './announced-address.js';
 import { acceptInvitationForm, signOut } from './console-account.js';
-import { type ConsoleActions, consoleAction } from './console-action.js';
+import { type ConsoleActions, consoleAction, requireConsoleOwner } from './console-action.js';
+import { applicationActions } from './console-applications.js';
 import { consoleDashboard, showConsole } from './console-dashboard.js';
 import { consoleEntry } from './console-entry.js';
 import { readConsoleSession, requireConsoleDeveloper, requireConsoleSession } from './console-guards.js';
@@ -47,9 +48,11 @@ export function consoleRouter(deps: SandboxDeps & WebhookDeps & EndSessionDeps):
   // The sections' actions: signed in, a member of an organization.
   const actions: ConsoleActions = {
     signedIn: requireConsoleDeveloper(deps, page),
+    ownerOnly: (what) => requireConsoleOwner(dashboard, what),
     action: consoleAction(page, dashboard),
     lang: (req) => page.context(req).lang,
   };
+  applicationActions(router, deps, actions);
   organizationActions(router, deps, actions);
   webhookActions(router, deps, actions);
   trySignIn(router, deps, actions, page);
