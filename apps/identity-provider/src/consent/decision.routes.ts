@@ -1,10 +1,10 @@
-import { Router, type RequestHandler } from 'express';
+import { Router } from 'express';
 import { handle, methodNotAllowed } from '@svc/http';
 import { ZAuthorizationIdQuery, ZDecisionRequest } from '@svc/schemas';
 import type { ConsentDeps } from './deps.js';
 import { approvalAnswer, approve, authorizationFor, contextOf, deny, redirectWith } from '../authorize/authorizations.js';
 import { isForm } from '../http/request-kind.js';
-import { assertSameOrigin, requireSession } from '../sessions/session-cookie.js';
+import { requireOwnPageForms, requireSession } from '../sessions/session-cookie.js';
 
 /** The account holder's side of an authorization: what it asks (context), and the decision. */
 export function decisionRouter(deps: ConsentDeps): Router {
@@ -12,10 +12,7 @@ export function decisionRouter(deps: ConsentDeps): Router {
   const { issuer } = deps.config;
   // Both decisions: the signed-in user (CSRF-checked with the cookie) and their own authorization.
   // A form post (the consent page) must also come from our own page, as at POST /auth/session.
-  const fromOwnForm: RequestHandler = (req, _res, next) => {
-    if (isForm(req)) assertSameOrigin(req, issuer);
-    next();
-  };
+  const fromOwnForm = requireOwnPageForms(issuer);
 
   router
     .route('/oauth/authorize/context')

@@ -3,6 +3,7 @@ import { readAuthorization } from '@svc/http';
 import { constantTimeEqual } from '@svc/secrets';
 import type { CoreDeps } from '@svc/runtime';
 import type { Config } from '../config.js';
+import { isForm } from '../http/request-kind.js';
 import { keyedHash } from '../keys/keyed.js';
 import { csrfFailed, sessionRequired } from '../errors.js';
 import { SESSION_TOKEN, SESSION_TTL_SECONDS, sessionUser, type SessionUser } from './sessions.js';
@@ -119,9 +120,16 @@ export function fromOwnPage(req: Request, issuer: string): boolean {
   return origin === new URL(issuer).origin && (site === undefined || site === 'same-origin');
 }
 
-/** 403 csrf_failed unless the form post came from one of our own pages (see fromOwnPage). */
-export function assertSameOrigin(req: Request, issuer: string): void {
-  if (!fromOwnPage(req, issuer)) throw csrfFailed('This form must be sent from the sign-in page of this service');
+/**
+ * The guard of an endpoint that takes a browser's form as well as JSON: a form must come from one
+ * of our own pages (see fromOwnPage), else 403 csrf_failed. JSON needs a CORS preflight these
+ * endpoints never grant, so API callers are unaffected.
+ */
+export function requireOwnPageForms(issuer: string): RequestHandler {
+  return (req, _res, next) => {
+    if (isForm(req) && !fromOwnPage(req, issuer)) throw csrfFailed('This form must be sent from the sign-in page of this service');
+    next();
+  };
 }
 
 export function setSessionCookie(deps: SessionCookieDeps, res: Response, token: string): void {

@@ -4,18 +4,15 @@ import { ZSignInRequest } from '@svc/schemas';
 import type { SessionDeps } from './deps.js';
 import { SESSION_TTL_SECONDS, signIn } from './sessions.js';
 import { endSession } from './end-session.js';
-import { isForm } from '../http/request-kind.js';
-import { assertSameOrigin, requireSession, setSessionCookie } from './session-cookie.js';
+import { requireOwnPageForms, requireSession, setSessionCookie } from './session-cookie.js';
 
 export function sessionRouter(deps: SessionDeps): Router {
   const router = Router();
   router
     .route('/auth/session')
     .post(
-      handle({ body: ZSignInRequest }, async ({ body }, req, res) => {
-        // A browser form can be posted here from any site (login CSRF): a form must come from our own
-        // pages. JSON needs a CORS preflight this endpoint never grants, so API callers are unaffected.
-        if (isForm(req)) assertSameOrigin(req, deps.config.issuer);
+      // A browser form can be posted here from any site (login CSRF): a form must come from our own pages.
+      handle({ body: ZSignInRequest }, requireOwnPageForms(deps.config.issuer), async ({ body }, req, res) => {
         const { token } = await signIn(
           { db: deps.db, limiter: deps.store.limiter, environment: deps.environment },
           { ...body, address: req.ip ?? 'unknown' },
