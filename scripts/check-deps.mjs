@@ -5,10 +5,12 @@
 // tests or tooling import is in `dependencies` or `devDependencies` (or the root's
 // devDependencies, which hold the shared test runner); and nothing declared goes unused. A
 // workspace package counts as used where the dependent names its folder (a test that starts the
-// `identity-provider` process needs it built first). Run by CI; prints every problem, exits 1.
+// `identity-provider` process needs it built first). Packages are what the apps stand on: nothing
+// a package ships (its src/, its dependencies) names an app, by package or by path. Run by CI;
+// prints every problem, exits 1.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { builtinModules } from 'node:module';
-import { join, relative } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 
 // `--root DIR` checks another tree (the test of this script uses a scratch monorepo).
 const rootArg = process.argv.indexOf('--root');
@@ -66,6 +68,33 @@ const UNDECLARABLE = {
   'packages/schemas': ['@svc/testkit'],
 };
 
+/** The package names of the apps, which no package may depend on. */
+const appNames = new Map(
+  workspaces
+    .filter((ws) => ws.startsWith('apps/'))
+    .flatMap((ws) => {
+      try {
+        return [[JSON.parse(readFileSync(join(root, ws, 'package.json'), 'utf8')).name, ws]];
+      } catch {
+        return [];
+      }
+    }),
+);
+
+/** A package's source files that reach into apps/ by a relative path, each with the path. */
+function pathsIntoApps(paths) {
+  const found = [];
+  for (const path of paths) {
+    for (const pattern of [STATIC_IMPORT, LAZY_IMPORT]) {
+      for (const m of readFileSync(path, 'utf8').matchAll(pattern)) {
+        const spec = m.slice(1).find((g) => g !== undefined);
+        if (spec?.startsWith('.') && relative(root, resolve(dirname(path), spec)).startsWith('apps/')) found.push(`${relative(root, path)} (${spec})`);
+      }
+    }
+  }
+  return found;
+}
+
 const problems = [];
 for (const ws of workspaces) {
   const dir = join(root, ws);
@@ -122,6 +151,12 @@ for (const ws of workspaces) {
     if (!used) problems.push(`${ws}: declares ${name} but never uses it`);
   }
   for (const name of deps) if (devDeps.has(name)) problems.push(`${ws}: lists ${name} in both dependencies and devDependencies`);
+  if (ws.startsWith('packages/')) {
+    for (const name of new Set([...sourceImports, ...lazyImports, ...deps]))
+      if (appNames.has(name))
+        problems.push(`${ws}: a package may not depend on an app, but it names ${name} (${appNames.get(name)}) in its src or dependencies`);
+    for (const at of pathsIntoApps(all.filter(isSource))) problems.push(`${ws}: a package may not depend on an app, but ${at} reaches into apps/`);
+  }
 }
 
 if (problems.length) {

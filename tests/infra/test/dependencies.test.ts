@@ -38,4 +38,30 @@ describe('the workspace dependency check (CI)', () => {
     expect(check(scratch({ devDependencies: { heavy: '1' } }, `export const load = () => ${imp("('heavy')")};\n`)).status).toBe(0);
     expect(check(scratch({ devDependencies: { heavy: '1' } }, `${imp(" 'heavy';")}\n`)).stderr).toContain('src imports heavy, which is not in dependencies');
   });
+
+  it('refuses a package that depends on an app, by name or by path; its tests may still start one', () => {
+    const root = scratch(
+      { dependencies: { '@svc/app': '0.1.0' } },
+      `${imp(" { createApp } from '@svc/app';")}\n${imp(" { config } from '../../../apps/app/src/config.js';")}\nexport { createApp, config };\n`,
+    );
+    writeFileSync(join(root, 'package.json'), JSON.stringify({ name: 'scratch', workspaces: ['packages/*', 'apps/*'], devDependencies: {} }));
+    mkdirSync(join(root, 'apps/app/src'), { recursive: true });
+    writeFileSync(join(root, 'apps/app/package.json'), JSON.stringify({ name: '@svc/app' }));
+    writeFileSync(join(root, 'apps/app/src/config.ts'), 'export const config = {};\n');
+    const run = check(root);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain('packages/a: a package may not depend on an app, but it names @svc/app (apps/app) in its src or dependencies');
+    expect(run.stderr).toContain(
+      'packages/a: a package may not depend on an app, but packages/a/src/index.ts (../../../apps/app/src/config.js) reaches into apps/',
+    );
+
+    // A test that starts the app is no dependency of what the package ships.
+    writeFileSync(join(root, 'packages/a/package.json'), JSON.stringify({ name: '@svc/a', devDependencies: { '@svc/app': '0.1.0' } }));
+    writeFileSync(join(root, 'packages/a/src/index.ts'), 'export const a = 1;\n');
+    mkdirSync(join(root, 'packages/a/test'));
+    writeFileSync(join(root, 'packages/a/test/app.test.ts'), `${imp(" { config } from '@svc/app';")}\nexport { config };\n`);
+    const allowed = check(root);
+    expect(allowed.stderr).toBe('');
+    expect(allowed.status).toBe(0);
+  });
 });
