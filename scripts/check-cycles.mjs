@@ -3,8 +3,10 @@
 // it back ties two files together, so neither can be read, moved or tested alone. Every relative
 // import in a workspace's src/ counts, `import type` included; generated code (Prisma's client)
 // is left out. In the apps named below, the top-level folders of src/ (its capabilities and its
-// kit) must import one way too: no circle among folders, even where no two files form one. Run by
-// CI; prints each circle, exits 1.
+// kit) must import one way too: no circle among folders, even where no two files form one. And
+// where scripts/folder-order.json declares an app's layers, from the ground up, every top-level
+// folder and file of its src/ has a place in them, and no import points from a layer to a higher
+// one. Run by CI; prints each circle and each import against the order, with its line, exits 1.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
@@ -14,12 +16,16 @@ const root = rootArg > 0 ? process.argv[rootArg + 1] : new URL('..', import.meta
 const rootPkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 // Apps whose src/ folders form no circle.
 const ONE_WAY_APPS = ['apps/credential-issuer', 'apps/identity-provider', 'apps/wallet-verify'];
+// The declared order of each app's rooms (the top-level folders and files of src/), ground first.
+const ORDER_FILE = 'scripts/folder-order.json';
+const ORDER = existsSync(join(root, ORDER_FILE)) ? JSON.parse(readFileSync(join(root, ORDER_FILE), 'utf8')) : {};
+const SKIPPED = ['node_modules', 'dist', 'generated'];
 const SOURCE = /\.(ts|mts|js|mjs)$/;
 const IMPORT = /(?:^|[^\w.])(?:import|export)\s[^'"]*?from\s*['"](\.{1,2}\/[^'"]+)['"]|(?:^|[^\w.])import\s+['"](\.{1,2}\/[^'"]+)['"]/gm;
 
 function files(dir) {
   return readdirSync(dir).flatMap((name) => {
-    if (['node_modules', 'dist', 'generated'].includes(name)) return [];
+    if (SKIPPED.includes(name)) return [];
     const path = join(dir, name);
     return statSync(path).isDirectory() ? files(path) : SOURCE.test(name) && !name.endsWith('.d.ts') ? [path] : [];
   });
@@ -115,20 +121,68 @@ function folderGraph(src, graph) {
   return { folders, why };
 }
 
+/** The room of src/ a file is in: its top-level folder, or the file itself at the top; none outside src/. */
+function roomOf(src, file) {
+  const parts = relative(src, file).split('/');
+  return parts[0] === '..' ? undefined : parts[0];
+}
+const shown = (src, room) => (statSync(join(src, room)).isDirectory() ? `${room}/` : room);
+
+/**
+ * Every room of an app's src/ has one place in its declared layers, and every import points within
+ * its layer or down: each one that points up is named with its file, line and the two layers.
+ */
+function orderProblems(ws, src, sites, layers) {
+  const out = [];
+  const place = new Map();
+  layers.forEach((layer, i) => {
+    for (const room of layer.rooms) {
+      if (place.has(room)) out.push(`${ws}: ${ORDER_FILE} places src/${room} in two layers`);
+      place.set(room, i);
+    }
+  });
+  const rooms = readdirSync(src).filter((name) =>
+    statSync(join(src, name)).isDirectory() ? !SKIPPED.includes(name) : SOURCE.test(name) && !name.endsWith('.d.ts'),
+  );
+  for (const room of rooms) if (!place.has(room)) out.push(`${ws}: src/${shown(src, room)} has no place in ${ORDER_FILE}: add it to a layer of ${ws}`);
+  for (const room of place.keys()) if (!rooms.includes(room)) out.push(`${ws}: ${ORDER_FILE} places src/${room}, which ${ws} does not have`);
+  const named = (room) => `src/${shown(src, room)} (layer ${place.get(room) + 1} of ${layers.length}, ${layers[place.get(room)].layer})`;
+  for (const [file, imports] of sites) {
+    const from = roomOf(src, file);
+    for (const { to, spec, line } of imports) {
+      const room = roomOf(src, to);
+      if (!place.has(from) || !place.has(room) || place.get(room) <= place.get(from)) continue;
+      out.push(
+        `${ws}/${relative(join(src, '..'), file)}:${line}: imports '${spec}' from ${named(from)} up to ${named(room)}: imports run down the declared order (${ORDER_FILE})`,
+      );
+    }
+  }
+  return out;
+}
+
 const problems = [];
 for (const ws of workspaces) {
   const src = join(root, ws, 'src');
   if (!existsSync(src)) continue;
   const graph = new Map();
+  // Each relative import with its line, for the report of the declared order.
+  const sites = new Map();
   for (const file of files(src)) {
     const edges = new Set();
-    for (const m of readFileSync(file, 'utf8').matchAll(IMPORT)) {
-      const to = target(file, m[1] ?? m[2]);
-      if (to) edges.add(to);
+    const imports = [];
+    const text = readFileSync(file, 'utf8');
+    for (const m of text.matchAll(IMPORT)) {
+      const spec = m[1] ?? m[2];
+      const to = target(file, spec);
+      if (!to) continue;
+      edges.add(to);
+      imports.push({ to, spec, line: text.slice(0, m.index + m[0].lastIndexOf(spec)).split('\n').length });
     }
     graph.set(file, edges);
+    sites.set(file, imports);
   }
   for (const circle of circles(graph)) problems.push(`${ws}: import circle between ${circle.map((f) => relative(join(root, ws), f)).join(', ')}`);
+  if (ORDER[ws]) problems.push(...orderProblems(ws, src, sites, ORDER[ws]));
   if (!ONE_WAY_APPS.includes(ws)) continue;
   const { folders, why } = folderGraph(src, graph);
   const at = (path) => relative(join(root, ws), path);

@@ -76,4 +76,57 @@ describe('the import circle check (CI)', () => {
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
   });
+
+  describe('the declared folder order', () => {
+    // A scratch app of three layers: tokens/ over the kit, console/ over both.
+    const layers = [
+      { layer: 'kit', why: 'the ground', rooms: ['errors.ts', 'http'] },
+      { layer: 'grant', why: 'tokens', rooms: ['tokens'] },
+      { layer: 'console', why: 'pages', rooms: ['console'] },
+    ];
+    const ordered = (sources: Record<string, string>, order: Record<string, unknown> = { 'apps/a': layers }) => {
+      const root = scratch(sources);
+      mkdirSync(join(root, 'scripts'));
+      writeFileSync(join(root, 'scripts/folder-order.json'), JSON.stringify(order));
+      return root;
+    };
+    const house = {
+      'errors.ts': 'export const failed = 1;\n',
+      'http/page.ts': `${imp(" { failed } from '../errors.js';")}\nexport const page = failed;\n`,
+      'tokens/grant.ts': `${imp(" { page } from '../http/page.js';")}\nexport const grant = page;\n`,
+      'console/routes.ts': `${imp(" { grant } from '../tokens/grant.js';")}\n${imp(" { page } from '../http/page.js';")}\nexport const routes = [grant, page];\n`,
+    };
+
+    it('passes imports that point within a layer or down', () => {
+      const run = check(ordered(house));
+      expect(run.stderr).toBe('');
+      expect(run.status).toBe(0);
+    });
+
+    it('refuses an import from a lower layer to a higher one, naming its file, line and both layers', () => {
+      const run = check(
+        ordered({
+          ...house,
+          'tokens/refresh.ts': `// Refresh rotation.\n${imp(" type { routes } from '../console/routes.js';")}\nexport type Routes = typeof routes;\n`,
+        }),
+      );
+      expect(run.status).toBe(1);
+      expect(run.stderr).toContain(
+        "apps/a/src/tokens/refresh.ts:2: imports '../console/routes.js' from src/tokens/ (layer 2 of 3, grant) up to src/console/ (layer 3 of 3, console): imports run down the declared order (scripts/folder-order.json)",
+      );
+      expect(run.stderr).not.toContain('circle');
+    });
+
+    it('refuses a room of src/ that has no place in the order, and a place for a room that is not there', () => {
+      const run = check(
+        ordered(
+          { ...house, 'jobs/housekeeping.ts': 'export const every = 60;\n' },
+          { 'apps/a': [...layers, { layer: 'top', why: 'assembly', rooms: ['app.ts'] }] },
+        ),
+      );
+      expect(run.status).toBe(1);
+      expect(run.stderr).toContain('apps/a: src/jobs/ has no place in scripts/folder-order.json: add it to a layer of apps/a');
+      expect(run.stderr).toContain('apps/a: scripts/folder-order.json places src/app.ts, which apps/a does not have');
+    });
+  });
 });

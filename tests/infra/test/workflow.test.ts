@@ -38,6 +38,12 @@ describe('.github/workflows/ci.yml', () => {
     expect(job.env.REDIS_URL).toBe('redis://127.0.0.1:6379');
   });
 
+  it('checks the whole repository’s declared dependencies, import circles and folder order on every change', () => {
+    const runs = job.steps.map((s) => s.run ?? '');
+    expect(runs).toContain('npm run --silent check:deps');
+    expect(runs).toContain('npm run --silent check:cycles');
+  });
+
   it('installs exactly the lockfile (npm ci, no fallback) on Node.js 24', () => {
     for (const name of ['affected', 'images']) {
       const runs = workflow.jobs[name]!.steps.map((s) => s.run ?? '');
