@@ -150,6 +150,17 @@ describe('hosted decision and sign-out forms', () => {
     expect(consent.text).not.toContain(browser.a.user.email);
   });
 
+  it('refuses a sign-out from its own page without the session’s CSRF token, and one for a request that is gone', async () => {
+    const browser = await signedInBrowser();
+    const signOut = (body: Record<string, string>) =>
+      request(app()).post('/consent/sign-out').set('Cookie', browser.cookie).set(fromOwnPage(issuer())).type('form').send(body);
+    expect((await signOut({ authorization_id: browser.id, csrf_token: 'forged' })).status).toBe(403);
+    const gone = await signOut({ authorization_id: '00000000-0000-4000-8000-000000000000', csrf_token: browser.csrf });
+    expect(gone.status).toBe(404);
+    expect(gone.headers['content-type']).toMatch(/^text\/html/);
+    expect((await request(app()).get('/consent').set('Cookie', browser.cookie).query({ authorization_id: browser.id })).text).toContain(browser.a.user.email);
+  });
+
   it('refuses a cross-site sign-out and keeps the session', async () => {
     const browser = await signedInBrowser();
     const res = await request(app())
