@@ -154,6 +154,20 @@ export class RequestLimits {
     const key = failureKey(clientId, source);
     const waitLeft = this.waiting.left(key);
     if (waitLeft > 0) throw tooManyFailures(waitLeft);
+    return this.countingFailures(key, run);
+  }
+
+  /**
+   * The rest of a request whose client guardFailures has let through (the token endpoint's grant,
+   * after requireClient): a failure (a 400 or 401) counts against the same client and source as a
+   * failed authentication, and one during a wait is answered 429. The wait was checked once, before
+   * the client authenticated; it is not checked again.
+   */
+  async countFailures<T>(clientId: string | undefined, source: string, run: () => Promise<T>): Promise<T> {
+    return this.countingFailures(failureKey(clientId, source), run);
+  }
+
+  private async countingFailures<T>(key: string, run: () => Promise<T>): Promise<T> {
     try {
       return await run();
     } catch (err) {

@@ -1,12 +1,18 @@
-import { Router } from 'express';
+import { Router, type RequestHandler } from 'express';
 import { handle, methodNotAllowed, openCors } from '@svc/http';
 import { ZTokenRequest } from '@svc/schemas';
 import type { TokenDeps } from './deps.js';
 import { unsupportedGrantType } from '../errors.js';
-import { authenticateClient, presentedCredentials } from '../clients/client-auth.js';
+import { requireClient } from '../clients/require-client.js';
 import { TOKEN_GRANTS, tokenGrant } from './grants/registry.js';
 import type { TokenGrant } from './grants/token-grant.js';
 import { tokenRequestBinding } from '../dpop/dpop-binding.js';
+
+/** RFC 6749 §5.1: a token response is not cached, and neither is a refusal (Pragma for HTTP/1.0 caches). */
+const noCache: RequestHandler = (_req, res, next) => {
+  res.set('Pragma', 'no-cache');
+  next();
+};
 
 export function tokenRouter(deps: TokenDeps): Router {
   const router = Router();
@@ -22,11 +28,10 @@ export function tokenRouter(deps: TokenDeps): Router {
         if (grantType !== undefined && !tokenGrant(grantType)) throw unsupportedGrantType();
         next();
       },
-      handle({ body: ZTokenRequest }, async ({ body }, req, res) => {
-        res.set('Pragma', 'no-cache');
-        const presented = presentedCredentials(deps.config, req, body);
-        const result = await deps.limits.guardFailures(presented.clientId, req.ip ?? 'unknown', async () => {
-          const app = await authenticateClient(deps.clients, presented, deps.assertions);
+      handle({ body: ZTokenRequest }, noCache, requireClient(deps), async ({ body }, req, res) => {
+        const { app, presented } = res.locals.client!;
+        // A failed grant counts against the client and source as a failed authentication does.
+        const result = await deps.limits.countFailures(presented.clientId, req.ip ?? 'unknown', async () => {
           // A client that authenticated with its certificate gets tokens bound to it (RFC 8705 §3), as
           // registered (tls_client_certificate_bound_access_tokens); any DPoP proof it sends is not used.
           const x5t = app.tokenEndpointAuthMethod === 'self_signed_tls_client_auth' ? presented.certificate?.thumbprint : undefined;
