@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import { type ApiKeyAuthenticator, type KeyLimiter, rateLimitHeaders } from '@svc/api-keys';
-import { overLimit, permissionMissing, tokenDisabled, tokenFromSandbox, tokenMissing, tokenUnknown } from '../errors.js';
+import { overLimit, permissionMissing, tokenDisabled, tokenFromSandbox, tokenMissing, tokenUnknown } from './errors.js';
 
 /** Who an API token speaks for: its key, and the key's organization. */
 export interface ApiCaller {

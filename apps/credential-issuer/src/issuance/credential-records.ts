@@ -1,6 +1,7 @@
 import { type Db, outboxInsert } from '@svc/db';
 import { isUuid, type WalletEvent, webhookEvent } from '@svc/schemas';
-import { credentialNotFound, invalidField } from '../errors.js';
+import { invalidField } from '../http/errors.js';
+import { credentialNotFound } from './errors.js';
 import type { SignedFacts } from '../vc/signed-facts.js';
 import { BITSTRING_ENTRY_IRI, ownPlace } from '../status-lists/status-lists.js';
 

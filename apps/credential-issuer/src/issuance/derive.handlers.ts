@@ -1,6 +1,6 @@
 import { handle } from '@svc/http';
 import { ZDeriveCredentialRequest } from '@svc/schemas';
-import { notDerivable } from '../errors.js';
+import { notDerivable } from './errors.js';
 import { SigningJobError, tenantOf } from '../vc/signing-pool.js';
 import type { IssuanceDeps } from './deps.js';
 import { withinDocumentLimit } from './statement-limits.js';

@@ -1,5 +1,5 @@
 import { type CoreDeps, DpopProofs } from '@svc/runtime';
-import { invalidDpopProofAtResource, invalidDpopProofAtToken } from '../errors.js';
+import { invalidDpopProofAtResource, invalidDpopProofAtToken } from './errors.js';
 
 /**
  * RFC 9449: proofs at /token bind the offer's token to a key; at /credential they prove it, each

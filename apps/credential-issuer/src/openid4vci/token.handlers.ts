@@ -1,6 +1,6 @@
 import { handle } from '@svc/http';
 import { PRE_AUTHORIZED_CODE_GRANT, ZPreAuthorizedTokenRequest } from '@svc/schemas';
-import { unsupportedGrantType } from '../errors.js';
+import { unsupportedGrantType } from './errors.js';
 import type { Openid4vciDeps } from './deps.js';
 import { noStore } from './metadata/http-caching.js';
 import { exchangePreAuthorizedCode } from './offers/offers.js';

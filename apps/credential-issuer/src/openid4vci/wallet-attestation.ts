@@ -9,7 +9,7 @@ import {
   type WalletProviders,
 } from '@svc/wallet-attestations';
 import type { Config } from '../config.js';
-import { invalidWalletClient } from '../errors.js';
+import { invalidWalletClient } from './errors.js';
 
 declare module 'express-serve-static-core' {
   interface Locals {

@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 import { limitSource } from '@svc/http';
 import type { CoreDeps } from '@svc/runtime';
-import { overLimit } from '../errors.js';
+import { overLimit } from '../http/errors.js';
 
 /** Each source address (an IPv6 one by its /64) takes `limit` a minute of `what`: each costs a database query or a store entry. */
 export const perAddress =

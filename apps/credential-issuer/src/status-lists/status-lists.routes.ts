@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { handle, methodNotAllowed } from '@svc/http';
 import { ZStatusListParams } from '@svc/schemas';
-import { statusListNotFound } from '../errors.js';
+import { statusListNotFound } from './errors.js';
 import type { StatusListsDeps } from './deps.js';
 
 // VC DM 2.0 §6.3 registers application/vc; JSON-LD and plain JSON clients get what they ask for.

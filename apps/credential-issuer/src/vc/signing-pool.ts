@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import { signingJobTimedOut, signingPoolClosing, signingQueueFull } from '../errors.js';
+import { signingJobTimedOut, signingPoolClosing, signingQueueFull } from './errors.js';
 
 export type JobKind = 'sign' | 'derive' | 'verify' | 'verifyPresentation' | 'signStatusList';
 

@@ -1,7 +1,7 @@
 import { handle, toFieldIssues, ValidationError } from '@svc/http';
 import { ZVcApiVerifyCredentialRequest, ZVerifyCredentialRequest, ZVerifyPresentationRequest } from '@svc/schemas';
 import { z } from 'zod';
-import { VerificationFailedError } from '../errors.js';
+import { VerificationFailedError } from './errors.js';
 import { withinDocumentLimit } from '../issuance/statement-limits.js';
 import { tenantOf } from '../vc/signing-pool.js';
 import type { VerificationDeps } from './deps.js';

@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import { rawJsonBody } from '@svc/http';
-import { invalidField } from '../../errors.js';
+import { invalidField } from '../../http/errors.js';
 import type { Openid4vciDeps } from '../deps.js';
 import { approvalEventOf, endApprovalCredentials, verifyEventSignature } from './approval-events.js';
 

@@ -3,7 +3,8 @@ import type { CoreDeps } from '@svc/runtime';
 import type { WebhookEventType } from '@svc/schemas';
 import { type SignatureHeaders, type VerifyFailure, verify } from '@svc/webhook-signatures';
 import { z } from 'zod';
-import { invalidEventSignature, invalidField } from '../../errors.js';
+import { invalidField } from '../../http/errors.js';
+import { invalidEventSignature } from '../errors.js';
 import { revokeCredential } from '../../issuance/credential-records.js';
 import { CREDENTIAL_CONFIGURATIONS } from '../metadata/configurations.js';
 

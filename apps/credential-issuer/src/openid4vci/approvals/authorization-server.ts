@@ -9,7 +9,7 @@
 import { type GrantedCredentialDetail, ZIntrospectionResponse, ZWalletApprovalsResponse } from '@svc/schemas';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import type { AuthorizationServer } from '../../config.js';
-import { authorizationServerUnavailable } from '../../errors.js';
+import { authorizationServerUnavailable } from '../errors.js';
 
 /** What a live wallet token grants here. */
 export interface ApprovedGrant {

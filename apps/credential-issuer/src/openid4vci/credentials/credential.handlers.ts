@@ -2,7 +2,7 @@ import type { Request, RequestHandler } from 'express';
 import { handle, readAuthorization } from '@svc/http';
 import { ZCredentialRequest, ZNotificationRequest } from '@svc/schemas';
 import type { Openid4vciDeps } from '../deps.js';
-import { invalidAccessToken } from '../../errors.js';
+import { invalidAccessToken } from '../errors.js';
 import { encryptedResponse, responseKeyOf } from './encryption.js';
 import { issueNonce } from './holder-proofs.js';
 import { noStore } from '../metadata/http-caching.js';

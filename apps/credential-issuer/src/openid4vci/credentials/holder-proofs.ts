@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import type { CoreDeps } from '@svc/runtime';
 import type { WalletFormat } from '@svc/schemas';
 import { decodeProtectedHeader, importJWK, type JWK, jwtVerify } from 'jose';
-import { invalidNonce, invalidProof } from '../../errors.js';
+import { invalidNonce, invalidProof } from '../errors.js';
 import { checkProofKeyAttestation, type KeyAttestationExpectations, keysOfAttestationProof } from './key-attestations.js';
 
 export const NONCE_TTL_SECONDS = 300;

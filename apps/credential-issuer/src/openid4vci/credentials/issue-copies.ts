@@ -8,7 +8,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { isUniqueViolation, outboxInsert } from '@svc/db';
 import { webhookEvent } from '@svc/schemas';
 import { walletCredentialValiditySeconds } from '../../config.js';
-import { alreadyIssuedOnApproval } from '../../errors.js';
+import { alreadyIssuedOnApproval } from '../../issuance/errors.js';
 import { type IssueContext, issueGiven, iso } from '../../issuance/issue-credential.js';
 import { allocateStatusIndex, BITSTRING_ENTRY } from '../../status-lists/status-lists.js';
 import { CREDENTIALS_V2, UNDEFINED_TERMS_V2 } from '../../vc/document-loader.js';

@@ -7,7 +7,7 @@
  */
 import { AttestationError, attests, type KeyAttestation, verifyKeyAttestation, type WalletProviders } from '@svc/wallet-attestations';
 import type { JWK } from 'jose';
-import { invalidProof } from '../../errors.js';
+import { invalidProof } from '../errors.js';
 
 export interface KeyAttestationExpectations {
   providers: WalletProviders;

@@ -5,7 +5,7 @@
  */
 import type { z } from 'zod';
 import type { ZNotificationRequest } from '@svc/schemas';
-import { accessTokenMissing, certificateBoundTokenRefused, invalidAccessToken, invalidNotificationId } from '../../errors.js';
+import { accessTokenMissing, certificateBoundTokenRefused, invalidAccessToken, invalidNotificationId } from '../errors.js';
 import type { AuthorizationServerClient } from '../approvals/authorization-server.js';
 import { offerOfAccessToken } from '../offers/offers.js';
 import { checkBinding, type PresentedToken, type WalletIssueDeps } from './wallet-credentials.js';

@@ -1,6 +1,6 @@
 import { handle } from '@svc/http';
 import { ZStatusListParams } from '@svc/schemas';
-import { statusListNotFound } from '../../errors.js';
+import { statusListNotFound } from '../../status-lists/errors.js';
 import type { Openid4vciDeps } from '../deps.js';
 import { publicCache } from '../metadata/http-caching.js';
 import { signedTokenStatusList, TOKEN_STATUS_LIST_TYP } from './token-status-lists.js';

@@ -10,19 +10,19 @@ import type { CoreDeps, DpopProofs } from '@svc/runtime';
 import type { WalletProviders } from '@svc/wallet-attestations';
 import type { ZCredentialRequest } from '@svc/schemas';
 import type { z } from 'zod';
+import { overLimit } from '../../http/errors.js';
+import { alreadyIssuedOnApproval } from '../../issuance/errors.js';
 import {
   accessTokenMissing,
-  alreadyIssuedOnApproval,
   certificateBoundTokenRefused,
   credentialRequestDenied,
   invalidAccessToken,
   invalidCredentialRequest,
   invalidDpopProofAtResource,
   invalidProof,
-  overLimit,
   unknownConfiguration,
   unknownCredentialIdentifier,
-} from '../../errors.js';
+} from '../errors.js';
 import type { ApprovedGrant, AuthorizationServerClient } from '../approvals/authorization-server.js';
 import type { IssueContext } from '../../issuance/issue-credential.js';
 import { endedMeanwhile } from '../approvals/approval-events.js';

@@ -11,7 +11,8 @@ import type { Db, Prisma } from '@svc/db';
 import { PRE_AUTHORIZED_CODE_GRANT, type ZCreateCredentialOfferRequest } from '@svc/schemas';
 import { constantTimeEqual, sha256Base64Url } from '@svc/secrets';
 import type { z } from 'zod';
-import { invalidField, invalidGrant, oauthInvalidRequest, offerNotFound } from '../../errors.js';
+import { invalidField } from '../../http/errors.js';
+import { invalidGrant, oauthInvalidRequest, offerNotFound } from '../errors.js';
 import type { Caller } from '../../issuance/issue-credential.js';
 import { configurationById } from '../metadata/configurations.js';
 
