@@ -18,6 +18,18 @@ const ZConfig = z.object({
   /** Requests one address may make per minute to each of the wallet's other public calls (offer, token, credential). */
   WALLET_REQUESTS_PER_MINUTE: env.int(600, 1),
   /**
+   * The longest an mdoc lives (30 days): its MSO carries no status a reader can check, so its
+   * validity is what bounds it after a revocation.
+   */
+  MDOC_VALIDITY_SECONDS: z.preprocess(
+    blank,
+    z.coerce
+      .number()
+      .int()
+      .min(3600)
+      .default(30 * 24 * 3600),
+  ),
+  /**
    * How many copies of a credential a wallet may ask for in one request (OpenID4VCI 1.0
    * batch_credential_issuance.batch_size): one proof each, each copy bound to its own key.
    */
@@ -221,6 +233,7 @@ function checkIssuerCa(certificatePem: string, privateKeyPem: string): void {
   if (key.asymmetricKeyType !== 'ec' || key.asymmetricKeyDetails?.namedCurve !== 'prime256v1')
     throw new ConfigError('Invalid configuration: ISSUER_CA_KEY: must be a P-256 (prime256v1) key');
   if (!certificate.checkPrivateKey(key)) throw new ConfigError('Invalid configuration: ISSUER_CA_KEY: not the key of ISSUER_CA_CERT');
+  if (Date.parse(certificate.validTo) <= Date.now()) throw new ConfigError(`Invalid configuration: ISSUER_CA_CERT: expired on ${certificate.validTo}`);
 }
 
 /** A wallet credential's life: CREDENTIAL_VALIDITY_SECONDS, or a year, then the wallet asks again. */

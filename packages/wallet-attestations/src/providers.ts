@@ -102,11 +102,16 @@ function leafOfChain(x5c: unknown, root: X509Certificate, now: Date): CryptoKeyL
   } catch {
     throw new AttestationError('its x5c holds something that is not a certificate');
   }
-  const issuedBy = (child: X509Certificate, parent: X509Certificate) => child.checkIssued(parent) && child.verify(parent.publicKey);
-  for (let i = 0; i + 1 < chain.length; i++) if (!issuedBy(chain[i]!, chain[i + 1]!)) throw new AttestationError('its x5c chain is broken');
+  // Anchored first, so an attacker's chain costs one check: its top is the root or issued by it.
+  const issuedBy = (child: X509Certificate, parent: X509Certificate) => parent.ca && child.checkIssued(parent) && child.verify(parent.publicKey);
   const top = chain.at(-1)!;
   const anchored = top.fingerprint256 === root.fingerprint256 || issuedBy(top, root);
   if (!anchored) throw new AttestationError('its x5c chain does not end in the wallet provider’s certificate');
+  // Every certificate above the leaf must be a CA, and the leaf must not be one: an end-entity
+  // certificate under the root cannot vouch for a key of its holder's choosing.
+  for (let i = 0; i + 1 < chain.length; i++)
+    if (!issuedBy(chain[i]!, chain[i + 1]!)) throw new AttestationError('its x5c chain is broken, or names a non-CA as an issuer');
+  if (chain[0]!.ca && chain[0]!.fingerprint256 !== root.fingerprint256) throw new AttestationError('its signing certificate must not be a CA certificate');
   const at = now.getTime();
   if (chain.some((c) => Date.parse(c.validFrom) > at || Date.parse(c.validTo) < at))
     throw new AttestationError('a certificate of its x5c chain is not valid now');

@@ -156,6 +156,24 @@ describe('client attestations', () => {
       .setExpirationTime('1h')
       .sign(leafKeys.privateKey as never);
     await expect(verifyClientAttestation({ attestation: without, pop }, check(providers))).rejects.toThrow(/x5c chain/);
+    // The holder of an end-entity certificate under the root cannot certify a key of its choosing.
+    const attackerKeys = (await webcrypto.subtle.generateKey(alg, true, ['sign', 'verify'])) as webcrypto.CryptoKeyPair;
+    const forged = await x509.X509CertificateGenerator.create({
+      serialNumber: '03',
+      subject: 'CN=Anything, C=DE',
+      issuer: leaf.subject,
+      notBefore: now,
+      notAfter: new Date(now.getTime() + 864e5),
+      signingKey: leafKeys.privateKey as never,
+      publicKey: attackerKeys.publicKey as never,
+      signingAlgorithm: alg,
+    });
+    const byAttacker = await new SignJWT({ iss: 'Acme Wallet', sub: 'wallet-client', cnf: { jwk: instance.publicJwk } })
+      .setProtectedHeader({ alg: 'ES256', typ: 'oauth-client-attestation+jwt', x5c: [forged.toString('base64'), leaf.toString('base64')] })
+      .setIssuedAt()
+      .setExpirationTime('1h')
+      .sign(attackerKeys.privateKey as never);
+    await expect(verifyClientAttestation({ attestation: byAttacker, pop }, check(providers))).rejects.toThrow(/non-CA as an issuer/);
   });
 
   it('refuses a configuration that is not a list of providers, or holds a private key, naming what is wrong', () => {

@@ -42,7 +42,7 @@ const isSelfSigned = (certificate: x509.X509Certificate) => certificate.subject 
 /** A certificate and PKCS#8 key given in configuration (loadConfig has checked that they belong together). */
 export async function authorityFromPem(certificatePem: string, privateKeyPem: string): Promise<CertificateAuthority> {
   const certificate = new x509.X509Certificate(certificatePem);
-  const privateKey = await webcrypto.subtle.importKey('pkcs8', x509.PemConverter.decodeFirst(privateKeyPem), ES256, true, ['sign']);
+  const privateKey = await webcrypto.subtle.importKey('pkcs8', x509.PemConverter.decodeFirst(privateKeyPem), ES256, false, ['sign']);
   return { certificate, privateKey, chainAfterLeaf: isSelfSigned(certificate) ? [] : [certificate.toString('base64')] };
 }
 
@@ -68,7 +68,7 @@ export async function makeAuthority(input: { name: string; country: string; now:
 /** The CA from its stored form (makeAuthority's). */
 export async function authorityFromJwk(certificatePem: string, privateKeyJwk: JsonWebKey): Promise<CertificateAuthority> {
   const certificate = new x509.X509Certificate(certificatePem);
-  const privateKey = await webcrypto.subtle.importKey('jwk', privateKeyJwk, ES256, true, ['sign']);
+  const privateKey = await webcrypto.subtle.importKey('jwk', privateKeyJwk, ES256, false, ['sign']);
   return { certificate, privateKey, chainAfterLeaf: isSelfSigned(certificate) ? [] : [certificate.toString('base64')] };
 }
 
@@ -120,6 +120,7 @@ export async function leafStillServes(ca: CertificateAuthority, leafBase64: stri
   } catch {
     return false;
   }
+  // Short of what is wanted, unless the CA itself ends first (what it signs is capped at its certificate's end).
   if (leaf.notAfter < validUntil && leaf.notAfter < ca.certificate.notAfter) return false;
   if (leaf.issuer !== ca.certificate.subject || !(await leaf.verify({ publicKey: ca.certificate, signatureOnly: true }))) return false;
   const names = leaf.getExtension(x509.SubjectAlternativeNameExtension)?.names.toJSON() ?? [];

@@ -1,4 +1,4 @@
-import { createPrivateKey, type KeyObject } from 'node:crypto';
+import { createPrivateKey, type KeyObject, X509Certificate } from 'node:crypto';
 import type { Db } from '@svc/db';
 import type { Clock } from '@svc/runtime';
 import { ensureSigningKey, type KeyEncryption, rewrapSigningKeys } from '@svc/signing-keys';
@@ -36,6 +36,8 @@ export interface JwtSigningKey {
   /** The same private key as a JWK, for the mdoc library's COSE signing. */
   privateJwk: JsonWebKey;
   x5c: string[];
+  /** When the key's certificate ends: nothing signed with it may be valid longer. */
+  certifiedUntil: Date;
 }
 
 /** How the issuer's keys are certified: by which CA, and for how long each certificate must outlive what it signs. */
@@ -45,10 +47,17 @@ export interface KeyCertification {
   credentialLifetimeMs: number;
 }
 
-/** A quarter year beyond the longest credential: a leaf is renewed once less than a month of that margin is left. */
-const LEAF_MARGIN_MS = 90 * 24 * 3600 * 1000;
-const RENEW_WITHIN_MS = 30 * 24 * 3600 * 1000;
-const CLOCK_SKEW_MS = 5 * 60 * 1000;
+const DAY_MS = 24 * 3600 * 1000;
+/** A quarter year beyond the longest credential, at most ISO/IEC 18013-5's 457 days for a document signer certificate. */
+const LEAF_MARGIN_MS = 90 * DAY_MS;
+const LEAF_MAX_MS = 457 * DAY_MS;
+/** A leaf is renewed once less than a month is left of what a new one would cover. */
+const RENEW_WITHIN_MS = 30 * DAY_MS;
+/**
+ * A day before its making: what is signed under it with times rounded down to the hour (so that
+ * no two credentials' times tell them apart by the second), and verifiers whose clock runs behind, fall inside it.
+ */
+const BACKDATE_MS = DAY_MS;
 
 /** An ES256 public key as stored: a JWK, with the certificate of its latest leaf once it has one. */
 type PublicJwk = JsonWebKey & { kid?: string; x5c?: string[] };
@@ -104,35 +113,35 @@ export class IssuerKeys {
     const row = await this.newestOrFirst('ES256');
     if (this.keys.needsRewrap(row.privateKey)) await rewrapSigningKeys({ db: this.db, keys: this.keys }, 'credential-issuer');
     const privateJwk = this.keys.open<JsonWebKey>(row.privateKey, row.kid);
-    const x5c = await this.certified(row.kid, row.publicKey as PublicJwk);
-    const key = { kid: row.kid, privateKey: createPrivateKey({ key: privateJwk as Record<string, string>, format: 'jwk' }), privateJwk, x5c };
+    const { x5c, certifiedUntil } = await this.certified(row.kid, row.publicKey as PublicJwk);
+    const key = { kid: row.kid, privateKey: createPrivateKey({ key: privateJwk as Record<string, string>, format: 'jwk' }), privateJwk, x5c, certifiedUntil };
     this.cachedJwt = { key, at: this.clock.now().getTime() };
     return key;
   }
 
   /** The key's chain, its leaf kept in the key's public JWK (`x5c`, RFC 7517 §4.7), so the JWT VC issuer metadata shows it too. */
-  private async certified(kid: string, publicKey: PublicJwk): Promise<string[]> {
+  private async certified(kid: string, publicKey: PublicJwk): Promise<{ x5c: string[]; certifiedUntil: Date }> {
     const ca = await this.certification.ca.authority();
-    const now = this.clock.now();
+    const now = this.clock.now().getTime();
     const issuerUrl = this.config.publicUrl;
-    const needed = new Date(now.getTime() + this.certification.credentialLifetimeMs);
+    // What a leaf made now would cover: every credential signed now, and a margin, within the limit.
+    const wanted = new Date(Math.min(now + this.certification.credentialLifetimeMs + LEAF_MARGIN_MS, now + LEAF_MAX_MS - BACKDATE_MS));
     const leaf = publicKey.x5c?.[0];
-    if (leaf && (await leafStillServes(ca, leaf, issuerUrl, new Date(needed.getTime() + LEAF_MARGIN_MS - RENEW_WITHIN_MS))))
-      return [leaf, ...ca.chainAfterLeaf];
+    if (leaf && (await leafStillServes(ca, leaf, issuerUrl, new Date(wanted.getTime() - RENEW_WITHIN_MS))))
+      return { x5c: [leaf, ...ca.chainAfterLeaf], certifiedUntil: new Date(new X509Certificate(Buffer.from(leaf, 'base64')).validTo) };
     const settings = this.certification.ca.settings;
     const renewed = await certifyKey(ca, {
       publicKeyJwk: publicKey,
       issuerUrl,
       commonName: this.config.ISSUER_DISPLAY_NAME,
       country: settings.country,
-      // A little before now: what is signed at this moment, and a verifier whose clock runs behind, are inside it.
-      notBefore: new Date(now.getTime() - CLOCK_SKEW_MS),
-      notAfter: new Date(needed.getTime() + LEAF_MARGIN_MS),
+      notBefore: new Date(now - BACKDATE_MS),
+      notAfter: wanted,
     });
     // Replicas that renew at once each keep a valid certificate of the same key; the last one stays.
     const { x5c: _old, ...jwk } = publicKey;
     await this.db.signingKey.update({ where: { kid }, data: { publicKey: { ...(jwk as Record<string, string>), x5c: [renewed] } } });
-    return [renewed, ...ca.chainAfterLeaf];
+    return { x5c: [renewed, ...ca.chainAfterLeaf], certifiedUntil: new Date(new X509Certificate(Buffer.from(renewed, 'base64')).validTo) };
   }
 
   /**

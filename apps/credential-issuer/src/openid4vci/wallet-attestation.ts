@@ -40,12 +40,16 @@ export function requireWalletAttestation(deps: WalletAttestationDeps): RequestHa
           throw invalidWalletClient('A wallet attestation is required: send OAuth-Client-Attestation and OAuth-Client-Attestation-PoP');
         return next();
       }
-      res.locals.walletClient = await verifyClientAttestation(presented, {
+      const client = await verifyClientAttestation(presented, {
         providers: deps.walletProviders,
         audience: deps.config.publicUrl,
         now: deps.clock.now(),
         remember: async (jti, ttl) => (await deps.store.cache.increment(`wallet-attestation-pop:${jti}`, ttl)) === 1,
       });
+      // A client_id the request names must be the one the provider attested.
+      const named = (req.body as { client_id?: unknown } | undefined)?.client_id;
+      if (named !== undefined && named !== client.clientId) throw invalidWalletClient('client_id is not the client the wallet attestation names (its sub)');
+      res.locals.walletClient = client;
       next();
     } catch (err) {
       next(err instanceof AttestationError ? invalidWalletClient(err.message) : err);

@@ -70,7 +70,9 @@ describe('a wallet receives an mdoc', () => {
     // Only what the holder chose to show.
     expect(document.getIssuerNameSpace('eu.europa.ec.av.1')).toEqual({ age_over_18: true });
     const { validityInfo } = document.issuerSigned.issuerAuth.decodedPayload;
-    expect(validityInfo.validUntil.getTime() - validityInfo.validFrom.getTime()).toBe(365 * 24 * 3600 * 1000);
+    // MDOC_VALIDITY_SECONDS (30 days): no status a reader can check, so a short life; times to the hour.
+    expect(validityInfo.validUntil.getTime() - validityInfo.validFrom.getTime()).toBe(30 * 24 * 3600 * 1000);
+    expect(validityInfo.validFrom.getTime() % 3_600_000).toBe(0);
     // The signer's certificate is the issuer's leaf: it names the issuer URL and the country.
     const signerCertificate = new X509Certificate(Buffer.from(document.issuerSigned.issuerAuth.certificate.rawData));
     expect(signerCertificate.subjectAltName).toBe(`URI:${url}`);

@@ -92,7 +92,7 @@ describe('wallet attestation at the token endpoint', () => {
     expect(issued.status).toBe(200);
   });
 
-  it('refuses none (it is required here), a forged one, an expired one, a PoP for another server, and a replayed PoP: 401 invalid_client', async () => {
+  it('refuses none (it is required here), a forged one, an expired one, a PoP for another server, another client_id, and a replayed PoP: 401 invalid_client', async () => {
     const o = await offered(AGE);
     const none = await request(issuer.app).post('/token').type('form').send(tokenForm(o));
     expect(none.status).toBe(401);
@@ -119,6 +119,12 @@ describe('wallet attestation at the token endpoint', () => {
       expect({ status: res.status, error: res.body.error }).toEqual({ status: 401, error: 'invalid_client' });
       expect(res.body.error_description).toMatch(reason);
     }
+    const other = await request(issuer.app)
+      .post('/token')
+      .type('form')
+      .set(await headersOf(await walletAttestation(instance)))
+      .send({ ...tokenForm(o), client_id: 'someone-else' });
+    expect(other.body).toMatchObject({ error: 'invalid_client', error_description: expect.stringContaining('client_id') });
     const once = await headersOf(await walletAttestation(instance));
     expect((await tokenWithHeaders(once)).status).toBe(200);
     const replayed = await request(issuer.app)

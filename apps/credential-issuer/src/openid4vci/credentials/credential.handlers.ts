@@ -30,7 +30,7 @@ export function credentialHandler(deps: Openid4vciDeps) {
     const presented = presentedTokenOf(req);
     // The wallet's encryption key is checked before anything is issued.
     const encryption = body.credential_response_encryption;
-    const responseKey = encryption && (await responseKeyOf(encryption));
+    const responseKey = encryption && (await responseKeyOf(encryption, res.locals.encryptedRequest === true));
     const issued = await issueToWallet(
       {
         db: deps.db,

@@ -1,14 +1,22 @@
 /**
  * Encrypted credential requests and responses (OpenID4VCI 1.0 §8.2, §8.3, §10; HAIP 1.0: ECDH-ES
- * on P-256 with A128GCM). A wallet may send its request as a JWE (`application/jwt`) to the
- * issuer's request encryption key, and asks for an encrypted response with
- * `credential_response_encryption` {jwk, enc}: the answer is then a JWE to that key. Errors are
- * never encrypted. The wallet's key is checked before anything is issued.
+ * on P-256 with A128GCM). A wallet asks for an encrypted response with
+ * `credential_response_encryption` {jwk, enc} inside a request it encrypted (a JWE,
+ * `application/jwt`, to the issuer's request encryption key): §8.2 requires it, or whoever can
+ * change the request in transit could put its own key there. The answer is then a JWE to the
+ * wallet's key. Errors are never encrypted. The wallet's key is checked before anything is issued.
  */
 import express, { type RequestHandler } from 'express';
 import { CompactEncrypt, compactDecrypt, importJWK, type JWK } from 'jose';
 import { HttpError } from '@svc/http';
 import type { RequestEncryptionKey } from '../../keys/request-encryption-key.js';
+
+declare module 'express-serve-static-core' {
+  interface Locals {
+    /** The request came as a JWE to the issuer's key (left by decryptedRequest). */
+    encryptedRequest?: boolean;
+  }
+}
 
 export const ENCRYPTION_ALGORITHMS = ['ECDH-ES'] as const;
 export const CONTENT_ENCRYPTIONS = ['A128GCM', 'A256GCM'] as const;
@@ -32,8 +40,15 @@ export interface ResponseEncryption {
   alg?: string | undefined;
 }
 
-/** The wallet's key, imported: a public P-256 key for ECDH-ES (`alg` beside it, or in the key, as drafts and the final text put it). */
-export async function responseKeyOf(params: ResponseEncryption) {
+/**
+ * The wallet's key, imported: a public P-256 key for ECDH-ES (`alg` beside it, or in the key, as
+ * drafts and the final text put it), asked for in an encrypted request.
+ */
+export async function responseKeyOf(params: ResponseEncryption, requestWasEncrypted: boolean) {
+  if (!requestWasEncrypted)
+    throw invalidEncryptionParameters(
+      'credential_response_encryption must come in an encrypted request: send the request as a JWE (application/jwt) to the key in credential_request_encryption',
+    );
   const alg = params.alg ?? params.jwk.alg ?? 'ECDH-ES';
   if (alg !== 'ECDH-ES') throw invalidEncryptionParameters('credential_response_encryption: alg must be ECDH-ES');
   const { kty, crv, x, y } = params.jwk;
@@ -65,12 +80,14 @@ export function decryptedRequest(key: RequestEncryptionKey): RequestHandler {
     jwtBody(req, res, async (err?: unknown) => {
       if (err) return next(err);
       try {
-        const { plaintext, protectedHeader } = await compactDecrypt(String(req.body ?? ''), await key.privateKey(), {
+        const { plaintext } = await compactDecrypt(String(req.body ?? ''), await key.privateKey(), {
           keyManagementAlgorithms: [...ENCRYPTION_ALGORITHMS],
           contentEncryptionAlgorithms: [...CONTENT_ENCRYPTIONS],
+          // A compressed request is refused before anything is inflated.
+          maxDecompressedLength: 0,
         });
-        if (protectedHeader.zip !== undefined) throw new Error('compressed');
         req.body = JSON.parse(new TextDecoder().decode(plaintext)) as unknown;
+        res.locals.encryptedRequest = true;
         next();
       } catch {
         next(

@@ -98,9 +98,14 @@ export async function holderKeysOf(proofs: string[], expected: ProofExpectations
 export async function holderKeysOfAttestation(attestation: string, expected: ProofExpectations): Promise<Holder[]> {
   const { keys, nonce } = await keysOfAttestationProof(attestation, expected);
   const algorithms = expected.algorithms ?? PROOF_ALGORITHMS;
-  for (const jwk of keys)
-    if (!algorithms.some((alg) => fitsAlgorithm(alg, jwk)))
-      throw invalidProof(`Every attested key must be one of ${algorithms.join(', ')} for this credential`);
+  for (const jwk of keys) {
+    const alg = algorithms.find((a) => fitsAlgorithm(a, jwk));
+    if (!alg) throw invalidProof(`Every attested key must be one of ${algorithms.join(', ')} for this credential`);
+    // A real key of its type, not members that merely name one.
+    await importJWK(publicMembers(jwk), alg).catch(() => {
+      throw invalidProof('An attested key is not a valid public key');
+    });
+  }
   await takeNonces(expected.cache, [nonce]);
   return keys.map((jwk) => ({ jwk: publicMembers(jwk) }));
 }

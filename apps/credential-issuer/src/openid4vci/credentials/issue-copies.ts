@@ -28,6 +28,9 @@ export interface IssueSource {
   approval?: string;
 }
 
+const HOUR_MS = 3600 * 1000;
+const toHour = (at: Date) => new Date(Math.floor(at.getTime() / HOUR_MS) * HOUR_MS);
+
 /** What a wallet's notifications name the credentials of one response by (OpenID4VCI 1.0 §8.3, §11). */
 const newNotificationId = () => randomBytes(18).toString('base64url');
 
@@ -74,6 +77,19 @@ export async function issueFor(deps: IssueContext, source: IssueSource, holders:
   }
   const signer = await deps.keys.jwtSigner();
   const format = configuration.format;
+  // Times to the hour, so that a credential's (and each copy's) do not single it out among those
+  // issued that hour; an mdoc, which carries no status a reader can check, lives MDOC_VALIDITY_SECONDS
+  // at most; and nothing outlives the certificate of the key that signs it.
+  const issuedAt = toHour(now);
+  const validUntil = toHour(
+    new Date(
+      Math.min(
+        expiresAt.getTime(),
+        format === 'mso_mdoc' ? now.getTime() + deps.config.MDOC_VALIDITY_SECONDS * 1000 : Number.POSITIVE_INFINITY,
+        signer.certifiedUntil.getTime(),
+      ),
+    ),
+  );
   const copies: { id: string; place: { listId: string; index: number }; credential: string }[] = [];
   for (const [i, holder] of holders.entries()) {
     const id = i === 0 ? recordId : randomUUID();
@@ -86,8 +102,8 @@ export async function issueFor(deps: IssueContext, source: IssueSource, holders:
         claims,
         holderKey: holder.jwk,
         status: { idx: place.index, uri: tokenStatusListUrl(issuer, place.listId) },
-        issuedAt: now,
-        expiresAt,
+        issuedAt,
+        expiresAt: validUntil,
       },
       signer,
     );
@@ -106,8 +122,8 @@ export async function issueFor(deps: IssueContext, source: IssueSource, holders:
           issuerDid: issuer,
           verificationMethod: signer.kid,
           claimNames: Object.keys(claims),
-          validFrom: now,
-          validUntil: expiresAt,
+          validFrom: issuedAt,
+          validUntil,
           statusListId: place.listId,
           statusListIndex: place.index,
           format,

@@ -158,8 +158,9 @@ async function issueOnOffer(deps: WalletIssueDeps, offer: Offer, body: z.output<
     throw invalidCredentialRequest('An offer’s credential is named by credential_configuration_id (no credential_identifier is issued with it)');
   if (body.credential_configuration_id === undefined) throw invalidCredentialRequest('credential_configuration_id is required');
   if (body.credential_configuration_id !== offer.configurationId) throw unknownConfiguration(body.credential_configuration_id);
-  const holders = await holdersOfRequest(deps, body, configurationById(offer.configurationId)!);
+  // A spent offer is refused before any proof is checked: its token cannot buy that work again.
   if (offer.credentialId) throw invalidCredentialRequest('The credential of this offer was already issued');
+  const holders = await holdersOfRequest(deps, body, configurationById(offer.configurationId)!);
   const recordId = randomUUID();
   const jti = `urn:uuid:${recordId}`;
   // The offer is claimed before any work: of parallel requests one goes on, and the others take
