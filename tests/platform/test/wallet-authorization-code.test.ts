@@ -124,6 +124,23 @@ describe('OpenID4VCI authorization code flow through the identity provider', () 
     expect(verified.documents[0]!.getIssuerNameSpace('eu.europa.ec.av.1')).toEqual({ age_over_18: true, age_over_21: true });
   });
 
+  it('takes a request by the configuration’s scope (HAIP 1.0), shown and granted as its authorization detail would be', async () => {
+    const discovery = (await (await fetch(`${idp.url}/.well-known/openid-configuration`)).json()) as { scopes_supported: string[] };
+    expect(discovery.scopes_supported).toEqual(expect.arrayContaining(['age_over_sd_jwt', 'age_over_mdoc', 'kyc_sd_jwt']));
+    const { wallet, issuerMetadata, accessTokenResponse, context, jwt } = await receive(person, 'age_over_sd_jwt', { byScope: true });
+    expect(context.authorization_details).toEqual([{ type: 'openid_credential', credential_configuration_id: 'age_over_sd_jwt', locations: [issuer.url] }]);
+    expect(accessTokenResponse.authorization_details).toEqual([
+      { type: 'openid_credential', credential_configuration_id: 'age_over_sd_jwt', locations: [issuer.url], credential_identifiers: ['age_over_sd_jwt'] },
+    ]);
+    const { credentialResponse } = await wallet.retrieveCredentials({
+      issuerMetadata,
+      accessToken: accessTokenResponse.access_token,
+      credentialConfigurationId: 'age_over_sd_jwt',
+      proofs: { jwt: [jwt] },
+    });
+    expect((credentialResponse.credentials![0] as { credential: string }).credential.split('~').length).toBeGreaterThan(2);
+  });
+
   it('with DPoP: the token the identity provider bound to the wallet’s key is proven at the issuer, and refused as a bearer token', async () => {
     const { wallet, issuerMetadata, accessTokenResponse, dpop, jwt, credentialRequest } = await receive(person, 'age_over_sd_jwt', { dpop: true });
     expect(accessTokenResponse.token_type).toBe('DPoP');

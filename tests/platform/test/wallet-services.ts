@@ -127,7 +127,7 @@ async function approve(authorizationRequestUrl: string, who: { email: string; pa
 export async function receive(
   who: { email: string; password: string },
   configurationId = 'age_over_sd_jwt',
-  options: { dpop?: boolean; bind?: 'jwk' | 'did' } = {},
+  options: { dpop?: boolean; bind?: 'jwk' | 'did'; byScope?: boolean } = {},
 ) {
   const { publicKey, privateKey } = await generateKeyPair('ES256', { extractable: true });
   const holder = { publicJwk: await exportJWK(publicKey), privateKey };
@@ -140,7 +140,10 @@ export async function receive(
     clientId: walletClientId,
     redirectUri: REDIRECT_URI,
     resource: issuer.url,
-    additionalRequestPayload: { authorization_details: [{ type: 'openid_credential', credential_configuration_id: configurationId }] },
+    // HAIP 1.0 wallets ask by the configuration's scope; others by authorization_details.
+    ...(options.byScope
+      ? { scope: configurationId }
+      : { additionalRequestPayload: { authorization_details: [{ type: 'openid_credential', credential_configuration_id: configurationId }] } }),
   });
   const { code, context } = await approve(authorizationRequestUrl, who);
   const signer = { method: 'jwk' as const, alg: 'ES256', publicJwk: holder.publicJwk as never };

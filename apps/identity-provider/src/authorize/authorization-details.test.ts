@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { credentialDetails, grantedDetails } from './authorization-details.js';
+import { credentialDetails, credentialScopeDetails, grantedDetails, mergedDetails } from './authorization-details.js';
 
 const issuer = { url: 'https://issuer.example' };
 const scopes = ['openid', 'identity:read'];
@@ -33,5 +33,21 @@ describe('credentialDetails', () => {
     expect(refused(Array(7).fill(age))).toMatch(/at most 6/);
     // The client may ask for the person's identity data (age) but not their KYC status.
     expect(refused([{ ...age, credential_configuration_id: 'kyc_sd_jwt' }])).toMatch(/needs the scope kyc:read/);
+  });
+});
+
+describe('credentialScopeDetails', () => {
+  it('asks for a credential by its configuration’s scope as its authorization detail would, and counts both ways once', () => {
+    const byScope = credentialScopeDetails(['age_over_mdoc'], issuer, scopes);
+    expect(byScope).toEqual([{ type: 'openid_credential', credential_configuration_id: 'age_over_mdoc', locations: [issuer.url] }]);
+    const both = mergedDetails(credentialDetails([age], issuer, scopes), credentialScopeDetails(['age_over_sd_jwt', 'age_over_mdoc'], issuer, scopes));
+    expect(both?.map((d) => d.credential_configuration_id)).toEqual(['age_over_sd_jwt', 'age_over_mdoc']);
+    expect(credentialScopeDetails(['age_over_mdoc'], undefined, scopes)).toEqual([]);
+  });
+
+  it('refuses a credential scope whose data the client may not ask for, with invalid_scope', () => {
+    expect(() => credentialScopeDetails(['kyc_sd_jwt'], issuer, scopes)).toThrow(
+      expect.objectContaining({ code: 'invalid_scope', message: expect.stringContaining('kyc:read') }),
+    );
   });
 });

@@ -72,6 +72,35 @@ const scopesOf = (type: WalletCredentialType) => [
 ];
 
 /**
+ * A request's credential scopes as the authorization details they stand for, held to the same
+ * rule: the client must be one that may ask for the data the credential's claims come from.
+ */
+export function credentialScopeDetails(
+  scopes: readonly string[],
+  credentialIssuer: { url: string } | undefined,
+  allowedScopes: readonly string[],
+): CredentialAuthorizationDetail[] {
+  if (!credentialIssuer) return [];
+  const allowed = withImplied(allowedScopes);
+  return scopes.map((id) => {
+    const missing = scopesOf(walletConfiguration(id)!.type).filter((scope) => !allowed.includes(scope as Scope));
+    if (missing.length)
+      throw new RedirectableError(
+        'invalid_scope',
+        `This client may not ask for a ${id} credential: its data needs the scope ${missing.join(', ')}, which the client is not registered for`,
+      );
+    return { type: OPENID_CREDENTIAL, credential_configuration_id: id, locations: [credentialIssuer.url] };
+  });
+}
+
+/** Details asked both ways count once. */
+export const mergedDetails = (...lists: (CredentialAuthorizationDetail[] | undefined)[]): CredentialAuthorizationDetail[] | undefined => {
+  const all = lists.flatMap((l) => l ?? []);
+  if (all.length === 0) return lists.some((l) => l !== undefined) ? [] : undefined;
+  return [...new Map(all.map((d) => [d.credential_configuration_id, d])).values()];
+};
+
+/**
  * The details as granted, for the token response and introspection (OpenID4VCI 1.0 §6.2): each
  * configuration is one dataset, named by its configuration id, which the wallet then sends as
  * `credential_identifier`.

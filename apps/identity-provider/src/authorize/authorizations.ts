@@ -34,7 +34,8 @@ const CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
 const THUMBPRINT = /^[A-Za-z0-9_-]{43}$/;
 
 /** Checks what RFC 6749/7636/9700 require once client and redirect URI are known good. */
-export function checkAuthorizeRequest(app: Application, req: AuthorizeRequest): string[] {
+/** `asksCredentials`: the request names credentials by their scopes, so it may hold no other scope. */
+export function checkAuthorizeRequest(app: Application, req: AuthorizeRequest, asksCredentials = false): string[] {
   if (req.responseType !== 'code') throw new RedirectableError('unsupported_response_type', 'Only response_type=code is supported (no implicit flow)');
   if (!req.codeChallenge) throw new RedirectableError('invalid_request', 'code_challenge is required (PKCE)');
   if (req.codeChallengeMethod !== 'S256') throw new RedirectableError('invalid_request', 'code_challenge_method must be S256');
@@ -42,7 +43,7 @@ export function checkAuthorizeRequest(app: Application, req: AuthorizeRequest): 
   if (req.dpopJkt !== undefined && !THUMBPRINT.test(req.dpopJkt))
     throw new RedirectableError('invalid_request', 'dpop_jkt must be a JWK SHA-256 thumbprint (43 base64url characters, RFC 9449 §10)');
   const scopes = [...new Set(req.scope.split(' ').filter(Boolean))];
-  if (scopes.length === 0 && req.authorizationDetails === undefined) throw new RedirectableError('invalid_scope', 'scope is required');
+  if (scopes.length === 0 && req.authorizationDetails === undefined && !asksCredentials) throw new RedirectableError('invalid_scope', 'scope is required');
   const unknown = scopes.filter((s) => !(SCOPES as readonly string[]).includes(s));
   if (unknown.length) throw new RedirectableError('invalid_scope', `Unknown scopes: ${unknown.join(' ')}`);
   const notAllowed = scopes.filter((s) => !app.allowedScopes.includes(s));

@@ -1,6 +1,7 @@
 import type { Application } from '../clients/application.js';
 import type { Config } from '../config.js';
-import { credentialDetails } from './authorization-details.js';
+import { CREDENTIAL_CONFIGURATION_IDS } from '@svc/schemas';
+import { credentialDetails, credentialScopeDetails, mergedDetails } from './authorization-details.js';
 import { type AuthorizeRequest, checkAuthorizeRequest } from './authorizations.js';
 import type { RequestParameters } from './request-objects.js';
 
@@ -18,8 +19,21 @@ export const authorizeRequestOf = (p: RequestParameters): AuthorizeRequest => ({
   dpopJkt: p.dpop_jkt,
 });
 
-/** What /oauth/authorize and /oauth/par both check once client and redirect URI are good: the scopes, and the credentials asked for a wallet. */
-export const checkedRequest = (config: Pick<Config, 'credentialIssuer'>, app: Application, request: AuthorizeRequest) => ({
-  scopes: checkAuthorizeRequest(app, request),
-  details: credentialDetails(request.authorizationDetails, config.credentialIssuer, app.allowedScopes),
-});
+/**
+ * What /oauth/authorize and /oauth/par both check once client and redirect URI are good: the
+ * scopes, and the credentials asked for a wallet, by `authorization_details` or by each
+ * configuration's scope (HAIP 1.0), which is granted as its authorization detail would be.
+ */
+export function checkedRequest(config: Pick<Config, 'credentialIssuer'>, app: Application, request: AuthorizeRequest) {
+  const asked = request.scope.split(' ').filter(Boolean);
+  // OpenID4VCI 1.0 §5.1.2: each credential configuration's `scope` is its id.
+  const credentialScopes = config.credentialIssuer ? asked.filter((s) => (CREDENTIAL_CONFIGURATION_IDS as readonly string[]).includes(s)) : [];
+  const dataScopes = asked.filter((s) => !credentialScopes.includes(s));
+  const scopes = checkAuthorizeRequest(app, { ...request, scope: dataScopes.join(' ') }, credentialScopes.length > 0);
+  const fromScopes = credentialScopeDetails(credentialScopes, config.credentialIssuer, app.allowedScopes);
+  const details = mergedDetails(
+    credentialDetails(request.authorizationDetails, config.credentialIssuer, app.allowedScopes),
+    credentialScopes.length ? fromScopes : undefined,
+  );
+  return { scopes, details };
+}

@@ -1,7 +1,7 @@
 import { PRESETS } from '@svc/presets';
 import type { Environment } from '@svc/secrets';
 import type { BaseUrls } from '../environment/environment.js';
-import { CLIENT_SCOPES, GRANT_TYPES, OPENID_CREDENTIAL, SCOPE_CATALOG, SCOPES } from '@svc/schemas';
+import { CLIENT_SCOPES, CREDENTIAL_CONFIGURATION_IDS, GRANT_TYPES, OPENID_CREDENTIAL, SCOPE_CATALOG, SCOPES } from '@svc/schemas';
 import { ASSERTION_ALGORITHMS } from '../clients/client-assertions.js';
 import { DPOP_ALGORITHMS } from '@svc/runtime';
 
@@ -42,7 +42,8 @@ export function openidConfiguration(issuer: string, environment: Environment, op
     response_modes_supported: ['query'],
     grant_types_supported: [...GRANT_TYPES],
     // The users' scopes, then what a client may hold for itself (client_credentials).
-    scopes_supported: [...SCOPES, ...CLIENT_SCOPES],
+    // With a credential issuer, each of its configurations' scopes too (OpenID4VCI 1.0 §5.1.2).
+    scopes_supported: [...SCOPES, ...CLIENT_SCOPES, ...(options.credentialIssuer ? CREDENTIAL_CONFIGURATION_IDS : [])],
     code_challenge_methods_supported: ['S256'],
     token_endpoint_auth_methods_supported: [...authenticated, 'none'],
     token_endpoint_auth_signing_alg_values_supported: ASSERTION_ALGORITHMS,
