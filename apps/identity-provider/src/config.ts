@@ -1,5 +1,6 @@
 import { baseServiceEnv, ConfigError, env, keyEncryptionEnv, keyEncryptionSettings, parseEnv } from '@svc/http';
 import { API_KEY_MAX_LIMITS } from '@svc/schemas';
+import { ZWalletProviders } from '@svc/wallet-attestations';
 import { z } from 'zod';
 import type { BaseUrls } from './environment/environment.js';
 import type { Provider } from './views/pages.js';
@@ -55,6 +56,13 @@ const ZConfig = z.object({
    * offered. Honoured only from the proxies TRUST_PROXY names (required with it). The proxy must
    * remove the header from every request that reaches it, or a client could name any certificate.
    */
+  /**
+   * The wallet providers whose attestations this server trusts at PAR and the token endpoint (HAIP
+   * 1.0): a JSON array of {"name", "keys": [<public JWK>…]} or {"name", "certificate": "<PEM>"}.
+   */
+  WALLET_PROVIDERS: ZWalletProviders,
+  /** `true`: a request for credentials (openid_credential) must be pushed with a wallet attestation. One that is presented is always checked. */
+  WALLET_ATTESTATION_REQUIRED: env.bool(false),
   MTLS_CLIENT_CERT_HEADER: z.preprocess(
     (v) => (v === '' ? undefined : typeof v === 'string' ? v.toLowerCase() : v),
     z
@@ -172,6 +180,8 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     );
   // The certificate header is honoured only from the proxies TRUST_PROXY names; with none named
   // (or every peer trusted) any client could write it.
+  if (config.WALLET_ATTESTATION_REQUIRED && config.WALLET_PROVIDERS.length === 0)
+    throw new ConfigError('Invalid configuration: WALLET_ATTESTATION_REQUIRED: needs WALLET_PROVIDERS, or no wallet could ever be attested');
   if (config.MTLS_CLIENT_CERT_HEADER && (config.TRUST_PROXY === undefined || typeof config.TRUST_PROXY === 'boolean'))
     throw new ConfigError(
       'Invalid configuration: MTLS_CLIENT_CERT_HEADER: set TRUST_PROXY to the addresses (or the hop count) of the proxy that passes client certificates; the header is honoured only from it',

@@ -1,6 +1,7 @@
 import { TimestampBatch } from '@svc/db';
 import { dependencyCheck, readPackageVersion, type ReadinessCheck } from '@svc/http';
 import { type Clock, coreChecks, createCoreDeps, type CoreDeps, DpopProofs } from '@svc/runtime';
+import { WalletProviders } from '@svc/wallet-attestations';
 import { KeyEncryption, WebhookSecrets } from '@svc/signing-keys';
 import { invalidDpopProof, useDpopNonce } from './errors.js';
 import type { Config } from './config.js';
@@ -143,6 +144,7 @@ export function buildDeps(config: Config, testClock?: Clock): AppDeps {
     tokens,
     logout,
     clients: new Clients(core.db, environment),
+    walletAttestations: { config, walletProviders: new WalletProviders(config.WALLET_PROVIDERS), clock, cache: core.store.cache },
     counters,
     presetCache: new PresetCache(core.db, core.store.cache, core.logger, (outcome) => counters.presetCache.inc({ outcome })),
     checks: [

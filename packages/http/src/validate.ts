@@ -25,6 +25,13 @@ export type ValidatedHandler<S extends RequestSchemas> = (input: Parsed<S>, req:
 export function handle<S extends RequestSchemas>(schemas: S, handler: ValidatedHandler<S>): RequestHandler;
 export function handle<S extends RequestSchemas>(schemas: S, guard: RequestHandler, handler: ValidatedHandler<S>): RequestHandler;
 export function handle<S extends RequestSchemas>(schemas: S, guard: RequestHandler, second: RequestHandler, handler: ValidatedHandler<S>): RequestHandler;
+export function handle<S extends RequestSchemas>(
+  schemas: S,
+  guard: RequestHandler,
+  second: RequestHandler,
+  third: RequestHandler,
+  handler: ValidatedHandler<S>,
+): RequestHandler;
 export function handle<S extends RequestSchemas>(schemas: S, ...chain: (RequestHandler | ValidatedHandler<S>)[]): RequestHandler {
   const parts = Object.entries(schemas) as [keyof RequestSchemas, z.ZodType][];
   const guards = chain.slice(0, -1) as RequestHandler[];

@@ -94,6 +94,16 @@ export function authorizeRequest(deps: AuthorizeDeps): ValidatedHandler<{ query:
       if (!(err instanceof RedirectableError)) throw err;
       return res.redirect(303, redirectWith(sent.redirect_uri, issuer, { error: err.code, error_description: err.description, state: sent.state }));
     }
+    // Under WALLET_ATTESTATION_REQUIRED a wallet proves itself at PAR: credentials are never asked for here directly.
+    if (deps.config.WALLET_ATTESTATION_REQUIRED && checked.details?.length)
+      return res.redirect(
+        303,
+        redirectWith(sent.redirect_uri, issuer, {
+          error: 'invalid_request',
+          error_description: 'Push a request for credentials (POST /oauth/par) with a wallet attestation',
+          state: sent.state,
+        }),
+      );
     return start(req, res, app, { redirectUri: sent.redirect_uri, request, ...checked });
   };
 }

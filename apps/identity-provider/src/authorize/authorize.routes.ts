@@ -2,6 +2,7 @@ import { handle, methodNotAllowed, openCors } from '@svc/http';
 import { ZAuthorizationIdQuery, ZAuthorizationResultRequest, ZAuthorizeQuery, ZPushedAuthorizationRequest } from '@svc/schemas';
 import { type RequestHandler, type Response, Router } from 'express';
 import { optionalClient, requireClient } from '../clients/require-client.js';
+import { checkWalletAttestation } from '../clients/wallet-attestation.js';
 import { authorizationResult } from './authorizations.js';
 import { authorizeRequest } from './authorize-request.js';
 import type { AuthorizeDeps } from './deps.js';
@@ -27,7 +28,10 @@ export function authorizeRouter(deps: AuthorizeDeps): Router {
   router
     .route('/oauth/par')
     .options(openCors)
-    .post(openCors, handle({ body: ZPushedAuthorizationRequest }, noStore, requireClient(deps), pushRequestHandler(deps)))
+    .post(
+      openCors,
+      handle({ body: ZPushedAuthorizationRequest }, noStore, checkWalletAttestation(deps.walletAttestations), requireClient(deps), pushRequestHandler(deps)),
+    )
     .all(methodNotAllowed);
 
   // Anyone holding the id may poll for the status, so a device that started the flow can follow it;

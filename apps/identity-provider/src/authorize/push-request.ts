@@ -2,7 +2,7 @@ import type { ValidatedHandler } from '@svc/http';
 import type { ZPushedAuthorizationRequest } from '@svc/schemas';
 import { redirectUriMatches } from '../clients/redirect-uris.js';
 import { pushedRequestBinding } from '../dpop/dpop-binding.js';
-import { invalidRequest, OAuthError, RedirectableError } from '../errors.js';
+import { invalidClient, invalidRequest, OAuthError, RedirectableError } from '../errors.js';
 import type { AuthorizeDeps } from './deps.js';
 import { pushRequest } from './pushed-requests.js';
 import { authorizeRequestOf, checkedRequest } from './request-checks.js';
@@ -29,6 +29,8 @@ export function pushRequestHandler(deps: AuthorizeDeps): ValidatedHandler<{ body
     } catch (err) {
       throw err instanceof RedirectableError ? new OAuthError(err.code, err.description) : err;
     }
+    if (deps.config.WALLET_ATTESTATION_REQUIRED && checked.details?.length && !res.locals.walletAttestation)
+      throw invalidClient('A request for credentials needs a wallet attestation here: send OAuth-Client-Attestation and OAuth-Client-Attestation-PoP');
     res.status(201).json(await pushRequest(deps.store.cache, { clientId: app.clientId, redirectUri: sent.redirect_uri, request, ...checked }));
   };
 }

@@ -3,6 +3,7 @@ import { handle, methodNotAllowed, openCors } from '@svc/http';
 import { ZTokenRequest } from '@svc/schemas';
 import type { TokenDeps } from './deps.js';
 import { unsupportedGrantType } from '../errors.js';
+import { checkWalletAttestation } from '../clients/wallet-attestation.js';
 import { requireClient } from '../clients/require-client.js';
 import { TOKEN_GRANTS, tokenGrant } from './grants/registry.js';
 import type { TokenGrant } from './grants/token-grant.js';
@@ -28,7 +29,7 @@ export function tokenRouter(deps: TokenDeps): Router {
         if (grantType !== undefined && !tokenGrant(grantType)) throw unsupportedGrantType();
         next();
       },
-      handle({ body: ZTokenRequest }, noCache, requireClient(deps), async ({ body }, req, res) => {
+      handle({ body: ZTokenRequest }, noCache, checkWalletAttestation(deps.walletAttestations), requireClient(deps), async ({ body }, req, res) => {
         const { app, presented } = res.locals.client!;
         // A failed grant counts against the client and source as a failed authentication does.
         const result = await deps.limits.countFailures(presented.clientId, req.ip ?? 'unknown', async () => {
