@@ -127,52 +127,43 @@ describe('client attestations', () => {
       signingAlgorithm: alg,
       extensions: [new x509.BasicConstraintsExtension(true, 0, true)],
     });
-    const leafKeys = (await webcrypto.subtle.generateKey(alg, true, ['sign', 'verify'])) as webcrypto.CryptoKeyPair;
-    const leaf = await x509.X509CertificateGenerator.create({
-      serialNumber: '02',
-      subject: 'CN=Acme Wallet attestations, C=DE',
-      issuer: root.subject,
-      notBefore: now,
-      notAfter: new Date(now.getTime() + 864e5),
-      signingKey: rootKeys.privateKey as never,
-      publicKey: leafKeys.publicKey as never,
-      signingAlgorithm: alg,
+    /** A certificate for a new key, issued by `issuer` (no CA flag: an end-entity certificate). */
+    const certify = async (serialNumber: string, subject: string, issuer: { subject: string; privateKey: unknown }) => {
+      const keys = (await webcrypto.subtle.generateKey(alg, true, ['sign', 'verify'])) as webcrypto.CryptoKeyPair;
+      const certificate = await x509.X509CertificateGenerator.create({
+        serialNumber,
+        subject,
+        issuer: issuer.subject,
+        notBefore: now,
+        notAfter: new Date(now.getTime() + 864e5),
+        signingKey: issuer.privateKey as never,
+        publicKey: keys.publicKey as never,
+        signingAlgorithm: alg,
+      });
+      return { certificate, keys };
+    };
+    const { certificate: leaf, keys: leafKeys } = await certify('02', 'CN=Acme Wallet attestations, C=DE', {
+      subject: root.subject,
+      privateKey: rootKeys.privateKey,
     });
     const providers = new WalletProviders(ZWalletProviders.parse(JSON.stringify([{ name: 'Acme Wallet', certificate: root.toString('pem') }])));
     const instance = await keyPair();
-    const attestation = await new SignJWT({ iss: 'Acme Wallet', sub: 'wallet-client', cnf: { jwk: instance.publicJwk } })
-      .setProtectedHeader({ alg: 'ES256', typ: 'oauth-client-attestation+jwt', x5c: [leaf.toString('base64')] })
-      .setIssuedAt()
-      .setExpirationTime('1h')
-      .sign(leafKeys.privateKey as never);
+    const attestationBy = (key: unknown, x5c?: string[]) =>
+      new SignJWT({ iss: 'Acme Wallet', sub: 'wallet-client', cnf: { jwk: instance.publicJwk } })
+        .setProtectedHeader({ alg: 'ES256', typ: 'oauth-client-attestation+jwt', ...(x5c ? { x5c } : {}) })
+        .setIssuedAt()
+        .setExpirationTime('1h')
+        .sign(key as never);
+    const attestation = await attestationBy(leafKeys.privateKey, [leaf.toString('base64')]);
     const pop = await new SignJWT({ aud: AS, jti: randomBytes(8).toString('hex') })
       .setProtectedHeader({ alg: 'ES256', typ: 'oauth-client-attestation-pop+jwt' })
       .setIssuedAt()
       .sign(instance.privateKey);
     expect((await verifyClientAttestation({ attestation, pop }, check(providers))).clientId).toBe('wallet-client');
-    const without = await new SignJWT({ iss: 'Acme Wallet', sub: 'wallet-client', cnf: { jwk: instance.publicJwk } })
-      .setProtectedHeader({ alg: 'ES256', typ: 'oauth-client-attestation+jwt' })
-      .setIssuedAt()
-      .setExpirationTime('1h')
-      .sign(leafKeys.privateKey as never);
-    await expect(verifyClientAttestation({ attestation: without, pop }, check(providers))).rejects.toThrow(/x5c chain/);
+    await expect(verifyClientAttestation({ attestation: await attestationBy(leafKeys.privateKey), pop }, check(providers))).rejects.toThrow(/x5c chain/);
     // The holder of an end-entity certificate under the root cannot certify a key of its choosing.
-    const attackerKeys = (await webcrypto.subtle.generateKey(alg, true, ['sign', 'verify'])) as webcrypto.CryptoKeyPair;
-    const forged = await x509.X509CertificateGenerator.create({
-      serialNumber: '03',
-      subject: 'CN=Anything, C=DE',
-      issuer: leaf.subject,
-      notBefore: now,
-      notAfter: new Date(now.getTime() + 864e5),
-      signingKey: leafKeys.privateKey as never,
-      publicKey: attackerKeys.publicKey as never,
-      signingAlgorithm: alg,
-    });
-    const byAttacker = await new SignJWT({ iss: 'Acme Wallet', sub: 'wallet-client', cnf: { jwk: instance.publicJwk } })
-      .setProtectedHeader({ alg: 'ES256', typ: 'oauth-client-attestation+jwt', x5c: [forged.toString('base64'), leaf.toString('base64')] })
-      .setIssuedAt()
-      .setExpirationTime('1h')
-      .sign(attackerKeys.privateKey as never);
+    const forged = await certify('03', 'CN=Anything, C=DE', { subject: leaf.subject, privateKey: leafKeys.privateKey });
+    const byAttacker = await attestationBy(forged.keys.privateKey, [forged.certificate.toString('base64'), leaf.toString('base64')]);
     await expect(verifyClientAttestation({ attestation: byAttacker, pop }, check(providers))).rejects.toThrow(/non-CA as an issuer/);
   });
 

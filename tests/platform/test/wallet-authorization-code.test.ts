@@ -96,13 +96,8 @@ describe('OpenID4VCI authorization code flow through the identity provider', () 
   });
 
   it('issues the EU age verification mdoc with the person’s verified data, its device key the wallet’s, which a reader trusting the issuer CA verifies', async () => {
-    const { wallet, issuerMetadata, accessTokenResponse, jwt, holder } = await receive(person, 'age_over_mdoc');
-    const { credentialResponse } = await wallet.retrieveCredentials({
-      issuerMetadata,
-      accessToken: accessTokenResponse.access_token,
-      credentialConfigurationId: 'age_over_mdoc',
-      proofs: { jwt: [jwt] },
-    });
+    const { retrieve, holder } = await receive(person, 'age_over_mdoc');
+    const { credentialResponse } = await retrieve();
     const credential = (credentialResponse.credentials![0] as { credential: string }).credential;
     // The wallet answers a reader with both claims, signed with its device key (@auth0/mdl on both sides).
     const issuerSigned = cborDecode(Buffer.from(credential, 'base64url'));
@@ -127,17 +122,12 @@ describe('OpenID4VCI authorization code flow through the identity provider', () 
   it('takes a request by the configuration’s scope (HAIP 1.0), shown and granted as its authorization detail would be', async () => {
     const discovery = (await (await fetch(`${idp.url}/.well-known/openid-configuration`)).json()) as { scopes_supported: string[] };
     expect(discovery.scopes_supported).toEqual(expect.arrayContaining(['age_over_sd_jwt', 'age_over_mdoc', 'kyc_sd_jwt']));
-    const { wallet, issuerMetadata, accessTokenResponse, context, jwt } = await receive(person, 'age_over_sd_jwt', { byScope: true });
+    const { accessTokenResponse, context, retrieve } = await receive(person, 'age_over_sd_jwt', { byScope: true });
     expect(context.authorization_details).toEqual([{ type: 'openid_credential', credential_configuration_id: 'age_over_sd_jwt', locations: [issuer.url] }]);
     expect(accessTokenResponse.authorization_details).toEqual([
       { type: 'openid_credential', credential_configuration_id: 'age_over_sd_jwt', locations: [issuer.url], credential_identifiers: ['age_over_sd_jwt'] },
     ]);
-    const { credentialResponse } = await wallet.retrieveCredentials({
-      issuerMetadata,
-      accessToken: accessTokenResponse.access_token,
-      credentialConfigurationId: 'age_over_sd_jwt',
-      proofs: { jwt: [jwt] },
-    });
+    const { credentialResponse } = await retrieve();
     expect((credentialResponse.credentials![0] as { credential: string }).credential.split('~').length).toBeGreaterThan(2);
   });
 

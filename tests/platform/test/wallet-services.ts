@@ -170,7 +170,15 @@ export async function receive(
       headers: { 'content-type': 'application/json', authorization: `Bearer ${accessTokenResponse.access_token}` },
       body: JSON.stringify(body),
     });
-  return { wallet, issuerMetadata, accessTokenResponse, dpop, context, jwt, holder, did, credentialRequest };
+  /** The credential, asked for with the wallet library as the token response allows (no DPoP). */
+  const retrieve = () =>
+    wallet.retrieveCredentials({
+      issuerMetadata,
+      accessToken: accessTokenResponse.access_token,
+      credentialConfigurationId: configurationId,
+      proofs: { jwt: [jwt] },
+    });
+  return { wallet, issuerMetadata, accessTokenResponse, dpop, context, jwt, holder, did, credentialRequest, retrieve };
 }
 
 /** How many requests the identity provider's introspection endpoint has answered (its /metrics). */
