@@ -1,7 +1,32 @@
 #!/usr/bin/env node
+import { readFileSync } from 'node:fs';
 import { createPrismaClient, ensureDatabaseExists, migrate, sandboxDatabaseUrl } from '@svc/db';
 import { openLocalDatabase } from './local-runtime.js';
 import { runCli } from './run-cli.js';
+
+// As the services read their secrets (the Docker secrets convention): with NAME unset or empty,
+// NAME_FILE names the file holding its value, so a one-shot step reads the same files they do.
+const FROM_FILES = [
+  'DATABASE_URL',
+  'SANDBOX_DATABASE_URL',
+  'IDP_SIGNING_KEY_KEK',
+  'IDP_SIGNING_KEY_KEK_PREVIOUS',
+  'ISSUER_SIGNING_KEY_KEK',
+  'ISSUER_SIGNING_KEY_KEK_PREVIOUS',
+  'SVC_ADMIN_PASSWORD',
+  'AUTHORIZATION_SERVER_CLIENT_SECRET',
+  'AUTHORIZATION_SERVER_WEBHOOK_SECRET',
+];
+for (const name of FROM_FILES) {
+  const file = process.env[`${name}_FILE`];
+  if (!file || process.env[name]) continue;
+  try {
+    process.env[name] = readFileSync(file, 'utf8').trim();
+  } catch (err) {
+    process.stderr.write(`error: ${name}_FILE: cannot read ${JSON.stringify(file)} (${(err as NodeJS.ErrnoException).code ?? 'error'})\n`);
+    process.exit(1);
+  }
+}
 
 const code = await runCli(
   process.argv.slice(2),

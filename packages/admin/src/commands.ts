@@ -2,6 +2,7 @@ import { revokeAuthorizationAsOperator } from './authorizations.js';
 import type { ParseArgsConfig } from 'node:util';
 import { createApiKey, disableApiKey, rotateApiKey, setApiKeyLimits } from './api-keys.js';
 import { createClient } from './clients.js';
+import { issuerLinkEnvLines, linkIssuerCommand } from './issuer-link-command.js';
 import { checkedMetadata, registerClient } from './registration.js';
 import type { AdminContext } from './context.js';
 import { AdminError } from './errors.js';
@@ -23,6 +24,8 @@ export interface Command {
    */
   secrets?: Record<string, string>;
   run(ctx: AdminContext, values: Values): Promise<unknown>;
+  /** The answer as text instead of JSON, when the command line asks for it (undefined: JSON). */
+  text?(result: unknown, values: Values): string | undefined;
 }
 
 const str = { type: 'string' } as const;
@@ -250,6 +253,38 @@ export const COMMANDS: Record<string, Command> = {
     options: { id: str },
     required: ['id'],
     run: (ctx, v) => showApiKey(ctx, { id: s(v, 'id') }),
+  },
+  'issuer:link': {
+    summary:
+      'link the credential issuer to this identity provider, as one deployment (run on every deploy): --issuer-url URL --idp-url URL [--client-id ID] [--org ID] [--client-secret S] [--rotate-client-secret] [--webhook-secret S] [--rotate-webhook-secret] [--without-approval-events] [--env]; the first run makes the issuer’s client, its organization and its approval-events endpoint, later ones find them; prints both services’ settings (--env: as VAR=value lines)',
+    options: {
+      'issuer-url': str,
+      'idp-url': str,
+      'client-id': str,
+      org: str,
+      'client-secret': str,
+      'client-secret-stdin': flag,
+      'rotate-client-secret': flag,
+      'webhook-secret': str,
+      'rotate-webhook-secret': flag,
+      'without-approval-events': flag,
+      env: flag,
+    },
+    required: ['issuer-url', 'idp-url'],
+    secrets: { 'client-secret': 'AUTHORIZATION_SERVER_CLIENT_SECRET', 'webhook-secret': 'AUTHORIZATION_SERVER_WEBHOOK_SECRET' },
+    run: (ctx, v) =>
+      linkIssuerCommand(ctx, {
+        issuerUrl: s(v, 'issuer-url'),
+        authorizationServerUrl: s(v, 'idp-url'),
+        clientId: opt(v, 'client-id'),
+        organization: opt(v, 'org'),
+        clientSecret: opt(v, 'client-secret'),
+        rotateClientSecret: v['rotate-client-secret'] === true,
+        webhookSecret: opt(v, 'webhook-secret'),
+        rotateWebhookSecret: v['rotate-webhook-secret'] === true,
+        approvalEvents: v['without-approval-events'] !== true,
+      }),
+    text: (result, v) => (v.env === true ? issuerLinkEnvLines(result as Awaited<ReturnType<typeof linkIssuerCommand>>) : undefined),
   },
   'seed:demo': {
     summary: 'create the demo organization, users, clients and API keys',

@@ -11,4 +11,5 @@ export { seedDemo, hasDemoData, ensureSigningKeys, DEMO_REDIRECT_URI, type DemoD
 export { runCli, type CliIO } from './run-cli.js';
 export { dataDir, openLocalDatabase, type LocalDatabase } from './local-runtime.js';
 export { revokeAuthorizationAsOperator } from './authorizations.js';
-export { ensureApprovalEventsEndpoint, ensureWebhookEndpoint } from './webhooks.js';
+export { ensureApprovalEventsEndpoint, ensureWebhookEndpoint, linkApprovalEventsEndpoint, APPROVAL_EVENTS_PATH } from './webhooks.js';
+export { CREDENTIAL_ISSUER_CLIENT_ID, issuerLinkSettings, linkCredentialIssuer, type IssuerLink, type LinkIssuerInput } from './issuer-link.js';

@@ -22,7 +22,8 @@ function usage(): string {
 function commandHelp(name: string, command: (typeof COMMANDS)[string]): string {
   const flags = Object.entries(command.options).map(([flag, o]) => {
     const what = o.type === 'boolean' ? '' : o.multiple ? ' VALUE (repeatable)' : ' VALUE';
-    const secret = command.secrets?.[flag] ? `  (or --${flag}-stdin, or env ${command.secrets[flag]})` : '';
+    const stdin = `${flag}-stdin` in command.options ? `--${flag}-stdin, or ` : '';
+    const secret = command.secrets?.[flag] ? `  (or ${stdin}env ${command.secrets[flag]})` : '';
     return `  --${flag}${what}${command.required.includes(flag) ? '  required' : ''}${secret}`;
   });
   return `usage: npm run --silent admin -- ${name} [flags]\n${command.summary}\n${flags.length ? `flags:\n${flags.join('\n')}\n` : ''}Prints one JSON object on stdout; errors are one line on stderr (exit 1 refused, 2 not understood).\n`;
@@ -87,7 +88,7 @@ export async function runCli(argv: string[], connect: () => Promise<AdminContext
     const apiKeyMaxLimits = apiKeyMaxLimitsFromEnv(io.env ?? process.env);
     ctx = await connect();
     const result = await command.run({ apiKeyMaxLimits, ...ctx }, values);
-    io.stdout(`${JSON.stringify(result)}\n`);
+    io.stdout(command.text?.(result, values) ?? `${JSON.stringify(result)}\n`);
     return 0;
   } catch (err) {
     // Only the first line: driver errors go on to print the arguments, secrets included.
