@@ -1,7 +1,9 @@
 // What `npm start` runs once the build is done (scripts/start.mjs): a local stack. Uses
 // DATABASE_URL/REDIS_URL when set, otherwise an embedded PostgreSQL under .data/ and each
-// service's in-process store. Migrates, seeds demo data into an empty database, starts the three services as separate processes (as they are deployed),
-// waits until each answers /ready, and prints what a developer needs to try them.
+// service's in-process store. Migrates, seeds demo data into an empty database, links the credential
+// issuer to the identity provider (on every start, seeded or not), starts the three services as
+// separate processes (as they are deployed), waits until each answers /ready, and prints what a
+// developer needs to try them.
 // With demo data it also runs the demo relying party (examples/demo-app) on its own port.
 // Beside them runs the sandbox identity provider (SVC_ENVIRONMENT=sandbox): the same paths on its
 // own port, database, secrets and keys (docs/sandbox.md).
@@ -13,7 +15,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createPrismaClient, ensureDatabaseExists, markDatabaseEnvironment, migrate, sandboxDatabaseUrl } from '@svc/db';
 import { waitFor } from '@svc/testkit/processes';
-import { dataDir, ensureApprovalEventsEndpoint, ensureSigningKeys, openLocalDatabase, seedDemo } from '@svc/admin';
+import { dataDir, ensureSigningKeys, issuerLinkSettings, linkCredentialIssuer, openLocalDatabase, seedDemo } from '@svc/admin';
 import { formatLogLine } from './log-lines.mjs';
 import { takenPorts } from './port-holders.mjs';
 import { bannerLines } from './start-banner.mjs';
@@ -62,7 +64,7 @@ env.PAIRWISE_SECRET ??= localSecret('pairwise-secret');
 // (SVC_DEMO=1 or --demo): never silently into a real, external one.
 const wantDemo = database.embedded || env.SVC_DEMO === '1' || process.argv.includes('--demo');
 const demo = await loadOrSeedDemo(database.url, wantDemo);
-const approvalEventsSecret = await wireApprovalEvents(database.url, demo);
+const issuerLink = await linkIssuer(database.url, demo);
 const sandboxDatabase = await openSandboxDatabase();
 const started = [...services, ...(sandboxDatabase ? [sandbox] : []), ...(demo ? [demoApp] : [])];
 // Who spoke the last line shown in a terminal; a service may speak as soon as it is spawned.
@@ -171,38 +173,51 @@ function serviceEnv(name, port) {
 }
 
 /**
- * OpenID4VCI's authorization code flow on demo data: the identity provider authorizes wallets for
- * the credential issuer, which introspects their tokens with the demo's client for it. Demo data
- * seeded before that client existed runs without the flow (offers still work).
+ * OpenID4VCI's authorization code flow: the identity provider authorizes wallets for the credential
+ * issuer, which introspects their tokens with its own client there (the link, below).
  */
 function walletFlowEnv(name) {
-  const client = demo?.clients.credential_issuer;
-  if (!client) return {};
-  const [idp, issuer] = ['identity-provider', 'credential-issuer'].map((wanted) => services.find((s) => s.name === wanted));
-  if (name === 'identity-provider') return { CREDENTIAL_ISSUER_URL: publicUrl(issuer), CREDENTIAL_ISSUER_CLIENT_ID: client.client_id };
+  if (!issuerLink) return {};
+  if (name === 'identity-provider') return issuerLink.settings.identity_provider;
   if (name !== 'credential-issuer') return {};
   return {
-    AUTHORIZATION_SERVER_URL: publicUrl(idp),
-    AUTHORIZATION_SERVER_CLIENT_ID: client.client_id,
-    AUTHORIZATION_SERVER_CLIENT_SECRET: client.client_secret,
-    WALLET_ORGANIZATION_ID: demo.organization.id,
-    ...(approvalEventsSecret ? { AUTHORIZATION_SERVER_WEBHOOK_SECRET: approvalEventsSecret } : {}),
+    ...issuerLink.settings.credential_issuer,
+    AUTHORIZATION_SERVER_CLIENT_SECRET: issuerLink.clientSecret,
+    ...(issuerLink.approvalEvents ? { AUTHORIZATION_SERVER_WEBHOOK_SECRET: issuerLink.approvalEvents.secret } : {}),
   };
 }
 
 /**
- * The credential issuer hears of wallets' approvals that a person revokes, or whose data changes
- * (wallet_approval.*), through a webhook endpoint of its client's organization at its
- * /authorization-server/events, made on the first start (a later one finds it): answers the
- * endpoint's secret. Only where the identity provider may deliver to this machine
- * (WEBHOOK_ALLOW_PRIVATE_TARGETS).
+ * The identity provider and the credential issuer are one deployment, linked on every start,
+ * seeded or not (the admin CLI's issuer:link): the first start makes the issuer's client at the
+ * identity provider, its organization and its endpoint for the wallet_approval.* events (at the
+ * issuer's /authorization-server/events); later ones find them. On demo data the client is the
+ * demo's "Credential issuer" (its secret in demo.json). Otherwise its secret is generated once and
+ * kept with the other generated secrets (.data/credential-issuer-client-secret), and made the
+ * client's again where the database holds another (a database reset, another DATABASE_URL): the
+ * database keeps only its hash. The events endpoint only where the identity provider may deliver
+ * there (WEBHOOK_ALLOW_PRIVATE_TARGETS, or an https issuer). A link that cannot be made (its client
+ * revoked, say) leaves the two unlinked, said in one line.
  */
-async function wireApprovalEvents(url, demo) {
-  if (!demo?.clients.credential_issuer || webhookTargets !== 'true') return undefined;
-  const issuer = services.find((s) => s.name === 'credential-issuer');
+async function linkIssuer(url, demo) {
+  const [idp, issuer] = ['identity-provider', 'credential-issuer'].map((wanted) => publicUrl(services.find((s) => s.name === wanted)));
+  const adopted = demo?.clients.credential_issuer;
+  const input = {
+    issuerUrl: issuer,
+    authorizationServerUrl: idp,
+    ...(adopted ? { clientId: adopted.client_id, organization: demo.organization.id } : {}),
+    clientSecret: adopted?.client_secret ?? localSecret('credential-issuer-client-secret'),
+    rotateClientSecret: true,
+    approvalEvents: webhookTargets === 'true' || issuer.startsWith('https:'),
+  };
   const db = createPrismaClient(url, { poolSize: 2 });
   try {
-    return await ensureApprovalEventsEndpoint({ db, now: () => new Date() }, { org: demo.organization.id, issuerUrl: publicUrl(issuer) });
+    const link = await linkCredentialIssuer({ db, now: () => new Date() }, input);
+    if (link.made.includes('client')) say(`linked the credential issuer to the identity provider (its client ${link.clientId})`);
+    return { ...link, settings: issuerLinkSettings(link, input) };
+  } catch (err) {
+    say(`the credential issuer runs unlinked from the identity provider: ${err.message}`);
+    return undefined;
   } finally {
     await db.$disconnect();
   }
