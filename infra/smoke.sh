@@ -87,7 +87,8 @@ done
 secret_names=(POSTGRES_PASSWORD IDENTITY_PROVIDER_DB_PASSWORD WALLET_VERIFY_DB_PASSWORD CREDENTIAL_ISSUER_DB_PASSWORD
   IDP_SECRET IDP_SIGNING_KEY_KEK ISSUER_SIGNING_KEY_KEK PAIRWISE_SECRET
   SANDBOX_IDENTITY_PROVIDER_DB_PASSWORD SANDBOX_WALLET_VERIFY_DB_PASSWORD SANDBOX_CREDENTIAL_ISSUER_DB_PASSWORD
-  SANDBOX_IDP_SECRET SANDBOX_IDP_SIGNING_KEY_KEK SANDBOX_PAIRWISE_SECRET)
+  SANDBOX_IDP_SECRET SANDBOX_IDP_SIGNING_KEY_KEK SANDBOX_PAIRWISE_SECRET
+  AUTHORIZATION_SERVER_CLIENT_SECRET AUTHORIZATION_SERVER_WEBHOOK_SECRET)
 unset "${secret_names[@]}" SVC_GENERATE_SECRETS
 export COMPOSE_PROJECT_NAME=svcsmoke SVC_DEMO=1
 scratch=$(mktemp -d)
@@ -112,7 +113,10 @@ for s in "${services[@]}"; do
   [ "$status" = healthy ] || { "${stack[@]}" logs --tail 30 "$s" >&2; say "FAIL: $s is $status" >&2; exit 1; }
 done
 migrated=$(logs_of migrate | tail -n1)
-say "stack up and healthy in $(elapsed "$t"): dev-secrets, postgres, redis, migrate ($migrated), demo, ${services[*]}"
+say "stack up and healthy in $(elapsed "$t"): dev-secrets, postgres, redis, migrate ($migrated), demo, link, ${services[*]}"
+logs_of link | tail -n1 | grep -q '"made":\["organization","client","approval_events_endpoint"\]' ||
+  { logs_of link >&2; say "FAIL: the link step did not link the credential issuer to the identity provider" >&2; exit 1; }
+say "link: the credential issuer's client, organization and approval-events endpoint made at the identity provider"
 generated=$(logs_of dev-secrets | grep -c ': generated$' || true)
 [ "$generated" = "${#secret_names[@]}" ] || { logs_of dev-secrets >&2; say "FAIL: dev-secrets generated $generated of ${#secret_names[@]} secrets" >&2; exit 1; }
 say "dev-secrets: generated all ${#secret_names[@]} secrets (${secret_names[*]})"
@@ -160,10 +164,11 @@ t=$(date +%s)
 kept=$(logs_of dev-secrets | grep -c ': kept$' || true)
 [ "$kept" = "${#secret_names[@]}" ] || { logs_of dev-secrets >&2; say "FAIL: a second up kept $kept of ${#secret_names[@]} secrets" >&2; exit 1; }
 logs_of demo | tail -n1 | grep -q 'already has users' || { logs_of demo | tail -n3 >&2; say "FAIL: the demo step did not leave the seeded database alone" >&2; exit 1; }
+logs_of link | tail -n1 | grep -q '"made":\[\],"updated":\[\]' || { logs_of link | tail -n3 >&2; say "FAIL: the link step did not find the link it made" >&2; exit 1; }
 "${stack[@]}" restart identity-provider >/dev/null 2>&1
 cid=$("${stack[@]}" ps -q identity-provider)
 for _ in $(seq 1 60); do [ "$(docker inspect -f '{{.State.Health.Status}}' "$cid")" = healthy ] && break; sleep 2; done
 [ "$(docker inspect -f '{{.State.Health.Status}}' "$cid")" = healthy ] || { say "FAIL: identity-provider unhealthy after a restart" >&2; exit 1; }
-say "up again in $(elapsed "$t"): all ${#secret_names[@]} secrets kept, migrations re-run as the owner, demo data left alone, identity-provider restarted healthy"
+say "up again in $(elapsed "$t"): all ${#secret_names[@]} secrets kept, migrations re-run as the owner, demo data left alone, the link found, identity-provider restarted healthy"
 
 say "PASSED in $(elapsed "$started"); removing the stack's containers, network and volumes"

@@ -11,7 +11,7 @@ import { chmodSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, u
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-/** Every secret, generated unless given: 48 URL-safe characters (288 random bits), fit for URLs and the services' strength checks. */
+/** Every secret, generated unless given: 48 URL-safe characters (288 random bits), fit for URLs and the services' strength checks (the webhook secret: see generate). */
 export const SECRETS = [
   'POSTGRES_PASSWORD',
   'IDENTITY_PROVIDER_DB_PASSWORD',
@@ -28,7 +28,15 @@ export const SECRETS = [
   'SANDBOX_IDP_SECRET',
   'SANDBOX_IDP_SIGNING_KEY_KEK',
   'SANDBOX_PAIRWISE_SECRET',
+  // The credential issuer's client secret at the identity provider, and the secret the identity
+  // provider signs its approval events with: the `link` step makes them the link's.
+  'AUTHORIZATION_SERVER_CLIENT_SECRET',
+  'AUTHORIZATION_SERVER_WEBHOOK_SECRET',
 ];
+
+/** A new value of `name`: a webhook secret is `whsec_` and base64, as Standard Webhooks has it. */
+const generate = (name) =>
+  name === 'AUTHORIZATION_SERVER_WEBHOOK_SECRET' ? `whsec_${randomBytes(32).toString('base64')}` : randomBytes(36).toString('base64url');
 
 // Where docker-compose.yml's PostgreSQL answers: owner `svc`, database `svc`; the service logins are
 // the ones the migration step makes (packages/db/src/service-roles.ts).
@@ -65,6 +73,15 @@ export function filesFor(s) {
     'credential-issuer': {
       DATABASE_URL: databaseUrl('svc_credential_issuer', s.CREDENTIAL_ISSUER_DB_PASSWORD),
       ISSUER_SIGNING_KEY_KEK: s.ISSUER_SIGNING_KEY_KEK,
+      AUTHORIZATION_SERVER_CLIENT_SECRET: s.AUTHORIZATION_SERVER_CLIENT_SECRET,
+      AUTHORIZATION_SERVER_WEBHOOK_SECRET: s.AUTHORIZATION_SERVER_WEBHOOK_SECRET,
+    },
+    // The admin CLI's issuer:link: as the owner, sealing the webhook secret as the identity provider does.
+    link: {
+      DATABASE_URL: databaseUrl('svc', s.POSTGRES_PASSWORD),
+      IDP_SIGNING_KEY_KEK: s.IDP_SIGNING_KEY_KEK,
+      AUTHORIZATION_SERVER_CLIENT_SECRET: s.AUTHORIZATION_SERVER_CLIENT_SECRET,
+      AUTHORIZATION_SERVER_WEBHOOK_SECRET: s.AUTHORIZATION_SERVER_WEBHOOK_SECRET,
     },
     // The sandbox's migration: as the owner, on its own database, making the sandbox's roles.
     'migrate-sandbox': {
@@ -110,7 +127,7 @@ export function writeSecrets(root, env = process.env) {
     } else if (env.SVC_GENERATE_SECRETS === '0') {
       missing.push(name);
     } else {
-      values[name] = randomBytes(36).toString('base64url');
+      values[name] = generate(name);
       // Exclusive: two runs at once never keep different values.
       writeFileSync(kept, values[name], { mode: 0o400, flag: 'wx' });
       report.push(`${name}: generated`);

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -63,17 +63,20 @@ const SECRETS = [
   'SANDBOX_IDP_SECRET',
   'SANDBOX_IDP_SIGNING_KEY_KEK',
   'SANDBOX_PAIRWISE_SECRET',
+  'AUTHORIZATION_SERVER_CLIENT_SECRET',
+  'AUTHORIZATION_SERVER_WEBHOOK_SECRET',
 ];
-const SECRET_HOLDERS = ['postgres', 'migrate', 'demo', ...SERVICES, 'migrate-sandbox', 'identity-provider-sandbox'];
+const SECRET_HOLDERS = ['postgres', 'migrate', 'demo', ...SERVICES, 'migrate-sandbox', 'identity-provider-sandbox', 'link'];
 const OWN_SECRETS: Record<string, string[]> = {
   postgres: ['POSTGRES_PASSWORD'],
   migrate: ['CREDENTIAL_ISSUER_DB_PASSWORD', 'DATABASE_URL', 'IDENTITY_PROVIDER_DB_PASSWORD', 'WALLET_VERIFY_DB_PASSWORD'],
   demo: ['DATABASE_URL', 'IDP_SIGNING_KEY_KEK', 'ISSUER_SIGNING_KEY_KEK'],
   'identity-provider': ['DATABASE_URL', 'IDP_SECRET', 'IDP_SIGNING_KEY_KEK', 'PAIRWISE_SECRET'],
   'wallet-verify': ['DATABASE_URL', 'PAIRWISE_SECRET'],
-  'credential-issuer': ['DATABASE_URL', 'ISSUER_SIGNING_KEY_KEK'],
+  'credential-issuer': ['AUTHORIZATION_SERVER_CLIENT_SECRET', 'AUTHORIZATION_SERVER_WEBHOOK_SECRET', 'DATABASE_URL', 'ISSUER_SIGNING_KEY_KEK'],
   'migrate-sandbox': ['CREDENTIAL_ISSUER_DB_PASSWORD', 'DATABASE_URL', 'IDENTITY_PROVIDER_DB_PASSWORD', 'WALLET_VERIFY_DB_PASSWORD'],
   'identity-provider-sandbox': ['DATABASE_URL', 'IDP_SECRET', 'IDP_SIGNING_KEY_KEK', 'PAIRWISE_SECRET'],
+  link: ['AUTHORIZATION_SERVER_CLIENT_SECRET', 'AUTHORIZATION_SERVER_WEBHOOK_SECRET', 'DATABASE_URL', 'IDP_SIGNING_KEY_KEK'],
 };
 
 /** Runs dev-secrets.mjs as the compose step does, on fresh "volumes" under `root` (or those a run before left). */
@@ -126,7 +129,7 @@ describe('docker-compose.yml', () => {
     for (const name of SECRETS) expect(dotenv[name]).toBe('');
   });
 
-  it('starts in order: the secrets, healthy PostgreSQL and Redis, the migration, the demo data, then the services', () => {
+  it('starts in order: the secrets, healthy PostgreSQL and Redis, the migration, the demo data and the link, then the services', () => {
     const s = compose.services;
     expect(s['dev-secrets']!.depends_on).toBeUndefined();
     expect(s.postgres!.depends_on).toEqual({ 'dev-secrets': { condition: 'service_completed_successfully' } });
@@ -134,11 +137,14 @@ describe('docker-compose.yml', () => {
     expect(s.redis!.healthcheck).toBeDefined();
     expect(s.migrate!.depends_on).toEqual({ postgres: { condition: 'service_healthy' } });
     expect(s.demo!.depends_on).toEqual({ migrate: { condition: 'service_completed_successfully' } });
+    expect(s.link!.depends_on).toEqual({ migrate: { condition: 'service_completed_successfully' } });
     for (const service of SERVICES) {
       expect(s[service]!.depends_on).toEqual({
         migrate: { condition: 'service_completed_successfully' },
         demo: { condition: 'service_completed_successfully' },
         redis: { condition: 'service_healthy' },
+        // The two it links start linked.
+        ...(service === 'wallet-verify' ? {} : { link: { condition: 'service_completed_successfully' } }),
       });
     }
   });
@@ -151,7 +157,7 @@ describe('docker-compose.yml', () => {
     expect(existsSync(`${repoRoot}${sourceOf(s.command![1]!)}`)).toBe(true);
   });
 
-  it.each([...SERVICES, 'migrate', 'demo', 'dev-secrets', 'migrate-sandbox', 'identity-provider-sandbox'])(
+  it.each([...SERVICES, 'migrate', 'demo', 'link', 'dev-secrets', 'migrate-sandbox', 'identity-provider-sandbox'])(
     'runs %s on a read-only root filesystem, without capabilities or privilege gain',
     (name) => {
       expect(compose.services[name]).toMatchObject({ read_only: true, tmpfs: ['/tmp'], cap_drop: ['ALL'], security_opt: ['no-new-privileges:true'] });
@@ -164,9 +170,11 @@ describe('docker-compose.yml', () => {
   });
 
   it('migrates and seeds with the scripts the identity-provider image carries', () => {
-    const { migrate, demo } = compose.services;
+    const { migrate, demo, link } = compose.services;
     expect(migrate!.image).toBe(compose.services['identity-provider']!.image);
     expect(demo!.image).toBe(compose.services['identity-provider']!.image);
+    expect(link!.image).toBe(compose.services['identity-provider']!.image);
+    expect(link!.command!.slice(0, 3)).toEqual(['node', 'packages/admin/dist/cli.js', 'issuer:link']);
     expect(migrate!.build).toEqual(compose.services['identity-provider']!.build);
     expect(existsSync(`${repoRoot}${sourceOf(migrate!.command![1]!)}`)).toBe(true);
     // The demo step runs the admin CLI of that image (scripts/bundle.mjs puts it there).
@@ -359,6 +367,76 @@ describe('docker-compose.yml', () => {
     const again = demo('1');
     expect([again.status, again.stdout]).toEqual([0, expect.stringMatching(/^demo: the database already has users: no demo data seeded/)]);
     expect(again.stdout).not.toContain(data.users.palm_verified.password);
+  });
+
+  it('links the credential issuer to the identity provider on every up, on the ids and secrets both are given', async () => {
+    const { link, 'identity-provider': idp, 'credential-issuer': issuer } = compose.services;
+    const env = (service: ComposeService, name: string) => interpolate(String(service.environment![name]));
+    const given = (flag: string) => interpolate(link!.command![link!.command!.indexOf(flag) + 1]!);
+    // Each names the other by its public URL, and both the issuer's client and organization.
+    expect(env(idp!, 'CREDENTIAL_ISSUER_URL')).toBe(env(issuer!, 'PUBLIC_URL'));
+    expect(env(issuer!, 'AUTHORIZATION_SERVER_URL')).toBe(env(idp!, 'PUBLIC_URL'));
+    expect([given('--issuer-url'), given('--idp-url')]).toEqual([env(issuer!, 'PUBLIC_URL'), env(idp!, 'PUBLIC_URL')]);
+    expect([given('--client-id'), env(idp!, 'CREDENTIAL_ISSUER_CLIENT_ID')]).toEqual([env(issuer!, 'AUTHORIZATION_SERVER_CLIENT_ID'), given('--client-id')]);
+    expect(given('--org')).toBe(env(issuer!, 'WALLET_ORGANIZATION_ID'));
+    expect(link!.command).toEqual(expect.arrayContaining(['--rotate-client-secret', '--rotate-webhook-secret']));
+
+    // The step as compose runs it (the image's admin CLI at the same path as here, its secrets from
+    // files), twice, on a database of its own: made, then found; the issuer's secrets are the link's.
+    const root = join(scratch, 'link');
+    expect(devSecrets(root).code).toBe(0);
+    const own = new URL(testDatabaseUrl());
+    own.pathname = `${own.pathname}_link`;
+    const server = createPrismaClient(testDatabaseUrl(), { poolSize: 1 });
+    try {
+      await server.$executeRawUnsafe(`CREATE DATABASE "${own.pathname.slice(1)}"`);
+    } finally {
+      await server.$disconnect();
+    }
+    await migrate(own.toString());
+    dropAfterwards.push(own.pathname.slice(1));
+    const urlFile = join(scratch, 'link-database-url');
+    writeFileSync(urlFile, own.toString());
+    const step = () =>
+      spawnSync(
+        process.execPath,
+        link!.command!.slice(1).map((arg) => interpolate(arg)),
+        {
+          cwd: repoRoot,
+          encoding: 'utf8',
+          env: {
+            PATH: process.env.PATH ?? '',
+            ...Object.fromEntries(
+              Object.entries(link!.environment!).map(([k, v]) => [
+                k,
+                k === 'DATABASE_URL_FILE' ? urlFile : String(v).replace(/^\/run\/secrets\//, `${root}/link/`),
+              ]),
+            ),
+          },
+        },
+      );
+    const first = step();
+    expect([first.status, first.stderr]).toEqual([0, '']);
+    expect(JSON.parse(first.stdout)).toMatchObject({ made: ['organization', 'client', 'approval_events_endpoint'], organization_id: given('--org') });
+    const again = step();
+    expect([again.status, JSON.parse(again.stdout).made]).toEqual([0, []]);
+    // It prints no secret: the issuer reads them from its own files.
+    for (const name of ['AUTHORIZATION_SERVER_CLIENT_SECRET', 'AUTHORIZATION_SERVER_WEBHOOK_SECRET']) {
+      expect(first.stdout + again.stdout).not.toContain(secret(root, 'link', name));
+      expect(secret(root, 'credential-issuer', name)).toBe(secret(root, 'link', name));
+    }
+    const db = createPrismaClient(own.toString(), { poolSize: 1 });
+    try {
+      const client = await db.application.findUniqueOrThrow({ where: { clientId: given('--client-id') } });
+      expect(client.clientSecretHash).toBe(
+        createHash('sha256')
+          .update(secret(root, 'link', 'AUTHORIZATION_SERVER_CLIENT_SECRET'))
+          .digest('hex'),
+      );
+      expect((await db.webhookEndpoint.findMany()).map((e) => e.url)).toEqual([`${env(issuer!, 'PUBLIC_URL')}/authorization-server/events`]);
+    } finally {
+      await db.$disconnect();
+    }
   });
 
   it('gives each signing service a key-encryption key of its own, and no shared one', () => {
