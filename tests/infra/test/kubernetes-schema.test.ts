@@ -36,8 +36,9 @@ describe('infra/k8s against the Kubernetes API schemas', () => {
 
   it('runs every workload (deployments and the migration job) locked down and bounded', () => {
     const workloads = docs.filter(({ doc }) => doc.kind === 'Deployment' || doc.kind === 'Job').map(({ doc }) => doc as Doc & { spec: any });
-    // The three services, the sandbox identity provider, and the two migration jobs (production's and the sandbox's).
-    expect(workloads).toHaveLength(6);
+    // The three services, the sandbox identity provider, the two migration jobs (production's and
+    // the sandbox's) and the job that links the credential issuer to the identity provider.
+    expect(workloads).toHaveLength(7);
     for (const workload of workloads) {
       const pod = workload.spec.template.spec;
       expect(pod.securityContext).toMatchObject({ runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } });

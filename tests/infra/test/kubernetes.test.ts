@@ -121,6 +121,52 @@ describe('infra/k8s', () => {
     expect(job.spec.template.spec.securityContext.runAsNonRoot).toBe(true);
   });
 
+  it('links the credential issuer to the identity provider with a Job, on the ids and secrets both services are given', () => {
+    const config = (name: string) => find('ConfigMap', name)!.data!;
+    const [idp, issuer] = [config('identity-provider-config'), config('credential-issuer-config')];
+    // Each names the other by its public URL, and both the issuer's client.
+    expect(idp.CREDENTIAL_ISSUER_URL).toBe(issuer.PUBLIC_URL);
+    expect(issuer.AUTHORIZATION_SERVER_URL).toBe(idp.PUBLIC_URL);
+    expect(idp.CREDENTIAL_ISSUER_CLIENT_ID).toBe(issuer.AUTHORIZATION_SERVER_CLIENT_ID);
+    const job = find('Job', 'svc-link-issuer')!;
+    const container = job.spec.template.spec.containers[0];
+    expect(container.image).toBe(find('Deployment', 'identity-provider')!.spec.template.spec.containers[0].image);
+    expect(container.command.slice(0, 3)).toEqual(['node', 'packages/admin/dist/cli.js', 'issuer:link']);
+    expect(existsSync(`${repoRoot}packages/admin/src/cli.ts`)).toBe(true);
+    type Ref = { name: string; key: string };
+    const env = Object.fromEntries(
+      (container.env as { name: string; valueFrom: { secretKeyRef?: Ref; configMapKeyRef?: Ref } }[]).map((e) => {
+        const secret = e.valueFrom.secretKeyRef;
+        const ref = secret ?? e.valueFrom.configMapKeyRef!;
+        const value = secret ? secretNamed(ref.name)?.stringData?.[ref.key] : find('ConfigMap', ref.name)?.data?.[ref.key];
+        expect([e.name, value]).toEqual([e.name, expect.any(String)]);
+        return [e.name, { ref, value }];
+      }),
+    );
+    // As the owner (as svc-migrate), sealing the webhook secret with the identity provider's KEK,
+    // making the credential issuer's own secrets the link's.
+    expect(env.DATABASE_URL!.ref.name).toBe('svc-migrate-secrets');
+    expect(env.IDP_SIGNING_KEY_KEK!.ref.name).toBe('identity-provider-secrets');
+    const issuerEnv = find('Deployment', 'credential-issuer')!.spec.template.spec.containers[0].env as EnvVar[];
+    for (const name of ['AUTHORIZATION_SERVER_CLIENT_SECRET', 'AUTHORIZATION_SERVER_WEBHOOK_SECRET']) {
+      expect(env[name]!.ref).toEqual({ name: 'credential-issuer-secrets', key: name });
+      expect(issuerEnv.find((e) => e.name === name)!.valueFrom!.secretKeyRef).toEqual({ name: 'credential-issuer-secrets', key: name });
+    }
+    const given = (variable: string) => container.command[container.command.indexOf(variable) + 1];
+    expect(given('--issuer-url')).toBe('$(CREDENTIAL_ISSUER_URL)');
+    expect(env.CREDENTIAL_ISSUER_URL!.value).toBe(idp.CREDENTIAL_ISSUER_URL);
+    for (const [flag, name] of [
+      ['--idp-url', 'AUTHORIZATION_SERVER_URL'],
+      ['--client-id', 'AUTHORIZATION_SERVER_CLIENT_ID'],
+      ['--org', 'WALLET_ORGANIZATION_ID'],
+    ] as const) {
+      expect(given(flag)).toBe(`$(${name})`);
+      expect(env[name]!.value).toBe(issuer[name]);
+    }
+    expect(container.command).toEqual(expect.arrayContaining(['--rotate-client-secret', '--rotate-webhook-secret']));
+    expect(job.spec.template.spec.restartPolicy).toBe('Never');
+  });
+
   describe('the identity provider’s sandbox', () => {
     const deployment = find('Deployment', 'identity-provider-sandbox')!;
     const production = find('Deployment', 'identity-provider')!;
