@@ -92,7 +92,14 @@ export const ZCredentialRequest = z.object({
   /** Encrypt the response to this key (OpenID4VCI 1.0 §8.2): ECDH-ES on P-256; `alg` here or in the key. */
   credential_response_encryption: z
     .strictObject({
-      jwk: z.looseObject({ kty: z.string(), crv: z.string().optional(), x: z.string().optional(), y: z.string().optional(), alg: z.string().optional(), kid: z.string().max(200).optional() }),
+      jwk: z.looseObject({
+        kty: z.string(),
+        crv: z.string().optional(),
+        x: z.string().optional(),
+        y: z.string().optional(),
+        alg: z.string().optional(),
+        kid: z.string().max(200).optional(),
+      }),
       enc: z.enum(['A128GCM', 'A256GCM'], { message: 'must be A128GCM or A256GCM' }),
       alg: z.string().optional(),
     })
