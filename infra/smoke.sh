@@ -136,7 +136,8 @@ for s in "${services[@]}"; do
   case $s in
     identity-provider | identity-provider-sandbox) want="DATABASE_URL IDP_SECRET IDP_SIGNING_KEY_KEK PAIRWISE_SECRET " ;;
     wallet-verify) want="DATABASE_URL PAIRWISE_SECRET " ;;
-    credential-issuer) want="DATABASE_URL ISSUER_SIGNING_KEY_KEK " ;;
+    # Linked to the identity provider: its client's secret, and the secret its approval events are signed with.
+    credential-issuer) want="AUTHORIZATION_SERVER_CLIENT_SECRET AUTHORIZATION_SERVER_WEBHOOK_SECRET DATABASE_URL ISSUER_SIGNING_KEY_KEK " ;;
   esac
   in_env=$(docker inspect -f '{{range .Config.Env}}{{println .}}{{end}}' "$cid" | grep -E "^($(IFS='|'; echo "${secret_names[*]}")|DATABASE_URL)=" | cut -d= -f1 | tr '\n' ' ' || true)
   [ "$held" = "$want" ] && [ -z "$in_env" ] || { say "FAIL: $s holds /run/secrets: $held(want $want); secrets in its environment: ${in_env:-none}" >&2; exit 1; }
