@@ -6,7 +6,7 @@ import { authorizeRouter } from './authorize/authorize.routes.js';
 import { consentRouter } from './consent/consent.routes.js';
 import { decisionRouter } from './consent/decision.routes.js';
 import { developerRouter } from './developer/developer.routes.js';
-import { developerTokensRouter } from './developer/tokens.routes.js';
+import { developerTokensRouter } from './developer/access-tokens/tokens.routes.js';
 import { authorizationsRouter } from './developer/authorizations.routes.js';
 import { applicationsRouter } from './applications/applications.routes.js';
 import { apiKeysRouter } from './applications/api-keys.routes.js';

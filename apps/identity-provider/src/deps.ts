@@ -24,7 +24,7 @@ import type { AuthorizeDeps } from './authorize/deps.js';
 import type { ConsentDeps } from './consent/deps.js';
 import type { DataAccessDeps } from './data-access/deps.js';
 import type { DeveloperDeps } from './developer/deps.js';
-import { purgeExpiredSignUps } from './developer/signup.js';
+import { purgeExpiredSignUps } from './developer/signup/signup.js';
 import type { MailDeps } from './mail/deps.js';
 import { buildMailer } from './mail/build-mailer.js';
 import type { SandboxDeps } from './sandbox/deps.js';

@@ -6,7 +6,7 @@
 import { HttpError, ValidationError } from '@svc/http';
 import { ZSignupRequest } from '@svc/schemas';
 import type { Request, RequestHandler, Response } from 'express';
-import { confirmSignUp, pendingSignUp, SIGNUP_LINK_MINUTES, signUp } from '../developer/signup.js';
+import { confirmSignUp, pendingSignUp, SIGNUP_LINK_MINUTES, signUp } from '../developer/signup/signup.js';
 import type { SandboxDeps } from '../sandbox/deps.js';
 import { issueLoginCsrf } from '../sessions/login-form.js';
 import { setSessionCookie } from '../sessions/session-cookie.js';

@@ -9,7 +9,7 @@ import { escapeHtml as e, layout } from '../views/pages.js';
 import { button, cards, check, field, hidden, number, text, when } from './console-html.js';
 import type { ConsoleTexts } from './texts/console-texts.js';
 import { consoleTexts } from './texts/registry.js';
-import { type WebhookSummary, webhooksSection } from './webhooks-section.js';
+import { type WebhookSummary, webhooksSection } from './sections/webhooks-section.js';
 
 export const CONSOLE_STYLE = `body{max-width:52rem}
 header{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:baseline;justify-content:space-between}

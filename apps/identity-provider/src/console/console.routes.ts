@@ -12,16 +12,16 @@ import { readSession } from '../sessions/session-cookie.js';
 import type { SandboxDeps } from '../sandbox/deps.js';
 import type { WebhookDeps } from '../webhooks/deps.js';
 import { toAnnouncedAddress } from './announced-address.js';
-import { acceptInvitationForm, signOut } from './console-account.js';
+import { acceptInvitationForm, signOut } from './sections/console-account.js';
 import { type ConsoleActions, consoleAction, requireConsoleOwner } from './console-action.js';
-import { applicationActions } from './console-applications.js';
-import { consoleDashboard, showConsole } from './console-dashboard.js';
+import { applicationActions } from './sections/console-applications.js';
+import { consoleDashboard, showConsole } from './sections/console-dashboard.js';
 import { consoleEntry } from './console-entry.js';
 import { readConsoleSession, requireConsoleDeveloper, requireConsoleSession } from './console-guards.js';
-import { organizationActions } from './console-organization.js';
+import { organizationActions } from './sections/console-organization.js';
 import { consolePage } from './console-page.js';
-import { webhookActions } from './console-webhooks.js';
-import { trySignIn } from './try-sign-in.routes.js';
+import { webhookActions } from './sections/console-webhooks.js';
+import { trySignIn } from './try-sign-in/try-sign-in.routes.js';
 
 export function consoleRouter(deps: SandboxDeps & WebhookDeps & EndSessionDeps): Router {
   const router = Router();

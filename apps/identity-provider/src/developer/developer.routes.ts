@@ -6,7 +6,7 @@ import { organizationView, renameOrganization } from './organizations.js';
 import { requireDeveloper, requireOwner } from './developer-auth.js';
 import { requireSession } from '../sessions/session-cookie.js';
 import { acceptInvitation, invite, listMembers, removeMember } from './members.js';
-import { confirmSignUp, signUp } from './signup.js';
+import { confirmSignUp, signUp } from './signup/signup.js';
 
 /** Signing up (with the mailed link), and the organization with its members. */
 export function developerRouter(deps: DeveloperDeps): Router {

@@ -4,8 +4,8 @@
  */
 import { ZCreateWebhookRequest } from '@svc/schemas';
 import type { Request, Router } from 'express';
-import type { Developer } from '../developer/developer-auth.js';
-import type { WebhookDeps } from '../webhooks/deps.js';
+import type { Developer } from '../../developer/developer-auth.js';
+import type { WebhookDeps } from '../../webhooks/deps.js';
 import {
   createWebhook,
   deleteWebhook,
@@ -15,10 +15,10 @@ import {
   rotateWebhookSecret,
   sendTestEvent,
   updateWebhook,
-} from '../webhooks/endpoints.js';
-import { many, one, parsed, uuidParam } from './console-forms.js';
-import type { ConsoleActions, Outcome } from './console-action.js';
-import { consoleTexts } from './texts/registry.js';
+} from '../../webhooks/endpoints.js';
+import { many, one, parsed, uuidParam } from '../console-forms.js';
+import type { ConsoleActions, Outcome } from '../console-action.js';
+import { consoleTexts } from '../texts/registry.js';
 import { CONSOLE_DELIVERIES, type WebhookSummary } from './webhooks-section.js';
 
 /** The organization's endpoints, each with its last deliveries, newest first. */

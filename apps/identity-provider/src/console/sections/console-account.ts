@@ -1,13 +1,13 @@
 /** What a signed-in person does with their own account in the console: signing out, joining an organization. */
 import { HttpError } from '@svc/http';
 import type { RequestHandler } from 'express';
-import { acceptInvitation } from '../developer/members.js';
-import { type EndSessionDeps, endSession } from '../sessions/end-session.js';
-import { clearSessionCookie, csrfTokenFor, fromOwnPage } from '../sessions/session-cookie.js';
-import type { SandboxDeps } from '../sandbox/deps.js';
-import { type Form, one } from './console-forms.js';
-import type { ConsolePage } from './console-page.js';
-import { renderNoOrganization } from './console-pages.js';
+import { acceptInvitation } from '../../developer/members.js';
+import { type EndSessionDeps, endSession } from '../../sessions/end-session.js';
+import { clearSessionCookie, csrfTokenFor, fromOwnPage } from '../../sessions/session-cookie.js';
+import type { SandboxDeps } from '../../sandbox/deps.js';
+import { type Form, one } from '../console-forms.js';
+import type { ConsolePage } from '../console-page.js';
+import { renderNoOrganization } from '../console-pages.js';
 
 /**
  * After readConsoleSession. Signing out of the console ends the person's session, which their apps'

@@ -4,12 +4,12 @@
  */
 import { ZCreateApiKeyRequest, ZCreateApplicationRequest } from '@svc/schemas';
 import type { Request, Router } from 'express';
-import { disableKey, makeApiKey } from '../applications/api-keys.js';
-import { registerApplication, revokeApplication, rotateSecret } from '../applications/applications.js';
-import type { SandboxDeps } from '../sandbox/deps.js';
-import type { ConsoleActions } from './console-action.js';
-import { clientIdParam, json, many, num, one, parsed, uuidParam } from './console-forms.js';
-import { consoleTexts } from './texts/registry.js';
+import { disableKey, makeApiKey } from '../../applications/api-keys.js';
+import { registerApplication, revokeApplication, rotateSecret } from '../../applications/applications.js';
+import type { SandboxDeps } from '../../sandbox/deps.js';
+import type { ConsoleActions } from '../console-action.js';
+import { clientIdParam, json, many, num, one, parsed, uuidParam } from '../console-forms.js';
+import { consoleTexts } from '../texts/registry.js';
 
 export function applicationActions(router: Router, deps: SandboxDeps, { signedIn, action, lang }: ConsoleActions): void {
   const t = (req: Request) => consoleTexts(lang(req));

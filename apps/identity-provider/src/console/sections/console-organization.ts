@@ -5,13 +5,13 @@
  */
 import { ZAddMemberRequest, ZCreateInitialAccessTokenRequest, ZCreatePersonalAccessTokenRequest, ZCreateTestUserRequest } from '@svc/schemas';
 import type { Request, Router } from 'express';
-import { invite, removeMember } from '../developer/members.js';
-import { createInitialAccessToken, createPersonalAccessToken, revokePersonalAccessToken } from '../developer/tokens.js';
-import type { SandboxDeps } from '../sandbox/deps.js';
-import { createTestUser, deleteTestUser } from '../sandbox/test-users.js';
-import { json, num, one, parsed, uuidParam } from './console-forms.js';
-import { consoleTexts } from './texts/registry.js';
-import type { ConsoleActions } from './console-action.js';
+import { invite, removeMember } from '../../developer/members.js';
+import { createInitialAccessToken, createPersonalAccessToken, revokePersonalAccessToken } from '../../developer/access-tokens/tokens.js';
+import type { SandboxDeps } from '../../sandbox/deps.js';
+import { createTestUser, deleteTestUser } from '../../sandbox/test-users.js';
+import { json, num, one, parsed, uuidParam } from '../console-forms.js';
+import { consoleTexts } from '../texts/registry.js';
+import type { ConsoleActions } from '../console-action.js';
 
 export function organizationActions(router: Router, deps: SandboxDeps, { signedIn, ownerOnly, action, lang }: ConsoleActions): void {
   const t = (req: Request) => consoleTexts(lang(req));

@@ -13,10 +13,10 @@ import { createUser } from '@svc/admin';
 import { isUniqueViolation } from '@svc/db';
 import { ValidationError } from '@svc/http';
 import { hashPassword, randomBase62, sha256Hex, verifyPassword } from '@svc/secrets';
-import { forbiddenInvitation, signupClosed, signupLinkInvalid, signupPasswordWrong } from '../errors.js';
-import { adminContext, asRequest } from './admin-calls.js';
-import type { DeveloperDeps } from './deps.js';
-import { invitationFor } from './members.js';
+import { forbiddenInvitation, signupClosed, signupLinkInvalid, signupPasswordWrong } from '../../errors.js';
+import { adminContext, asRequest } from '../admin-calls.js';
+import type { DeveloperDeps } from '../deps.js';
+import { invitationFor } from '../members.js';
 import { alreadyRegisteredMail, confirmationMail } from './signup-mails.js';
 
 /** How long a sign-up link works. */

@@ -7,9 +7,9 @@
  * that takes a signed-in developer.
  */
 import { randomBase62, sha256Hex } from '@svc/secrets';
-import { conflict, tokenNotFound } from '../errors.js';
-import type { Developer } from './developer-auth.js';
-import type { DeveloperDeps } from './deps.js';
+import { conflict, tokenNotFound } from '../../errors.js';
+import type { Developer } from '../developer-auth.js';
+import type { DeveloperDeps } from '../deps.js';
 
 /** Live tokens of each kind: one developer's personal access tokens, an organization's initial access tokens. */
 const LIVE_TOKENS = 50;

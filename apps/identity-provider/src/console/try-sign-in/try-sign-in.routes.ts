@@ -5,13 +5,13 @@
  */
 import type { Router } from 'express';
 import { z } from 'zod';
-import { cookie } from '../sessions/session-cookie.js';
-import { PENDING_TTL_SECONDS } from '../authorize/authorizations.js';
-import type { SandboxDeps } from '../sandbox/deps.js';
-import { clientIdParam } from './console-forms.js';
-import type { ConsoleActions } from './console-action.js';
-import type { ConsolePage } from './console-page.js';
-import { renderFramed } from './console-pages.js';
+import { cookie } from '../../sessions/session-cookie.js';
+import { PENDING_TTL_SECONDS } from '../../authorize/authorizations.js';
+import type { SandboxDeps } from '../../sandbox/deps.js';
+import { clientIdParam } from '../console-forms.js';
+import type { ConsoleActions } from '../console-action.js';
+import type { ConsolePage } from '../console-page.js';
+import { renderFramed } from '../console-pages.js';
 import { finishTry, startTry, TRY_CALLBACK_PATH, TRY_COOKIE, TryRefused } from './try-sign-in.js';
 import { tryRefusedBody, tryResultBody, tryTexts } from './try-sign-in-page.js';
 

@@ -1,8 +1,8 @@
 import { handle, methodNotAllowed } from '@svc/http';
 import { ZCreateInitialAccessTokenRequest, ZCreatePersonalAccessTokenRequest, ZTokenIdParams } from '@svc/schemas';
 import { Router } from 'express';
-import type { DeveloperDeps } from './deps.js';
-import { requireDeveloper } from './developer-auth.js';
+import type { DeveloperDeps } from '../deps.js';
+import { requireDeveloper } from '../developer-auth.js';
 import {
   createInitialAccessToken,
   createPersonalAccessToken,

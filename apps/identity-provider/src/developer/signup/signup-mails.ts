@@ -1,6 +1,6 @@
 // The two mails a sign-up sends: the link that proves the address, or, to an address that already
 // has an account, word that someone tried (so the answer to the sign-up never has to say which).
-import type { MailMessage } from '../mail/mailer.js';
+import type { MailMessage } from '../../mail/mailer.js';
 
 interface Sender {
   issuer: string;

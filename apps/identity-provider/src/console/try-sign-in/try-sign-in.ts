@@ -24,16 +24,16 @@ import { NotFoundError } from '@svc/http';
 import { CLIENT_SCOPES } from '@svc/schemas';
 import { constantTimeEqual, randomBase62, sha256Hex } from '@svc/secrets';
 import { calculateJwkThumbprint, decodeJwt, type JWK } from 'jose';
-import { applicationOf } from '../applications/applications.js';
-import { createAuthorization, PENDING_TTL_SECONDS } from '../authorize/authorizations.js';
-import { isFapi } from '../clients/fapi.js';
-import type { Application } from '../clients/application.js';
-import { TRY_CALLBACK_PATH } from '../consent/fresh-sign-in.js';
-import type { Developer } from '../developer/developer-auth.js';
-import { membershipOf } from '../developer/organizations.js';
-import { OAuthError } from '../errors.js';
-import type { SandboxDeps } from '../sandbox/deps.js';
-import { exchangeCode } from '../tokens/grants/authorization-code.js';
+import { applicationOf } from '../../applications/applications.js';
+import { createAuthorization, PENDING_TTL_SECONDS } from '../../authorize/authorizations.js';
+import { isFapi } from '../../clients/fapi.js';
+import type { Application } from '../../clients/application.js';
+import { TRY_CALLBACK_PATH } from '../../consent/fresh-sign-in.js';
+import type { Developer } from '../../developer/developer-auth.js';
+import { membershipOf } from '../../developer/organizations.js';
+import { OAuthError } from '../../errors.js';
+import type { SandboxDeps } from '../../sandbox/deps.js';
+import { exchangeCode } from '../../tokens/grants/authorization-code.js';
 
 export { TRY_CALLBACK_PATH };
 /** The cookie that binds a try to the browser that started it. */

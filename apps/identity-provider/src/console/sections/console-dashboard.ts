@@ -1,18 +1,18 @@
 /** The console itself: the dashboard of a signed-in developer's organization, or the way in. */
 import type { RequestHandler } from 'express';
-import { listApiKeys } from '../applications/api-keys.js';
-import { listApplications } from '../applications/applications.js';
-import { listMembers } from '../developer/members.js';
-import { membershipOf } from '../developer/organizations.js';
-import { listPersonalAccessTokens } from '../developer/tokens.js';
-import { appScopedUserId } from '../keys/keyed.js';
-import type { SandboxDeps } from '../sandbox/deps.js';
-import { listTestUsers } from '../sandbox/test-users.js';
-import { csrfTokenFor } from '../sessions/session-cookie.js';
-import type { WebhookDeps } from '../webhooks/deps.js';
-import type { Dashboard } from './console-action.js';
-import type { ConsolePage } from './console-page.js';
-import { renderDashboard, renderNoOrganization } from './console-pages.js';
+import { listApiKeys } from '../../applications/api-keys.js';
+import { listApplications } from '../../applications/applications.js';
+import { listMembers } from '../../developer/members.js';
+import { membershipOf } from '../../developer/organizations.js';
+import { listPersonalAccessTokens } from '../../developer/access-tokens/tokens.js';
+import { appScopedUserId } from '../../keys/keyed.js';
+import type { SandboxDeps } from '../../sandbox/deps.js';
+import { listTestUsers } from '../../sandbox/test-users.js';
+import { csrfTokenFor } from '../../sessions/session-cookie.js';
+import type { WebhookDeps } from '../../webhooks/deps.js';
+import type { Dashboard } from '../console-action.js';
+import type { ConsolePage } from '../console-page.js';
+import { renderDashboard, renderNoOrganization } from '../console-pages.js';
 import { consoleWebhooks } from './console-webhooks.js';
 
 export function consoleDashboard(deps: SandboxDeps & WebhookDeps, page: ConsolePage): Dashboard {

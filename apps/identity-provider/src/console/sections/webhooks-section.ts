@@ -4,12 +4,12 @@
  * /v2/developer/webhooks, through the same functions.
  */
 import { WEBHOOK_EVENT_TYPES } from '@svc/schemas';
-import type { Locale } from '../views/locales/locale.js';
-import { escapeHtml as e } from '../views/pages.js';
-import type { deliveryView, endpointView } from '../webhooks/endpoints.js';
-import { button, cards, check, hidden, text, when } from './console-html.js';
-import type { WebhookTexts } from './texts/console-texts.js';
-import { consoleTexts } from './texts/registry.js';
+import type { Locale } from '../../views/locales/locale.js';
+import { escapeHtml as e } from '../../views/pages.js';
+import type { deliveryView, endpointView } from '../../webhooks/endpoints.js';
+import { button, cards, check, hidden, text, when } from '../console-html.js';
+import type { WebhookTexts } from '../texts/console-texts.js';
+import { consoleTexts } from '../texts/registry.js';
 
 /** How many of an endpoint's deliveries the console shows (the API lists up to 200). */
 export const CONSOLE_DELIVERIES = 5;

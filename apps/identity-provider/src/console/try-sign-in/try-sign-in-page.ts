@@ -1,6 +1,6 @@
 /** The page "Try a sign-in" ends on: what came back, what the console sent, and what it got. */
-import type { Locale } from '../views/locales/locale.js';
-import { escapeHtml as e } from '../views/pages.js';
+import type { Locale } from '../../views/locales/locale.js';
+import { escapeHtml as e } from '../../views/pages.js';
 import type { TryOutcome } from './try-sign-in.js';
 
 interface TryTexts {
