@@ -109,3 +109,21 @@ export async function verifyClientAttestation(presented: { attestation: string; 
   }
   return { clientId: attestation.sub, provider, instanceKey: attestation.cnf.jwk };
 }
+
+/**
+ * The attestation a request presents (`header` reads its headers), checked, and the client it
+ * names held to the request's `client_id`: a client_id that differs is refused, and so is none
+ * at all where `clientIdRequired`. Undefined when the request presents no attestation.
+ */
+export async function attestedClientOf(
+  header: (name: string) => string | undefined,
+  clientId: unknown,
+  check: ClientAttestationCheck & { clientIdRequired?: boolean },
+): Promise<AttestedClient | undefined> {
+  const presented = presentedAttestation(header);
+  if (!presented) return undefined;
+  const client = await verifyClientAttestation(presented, check);
+  if ((clientId !== undefined || check.clientIdRequired) && clientId !== client.clientId)
+    throw new AttestationError('the request’s client_id must be the client the wallet attestation names (its sub)');
+  return client;
+}

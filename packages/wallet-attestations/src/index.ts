@@ -1,6 +1,7 @@
 export { ATTESTATION_ALGORITHMS, AttestationError, WalletProviders, type WalletProviderSettings, ZWalletProviders } from './providers.js';
 export {
   ATTEST_JWT_CLIENT_AUTH,
+  attestedClientOf,
   type AttestedClient,
   CLIENT_ATTESTATION_HEADER,
   CLIENT_ATTESTATION_POP_HEADER,

@@ -1,13 +1,6 @@
 import type { RequestHandler } from 'express';
 import type { CoreDeps } from '@svc/runtime';
-import {
-  ATTEST_JWT_CLIENT_AUTH,
-  type AttestedClient,
-  AttestationError,
-  presentedAttestation,
-  verifyClientAttestation,
-  type WalletProviders,
-} from '@svc/wallet-attestations';
+import { ATTEST_JWT_CLIENT_AUTH, type AttestedClient, AttestationError, attestedClientOf, type WalletProviders } from '@svc/wallet-attestations';
 import type { Config } from '../config.js';
 import { invalidWalletClient } from './errors.js';
 
@@ -34,22 +27,15 @@ export const tokenEndpointAuthMethods = (config: Config) => (config.WALLET_ATTES
 export function requireWalletAttestation(deps: WalletAttestationDeps): RequestHandler {
   return async (req, res, next) => {
     try {
-      const presented = presentedAttestation((name) => req.get(name));
-      if (!presented) {
-        if (deps.config.WALLET_ATTESTATION_REQUIRED)
-          throw invalidWalletClient('A wallet attestation is required: send OAuth-Client-Attestation and OAuth-Client-Attestation-PoP');
-        return next();
-      }
-      const client = await verifyClientAttestation(presented, {
+      const client = await attestedClientOf((name) => req.get(name), (req.body as { client_id?: unknown } | undefined)?.client_id, {
         providers: deps.walletProviders,
         audience: deps.config.publicUrl,
         now: deps.clock.now(),
         remember: async (jti, ttl) => (await deps.store.cache.increment(`wallet-attestation-pop:${jti}`, ttl)) === 1,
       });
-      // A client_id the request names must be the one the provider attested.
-      const named = (req.body as { client_id?: unknown } | undefined)?.client_id;
-      if (named !== undefined && named !== client.clientId) throw invalidWalletClient('client_id is not the client the wallet attestation names (its sub)');
-      res.locals.walletClient = client;
+      if (!client && deps.config.WALLET_ATTESTATION_REQUIRED)
+        throw invalidWalletClient('A wallet attestation is required: send OAuth-Client-Attestation and OAuth-Client-Attestation-PoP');
+      if (client) res.locals.walletClient = client;
       next();
     } catch (err) {
       next(err instanceof AttestationError ? invalidWalletClient(err.message) : err);

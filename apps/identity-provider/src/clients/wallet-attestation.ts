@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 import type { Cache } from '@svc/kv';
 import type { Clock } from '@svc/runtime';
-import { type AttestedClient, AttestationError, presentedAttestation, verifyClientAttestation, type WalletProviders } from '@svc/wallet-attestations';
+import { type AttestedClient, AttestationError, attestedClientOf, type WalletProviders } from '@svc/wallet-attestations';
 import type { Config } from '../config.js';
 import { invalidClient } from '../errors.js';
 
@@ -29,17 +29,13 @@ export interface WalletAttestationDeps {
 export function checkWalletAttestation(deps: WalletAttestationDeps): RequestHandler {
   return async (req, res, next) => {
     try {
-      const presented = presentedAttestation((name) => req.get(name));
-      if (!presented) return next();
-      const attested = await verifyClientAttestation(presented, {
+      res.locals.walletAttestation = await attestedClientOf((name) => req.get(name), (req.body as { client_id?: unknown } | undefined)?.client_id, {
         providers: deps.walletProviders,
         audience: deps.config.issuer,
         now: deps.clock.now(),
         remember: async (jti, ttl) => (await deps.cache.increment(`wallet-attestation-pop:${jti}`, ttl)) === 1,
+        clientIdRequired: true,
       });
-      const named = (req.body as { client_id?: unknown } | undefined)?.client_id;
-      if (named !== attested.clientId) throw new AttestationError('the request’s client_id must be the client the wallet attestation names (its sub)');
-      res.locals.walletAttestation = attested;
       next();
     } catch (err) {
       next(err instanceof AttestationError ? invalidClient(err.message) : err);
