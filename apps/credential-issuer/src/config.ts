@@ -3,6 +3,7 @@ import { availableParallelism } from 'node:os';
 import { baseServiceEnv, ConfigError, env, keyEncryptionEnv, keyEncryptionSettings, parseEnv } from '@svc/http';
 import { API_KEY_MAX_LIMITS, CREDENTIAL_CONFIGURATION_IDS, ORGANIZATION_LIMITS } from '@svc/schemas';
 import { ZWalletProviders } from '@svc/wallet-attestations';
+import { certificatesProblem, verifierKeyProblem } from './keys/verifier-key.js';
 import { z } from 'zod';
 
 const blank = (v: unknown) => (v === '' ? undefined : v);
@@ -179,6 +180,21 @@ const ZConfig = z.object({
       .regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 code such as DE')
       .default('ZZ'),
   ),
+  /**
+   * The certificate chain (PEM, leaf first, no root) and PKCS#8 P-256 key that sign presentation
+   * requests (OpenID4VP `x509_hash` client id); neither: a key made on the first start, certified
+   * by the issuer CA and kept.
+   */
+  VERIFIER_CERT: z.preprocess(blank, z.string().max(50_000).includes('-----BEGIN CERTIFICATE-----', { message: 'must be PEM certificates' }).optional()),
+  VERIFIER_KEY: z.preprocess(blank, z.string().max(20_000).includes('-----BEGIN PRIVATE KEY-----', { message: 'must be a PEM PKCS#8 private key' }).optional()),
+  /**
+   * Root certificates (PEM, one or more) whose SD-JWT VCs and mdocs presentations may carry, beside
+   * this issuer's own CA: the EU member states' PID and age verification providers, an mDL issuer.
+   */
+  TRUSTED_ISSUER_CERTS: z.preprocess(
+    blank,
+    z.string().max(500_000).includes('-----BEGIN CERTIFICATE-----', { message: 'must be PEM certificates' }).optional(),
+  ),
   /** An issuer key from configuration instead of the database: both multibase halves. */
   ISSUER_PUBLIC_KEY_MULTIBASE: z.preprocess(
     blank,
@@ -250,6 +266,12 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
   if (Boolean(config.ISSUER_CA_CERT) !== Boolean(config.ISSUER_CA_KEY))
     throw new ConfigError('Invalid configuration: ISSUER_CA_CERT and ISSUER_CA_KEY: set both (the CA and its key), or neither');
   if (config.ISSUER_CA_CERT) checkIssuerCa(config.ISSUER_CA_CERT, config.ISSUER_CA_KEY!);
+  if (Boolean(config.VERIFIER_CERT) !== Boolean(config.VERIFIER_KEY))
+    throw new ConfigError('Invalid configuration: VERIFIER_CERT and VERIFIER_KEY: set both (the chain and its key), or neither');
+  const verifierProblem = config.VERIFIER_CERT && verifierKeyProblem(config.VERIFIER_CERT, config.VERIFIER_KEY!);
+  if (verifierProblem) throw new ConfigError(`Invalid configuration: ${verifierProblem}`);
+  const trustedRootsProblem = config.TRUSTED_ISSUER_CERTS && certificatesProblem(config.TRUSTED_ISSUER_CERTS);
+  if (trustedRootsProblem) throw new ConfigError(`Invalid configuration: TRUSTED_ISSUER_CERTS: ${trustedRootsProblem}`);
   if (config.WALLET_ATTESTATION_REQUIRED && config.WALLET_PROVIDERS.length === 0)
     throw new ConfigError('Invalid configuration: WALLET_ATTESTATION_REQUIRED: needs WALLET_PROVIDERS, or no wallet could ever be attested');
   if (config.KEY_ATTESTATIONS_REQUIRED.length > 0 && config.WALLET_PROVIDERS.length === 0)

@@ -9,9 +9,11 @@ import type { KeysDeps } from './keys/deps.js';
 import { IssuerCa } from './keys/issuer-ca.js';
 import { IssuerKeys } from './keys/issuer-keys.js';
 import { RequestEncryptionKey } from './keys/request-encryption-key.js';
+import { VerifierKey } from './keys/verifier-key.js';
 import { issuerCounters } from './metrics.js';
 import { authorizationServerClient } from './openid4vci/approvals/authorization-server.js';
 import type { Openid4vciDeps } from './openid4vci/deps.js';
+import type { Openid4vpDeps } from './openid4vp/deps.js';
 import { walletDpopProofs } from './openid4vci/dpop.js';
 import { ownResources } from './openid4vci/metadata/metadata.js';
 import type { StatusListsDeps } from './status-lists/deps.js';
@@ -24,7 +26,7 @@ import { TrustedIssuers } from './verification/trusted-issuers.js';
  * Everything the app is built from: the core every service has, and what each capability declares
  * it needs (its `deps.ts`). A router is handed the whole bag but types only its own part of it.
  */
-export interface AppDeps extends CoreDeps, KeysDeps, IssuanceDeps, VerificationDeps, StatusListsDeps, Openid4vciDeps {
+export interface AppDeps extends CoreDeps, KeysDeps, IssuanceDeps, VerificationDeps, StatusListsDeps, Openid4vciDeps, Openid4vpDeps {
   config: Config;
   version: string;
   checks: ReadinessCheck[];
@@ -78,6 +80,19 @@ export function buildDeps(config: Config): AppDeps {
     limiter,
     issuerKeys,
     issuerCa: ca,
+    keyEncryption,
+    verifierKey: new VerifierKey({
+      db: core.db,
+      keys: keyEncryption,
+      ca,
+      clock: core.clock,
+      settings: {
+        given: config.VERIFIER_CERT ? { certificatesPem: config.VERIFIER_CERT, privateKeyPem: config.VERIFIER_KEY! } : undefined,
+        publicUrl: config.publicUrl,
+        commonName: `${config.ISSUER_DISPLAY_NAME} verifier`,
+        country: config.ISSUER_CA_COUNTRY,
+      },
+    }),
     pool,
     trustedIssuers: new TrustedIssuers(core.db, issuerKeys, config.VERIFY_TRUSTED_ISSUERS, core.clock),
     walletDpop: walletDpopProofs(core),

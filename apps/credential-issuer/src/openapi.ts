@@ -27,6 +27,7 @@ import { CREDENTIAL_ISSUER_EXAMPLES } from './openapi-examples.js';
 import { CERTIFICATE_EXAMPLES, CERTIFICATE_OPERATIONS } from './keys/openapi.js';
 import { WALLET_OPERATIONS } from './openid4vci/openapi.js';
 import { WALLET_EXAMPLES } from './openid4vci/openapi-examples.js';
+import { PRESENTATION_EXAMPLES, PRESENTATION_OPERATIONS } from './openid4vp/openapi.js';
 
 const token = [['apiToken']] as ApiSpec['operations'][number]['security'];
 const refused = errorResponses({
@@ -183,8 +184,9 @@ export const CREDENTIAL_ISSUER_API: ApiSpec = {
         },
       },
       ...WALLET_OPERATIONS,
+      ...PRESENTATION_OPERATIONS,
       ...CERTIFICATE_OPERATIONS,
     ],
-    { ...CREDENTIAL_ISSUER_EXAMPLES, ...WALLET_EXAMPLES, ...CERTIFICATE_EXAMPLES },
+    { ...CREDENTIAL_ISSUER_EXAMPLES, ...WALLET_EXAMPLES, ...PRESENTATION_EXAMPLES, ...CERTIFICATE_EXAMPLES },
   ),
 };

@@ -79,7 +79,7 @@ async function seedDemoIn(ctx: AdminContext) {
   });
   const credentialIssuer = await createClient(ctx, { org: org.id, name: 'Credential issuer', redirectUris: [DEMO_REDIRECT_URI], scopes: 'openid' });
   const walletKey = await createApiKey(ctx, { org: org.id, permissions: 'wallet:verify', name: 'demo wallet-verify' });
-  const issuerKey = await createApiKey(ctx, { org: org.id, permissions: 'credentials:issue', name: 'demo credential-issuer' });
+  const issuerKey = await createApiKey(ctx, { org: org.id, permissions: 'credentials:issue,presentations:verify', name: 'demo credential-issuer' });
   const signingKeys = await ensureSigningKeys(ctx);
   return {
     organization: org,

@@ -124,10 +124,12 @@ GRANT INSERT ("organizationId", "type", "data", "subject") ON "WebhookEvent" TO 
 GRANT SELECT, INSERT, UPDATE ON "IssuedCredential", "StatusList", "SigningKey" TO ${issuer};
 -- Its credential offers for wallets (OpenID4VCI), spent and expired ones purged by itself.
 GRANT SELECT, INSERT, UPDATE, DELETE ON "CredentialOffer" TO ${issuer};
+-- Its presentation requests to wallets (OpenID4VP) and their results, old ones purged by itself.
+GRANT SELECT, INSERT, UPDATE, DELETE ON "PresentationRequest" TO ${issuer};
 GRANT SELECT (${API_KEY_READ}) ON "ApiKey" TO ${issuer};
 GRANT UPDATE ("lastUsedAt") ON "ApiKey" TO ${issuer};
 GRANT SELECT, INSERT, UPDATE ("count") ON "ApiKeyUsage" TO ${issuer};
--- Its events (credentials issued and revoked) go into the outbox; it reads no endpoint, secret or delivery.
+-- Its events (credentials issued and revoked, presentations answered) go into the outbox; it reads no endpoint, secret or delivery.
 GRANT INSERT ("organizationId", "type", "data", "subject") ON "WebhookEvent" TO ${issuer};
 
 -- API key usage: the services that check keys add to the counts; the identity provider reads them

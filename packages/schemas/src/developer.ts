@@ -140,7 +140,7 @@ export const ZCreatedApplication = ZApplicationView.extend({ client_secret: z.st
 export const ZApplicationList = z.object({ items: z.array(ZApplicationView) });
 export const ZRotatedSecret = z.object({ client_id: z.string(), client_secret: z.string() });
 
-export const API_KEY_PERMISSIONS = ['wallet:verify', 'credentials:issue'] as const;
+export const API_KEY_PERMISSIONS = ['wallet:verify', 'credentials:issue', 'presentations:verify'] as const;
 
 /** A new key's limits when none are given: the spec's 1000 requests per hour and 10 per second. */
 export const API_KEY_DEFAULT_LIMITS = { hourly: 1000, burst: 10 } as const;

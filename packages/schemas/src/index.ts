@@ -43,3 +43,4 @@ export * from './webhooks.js';
 export * from './wallets.js';
 export * from './wallet-credential-types.js';
 export * from './mail.js';
+export * from './presentations.js';

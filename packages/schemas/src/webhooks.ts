@@ -35,6 +35,10 @@ export const WEBHOOK_EVENTS = {
   'wallet_approval.data_changed': { data: ZWalletApproval, writers: ['admin'] },
   'credential.issued': { data: ZCredentialId, writers: ['credential-issuer'] },
   'credential.revoked': { data: ZCredentialId, writers: ['credential-issuer'] },
+  /** A wallet answered a presentation request and every check held (the result: GET /presentation-requests/{id}). */
+  'presentation.verified': { data: z.object({ presentation_request_id: z.string() }), writers: ['credential-issuer'] },
+  /** A wallet answered a presentation request and a check failed; the result names it. */
+  'presentation.failed': { data: z.object({ presentation_request_id: z.string() }), writers: ['credential-issuer'] },
   'api_key.limit_reached': {
     data: z.object({ api_key_id: z.string(), hourly_limit: z.number().int(), resets_at: z.string() }),
     writers: ['wallet-verify', 'credential-issuer'],

@@ -23,6 +23,12 @@ describe('the webhook event registry', () => {
 
   it('says which events the services other than the identity provider write', () => {
     expect(webhookEventTypesWrittenBy('wallet-verify')).toEqual(['api_key.limit_reached']);
-    expect(webhookEventTypesWrittenBy('credential-issuer')).toEqual(['credential.issued', 'credential.revoked', 'api_key.limit_reached']);
+    expect(webhookEventTypesWrittenBy('credential-issuer')).toEqual([
+      'credential.issued',
+      'credential.revoked',
+      'presentation.verified',
+      'presentation.failed',
+      'api_key.limit_reached',
+    ]);
   });
 });

@@ -273,6 +273,8 @@ export type WebhookEventPayloads = {
   'wallet_approval.data_changed': { authorization_id: string; credential_configuration_ids: string[] };
   'credential.issued': { credential_id: string };
   'credential.revoked': { credential_id: string };
+  'presentation.verified': { presentation_request_id: string };
+  'presentation.failed': { presentation_request_id: string };
   'api_key.limit_reached': { api_key_id: string; hourly_limit: number; resets_at: string };
   'webhook.endpoint_disabled': { webhook_endpoint_id: string; failing_since: string };
   'webhook.test': { webhook_endpoint_id: string };
@@ -287,6 +289,8 @@ export type WebhookEventType =
   | 'wallet_approval.data_changed'
   | 'credential.issued'
   | 'credential.revoked'
+  | 'presentation.verified'
+  | 'presentation.failed'
   | 'api_key.limit_reached'
   | 'webhook.endpoint_disabled'
   | 'webhook.test';

@@ -16,8 +16,8 @@ export type JsonWebKey = webcrypto.JsonWebKey;
 
 const ES256 = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;
 
-/** ISO/IEC 18013-5 Annex B: the extended key usage of a document signer (mdoc issuer) certificate. */
-const MDOC_DOCUMENT_SIGNER = '1.0.18013.5.1.2';
+/** ISO/IEC 18013-5 Annex B: the extended key usages of a document signer (mdoc issuer) and of a reader (a verifier) certificate. */
+const EXTENDED_KEY_USAGES = { 'document signer': '1.0.18013.5.1.2', reader: '1.0.18013.5.1.6' } as const;
 
 /** The issuer CA as the signer of leaf certificates: its certificate, its key, and what follows a leaf in `x5c`. */
 export interface CertificateAuthority {
@@ -81,9 +81,11 @@ export interface LeafRequest {
   country: string;
   notBefore: Date;
   notAfter: Date;
+  /** A key that signs credentials (the default), or the verifier's, which signs presentation requests. */
+  usage?: keyof typeof EXTENDED_KEY_USAGES;
 }
 
-/** A document signer certificate for one of the issuer's keys (ISO/IEC 18013-5 Annex B), base64 DER as `x5c` carries it. */
+/** A document signer (or reader) certificate for one of the issuer's keys (ISO/IEC 18013-5 Annex B), base64 DER as `x5c` carries it. */
 export async function certifyKey(ca: CertificateAuthority, leaf: LeafRequest): Promise<string> {
   const publicKey = await webcrypto.subtle.importKey('jwk', { kty: 'EC', crv: 'P-256', x: leaf.publicKeyJwk.x, y: leaf.publicKeyJwk.y }, ES256, true, [
     'verify',
@@ -100,7 +102,7 @@ export async function certifyKey(ca: CertificateAuthority, leaf: LeafRequest): P
     signingAlgorithm: ES256,
     extensions: [
       new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true),
-      new x509.ExtendedKeyUsageExtension([MDOC_DOCUMENT_SIGNER], true),
+      new x509.ExtendedKeyUsageExtension([EXTENDED_KEY_USAGES[leaf.usage ?? 'document signer']], true),
       new x509.SubjectAlternativeNameExtension([{ type: 'url', value: leaf.issuerUrl }]),
       await x509.AuthorityKeyIdentifierExtension.create(ca.certificate, false),
       await x509.SubjectKeyIdentifierExtension.create(publicKey),

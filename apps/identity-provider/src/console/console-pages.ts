@@ -3,7 +3,7 @@
  * script, one hashed inline style, every form posting to this service with its CSRF token. Lists
  * are cards that stack on a phone; every secret is shown once, on a page of its own.
  */
-import { SCOPES } from '@svc/schemas';
+import { API_KEY_PERMISSIONS, SCOPES } from '@svc/schemas';
 import type { Locale } from '../views/locales/locale.js';
 import { escapeHtml as e, layout } from '../views/pages.js';
 import { button, cards, check, field, hidden, number, text, when } from './console-html.js';
@@ -204,7 +204,7 @@ ${k.status === 'active' ? button(`/console/api-keys/${k.id}/disable`, d.csrf, t.
       )}
 <form method="post" action="/console/api-keys">${hidden('csrf_token', d.csrf)}
 ${text('key-name', t.name, 'maxlength="100"', 'name')}
-<fieldset><legend>${e(t.permissions)}</legend>${check('permissions', 'wallet:verify', 'wallet:verify', true)}${check('permissions', 'credentials:issue', 'credentials:issue')}</fieldset>
+<fieldset><legend>${e(t.permissions)}</legend>${API_KEY_PERMISSIONS.map((p, i) => check('permissions', p, p, i === 0)).join('')}</fieldset>
 ${number('hourly_limit', t.hourlyLimit, 'min="1" max="10000000" placeholder="1000"')}${number('burst_limit', t.burstLimit, 'min="1" max="100000" placeholder="10"')}
 <button class="primary">${e(t.createKey)}</button></form>`,
     ],

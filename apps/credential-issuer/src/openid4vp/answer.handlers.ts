@@ -1,0 +1,39 @@
+import { handle } from '@svc/http';
+import { ZDcApiPresentationResponse, ZPresentationRequestParams, ZWalletPresentationResponse } from '@svc/schemas';
+import { takeAnswer } from './answer.js';
+import { responseUri } from './create-request.handlers.js';
+import type { Openid4vpDeps } from './deps.js';
+import { notForDcApi, presentationRefused, presentationRequestNotFound, requestNotOpen, unexpectedOrigin } from './errors.js';
+import { findRequest, resultOf } from './presentation-requests.js';
+
+/**
+ * POST /presentation-requests/:id/response: the wallet's answer (direct_post.jwt, OpenID4VP 1.0
+ * §8.3), a form with one JWE. Public: only the holder of the request's key can make one that decrypts.
+ */
+export function walletResponseHandler(deps: Openid4vpDeps) {
+  return handle({ params: ZPresentationRequestParams, body: ZWalletPresentationResponse }, async ({ params, body }, _req, res) => {
+    const request = await findRequest(deps.db, params.id, deps.clock.now(), deps.keyEncryption);
+    if (!request) throw requestNotOpen('No such presentation request');
+    if (request.status !== 'pending') throw requestNotOpen(`This presentation request is ${request.status}; an answer changes nothing now`);
+    const outcome = await takeAnswer(deps, request, body.response, { kind: 'direct_post', responseUri: responseUri(deps.config.publicUrl, request.id) });
+    if (outcome.status === 'failed') throw presentationRefused(outcome.errors?.[0]?.message ?? 'The presentation was refused');
+    res.set('Cache-Control', 'no-store').json({});
+  });
+}
+
+/**
+ * POST /presentation-requests/:id/dc-api-response: what a page got from the Digital Credentials
+ * API, relayed by the integrator's backend with its API key, with the page's origin. The origin
+ * must be one the request named, and the key binding must be for it, so a forged origin gains nothing.
+ */
+export function dcApiResponseHandler(deps: Openid4vpDeps) {
+  return handle({ params: ZPresentationRequestParams, body: ZDcApiPresentationResponse }, async ({ params, body }, _req, res) => {
+    const request = await findRequest(deps.db, params.id, deps.clock.now(), deps.keyEncryption);
+    if (!request || request.organizationId !== res.locals.caller!.organizationId) throw presentationRequestNotFound();
+    if (request.status !== 'pending') throw requestNotOpen(`This presentation request is ${request.status}; an answer changes nothing now`);
+    if (!request.asked.expected_origins) throw notForDcApi();
+    if (!request.asked.expected_origins.includes(body.origin)) throw unexpectedOrigin(body.origin);
+    const outcome = await takeAnswer(deps, request, body.response.response, { kind: 'dc_api', origin: body.origin });
+    res.set('Cache-Control', 'no-store').json(resultOf({ ...request, status: outcome.status, result: outcome }));
+  });
+}

@@ -1,0 +1,67 @@
+import { compactDecrypt, importJWK } from 'jose';
+import { pemOf } from '../keys/certificates.js';
+import { signedTokenStatusList, tokenStatusListUrl } from '../openid4vci/credentials/token-status-lists.js';
+import type { Openid4vpDeps } from './deps.js';
+import { alreadyAnswered, undecryptableAnswer } from './errors.js';
+import { type Outcome, type PresentationState, recordOutcome } from './presentation-requests.js';
+import { responseKeyThumbprint } from './request-object.js';
+import { dcApiSessionTranscript, redirectSessionTranscript } from './session-transcript.js';
+import { anchorsOf } from './trust.js';
+import { verifyAnswer, ZAnswer } from './verify-answer.js';
+
+type Pending = Extract<PresentationState, { status: 'pending' }>;
+
+/** How the answer came: posted by the wallet to the response URI, or relayed from a page that used the DC API. */
+export type Channel = { kind: 'direct_post'; responseUri: string } | { kind: 'dc_api'; origin: string };
+
+async function decrypt(request: Pending, jwe: string): Promise<unknown> {
+  try {
+    const key = await importJWK(request.responseKey.privateJwk, 'ECDH-ES');
+    const { plaintext } = await compactDecrypt(jwe, key, { keyManagementAlgorithms: ['ECDH-ES'], contentEncryptionAlgorithms: ['A128GCM', 'A256GCM'] });
+    return JSON.parse(new TextDecoder().decode(plaintext));
+  } catch {
+    throw undecryptableAnswer();
+  }
+}
+
+/**
+ * The wallet's answer to an open request: decrypted (one that does not decrypt is refused and
+ * changes nothing), checked, and recorded as the request's only outcome with its webhook event.
+ */
+export async function takeAnswer(deps: Openid4vpDeps, request: Pending, jwe: string, channel: Channel): Promise<Outcome> {
+  const decrypted = await decrypt(request, jwe);
+  const now = deps.clock.now();
+  const outcome = await outcomeOf(deps, request, decrypted, channel, now);
+  if (!(await recordOutcome(deps.db, request, outcome, now))) throw alreadyAnswered();
+  return outcome;
+}
+
+async function outcomeOf(deps: Openid4vpDeps, request: Pending, decrypted: unknown, channel: Channel, now: Date): Promise<Outcome> {
+  const parsed = ZAnswer.safeParse(decrypted);
+  if (!parsed.success)
+    return { status: 'failed', errors: [{ check: 'vp_token', message: 'The answer is not {vp_token: {<credential query id>: [<presentation>]}}' }] };
+  if (channel.kind === 'direct_post' && parsed.data.state !== request.state)
+    return { status: 'failed', errors: [{ check: 'state', message: 'The answer’s state is not this request’s' }] };
+  const signer = await deps.verifierKey.signer();
+  const keyThumbprint = await responseKeyThumbprint(request.responseKey.publicJwk);
+  const ownLists = tokenStatusListUrl(deps.config.publicUrl, '');
+  const ca = await deps.issuerCa.authority();
+  return verifyAnswer(request.asked, parsed.data, {
+    nonce: request.nonce,
+    audience: channel.kind === 'dc_api' ? `origin:${channel.origin}` : signer.clientId,
+    sessionTranscript:
+      channel.kind === 'dc_api'
+        ? dcApiSessionTranscript({ origin: channel.origin, nonce: request.nonce, keyThumbprint })
+        : redirectSessionTranscript({ clientId: signer.clientId, nonce: request.nonce, keyThumbprint, responseUri: channel.responseUri }),
+    anchors: anchorsOf([pemOf(ca), ...(deps.config.TRUSTED_ISSUER_CERTS ? [deps.config.TRUSTED_ISSUER_CERTS] : [])], request.asked.trusted_issuers),
+    now,
+    ownStatusList: async (uri) => {
+      if (!uri.startsWith(ownLists)) return undefined;
+      const list = await signedTokenStatusList(
+        { db: deps.db, publicUrl: deps.config.publicUrl, signer: () => deps.issuerKeys.jwtSigner(), now, ttlSeconds: deps.config.STATUS_LIST_MAX_AGE_SECONDS },
+        uri.slice(ownLists.length).toLowerCase(),
+      );
+      return list?.jwt;
+    },
+  });
+}
