@@ -154,12 +154,24 @@ export const PRESENTATION_EXAMPLES: Record<string, OperationExample[]> = {
   ],
   'GET /presentation-requests/{id}': [
     {
-      summary: 'the result while the wallet has not answered',
-      setup: ASK,
+      summary:
+        'the result after a wallet answered: here the guide’s command line wallet (scripts/wallet.mjs, made of outside libraries) takes an age SD-JWT VC from an offer and presents it to the request',
+      setup: `${ASK}
+node apps/credential-issuer/scripts/wallet.mjs prove "$(echo "$PRESENTATION" | jq -r .request_link)" --offer "$(curl -s -X POST ${ISSUER}/credential-offers \\
+  -H "X-API-Token: $API_TOKEN" -H 'content-type: application/json' \\
+  -d '{"credential_configuration_id": "age_over_sd_jwt", "claims": {"age_over_18": true}, "tx_code": false}' | jq -r .offer_link)"   # {"status":200,"credential_query_id":"age_over_sd_jwt","disclosed":{"age_over_18":true}}`,
       params: { id: '$PRESENTATION_ID' },
       headers: { 'X-API-Token': '$API_TOKEN' },
       status: 200,
-      response: { id: ID, status: 'pending', expires_at: '2026-12-10T09:05:00.000Z' },
+      response: {
+        id: ID,
+        status: 'verified',
+        expires_at: '2026-12-10T09:05:00.000Z',
+        presets: {
+          age_over_18: { value: true, format: 'dc+sd-jwt', issuer: ISSUER, verified_at: '2026-12-10T09:00:04.000Z', expires_at: '2027-12-10T09:00:00.000Z' },
+        },
+        claims: { age_over_sd_jwt: { age_over_18: true } },
+      },
     },
   ],
   'GET /presentation-requests/{id}/request-object': [
