@@ -1,6 +1,7 @@
 import { compactDecrypt, importJWK } from 'jose';
 import { pemOf } from '../keys/certificates.js';
 import { signedTokenStatusList, tokenStatusListUrl } from '../openid4vci/credentials/token-status-lists.js';
+import { verifyPresentation } from '../verification/verify-presentation.js';
 import type { Openid4vpDeps } from './deps.js';
 import { alreadyAnswered, undecryptableAnswer } from './errors.js';
 import { type Outcome, type PresentationState, recordOutcome } from './presentation-requests.js';
@@ -46,6 +47,7 @@ async function outcomeOf(deps: Openid4vpDeps, request: Pending, decrypted: unkno
   const keyThumbprint = await responseKeyThumbprint(request.responseKey.publicJwk);
   const ownLists = tokenStatusListUrl(deps.config.publicUrl, '');
   const ca = await deps.issuerCa.authority();
+  const anchors = anchorsOf([pemOf(ca), ...(deps.config.TRUSTED_ISSUER_CERTS ? [deps.config.TRUSTED_ISSUER_CERTS] : [])], request.asked.trusted_issuers);
   return verifyAnswer(request.asked, parsed.data, {
     nonce: request.nonce,
     audience: channel.kind === 'dc_api' ? `origin:${channel.origin}` : signer.clientId,
@@ -53,7 +55,7 @@ async function outcomeOf(deps: Openid4vpDeps, request: Pending, decrypted: unkno
       channel.kind === 'dc_api'
         ? dcApiSessionTranscript({ origin: channel.origin, nonce: request.nonce, keyThumbprint })
         : redirectSessionTranscript({ clientId: signer.clientId, nonce: request.nonce, keyThumbprint, responseUri: channel.responseUri }),
-    anchors: anchorsOf([pemOf(ca), ...(deps.config.TRUSTED_ISSUER_CERTS ? [deps.config.TRUSTED_ISSUER_CERTS] : [])], request.asked.trusted_issuers),
+    anchors,
     now,
     ownStatusList: async (uri) => {
       if (!uri.startsWith(ownLists)) return undefined;
@@ -63,5 +65,14 @@ async function outcomeOf(deps: Openid4vpDeps, request: Pending, decrypted: unkno
       );
       return list?.jwt;
     },
+    // As POST /presentations/verify checks them, in the organization's share of the signing threads.
+    verifyDataIntegrity: (presentation, options) =>
+      verifyPresentation(
+        { db: deps.db, pool: deps.pool, publicUrl: deps.config.publicUrl, trust: deps.trustedIssuers, ownResources: deps.ownResources },
+        presentation,
+        { ...options, trustedIssuers: anchors.dids },
+        request.organizationId,
+        now,
+      ),
   });
 }

@@ -5,7 +5,7 @@ import { type CreatePresentationRequest, PRESENTATION_FORMATS, PRESENTATION_REQU
 import type { JWK } from 'jose';
 import { invalidField } from '../http/errors.js';
 import type { Openid4vpDeps } from './deps.js';
-import { presetQuery, UNVERIFIED_FORMATS } from './preset-queries.js';
+import { presetQuery } from './preset-queries.js';
 import { type AskedFor, responseKeyLabel } from './presentation-requests.js';
 import { signRequestObject } from './request-object.js';
 
@@ -14,7 +14,7 @@ export const responseUri = (publicUrl: string, id: string) => `${publicUrl}/pres
 
 /** The DCQL query the request stands for, refused (400, naming the field) where no wallet could answer it or it cannot be checked. */
 function askedFor(body: CreatePresentationRequest, publicUrl: string): AskedFor {
-  const formats = (body.formats ?? PRESENTATION_FORMATS).filter((f) => !UNVERIFIED_FORMATS.includes(f));
+  const formats = body.formats ?? PRESENTATION_FORMATS;
   let dcql = body.dcql_query;
   if (body.presets) {
     const built = presetQuery(body.presets, formats, publicUrl);

@@ -5,6 +5,8 @@ import type { ApiTokenDeps } from '../http/require-token.js';
 import type { IssuerCa } from '../keys/issuer-ca.js';
 import type { IssuerKeys } from '../keys/issuer-keys.js';
 import type { VerifierKey } from '../keys/verifier-key.js';
+import type { SigningPool } from '../vc/signing-pool.js';
+import type { TrustedIssuers } from '../verification/trusted-issuers.js';
 
 /** What the OpenID4VP verifier needs from the app. */
 export interface Openid4vpDeps extends ApiTokenDeps, Pick<CoreDeps, 'db' | 'clock' | 'logger'> {
@@ -17,4 +19,8 @@ export interface Openid4vpDeps extends ApiTokenDeps, Pick<CoreDeps, 'db' | 'cloc
   issuerKeys: IssuerKeys;
   /** Seals each request's ephemeral response key at rest. */
   keyEncryption: KeyEncryption;
+  /** W3C presentations (ldp_vc): their Data Integrity proofs run in the signing threads, whose DIDs are trusted as POST /presentations/verify trusts them. */
+  pool: SigningPool;
+  trustedIssuers: TrustedIssuers;
+  ownResources: (url: string) => string | undefined;
 }

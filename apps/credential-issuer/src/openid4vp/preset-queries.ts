@@ -33,11 +33,18 @@ const ownSources: CredentialSource[] = WALLET_CREDENTIAL_TYPES.flatMap((type) =>
     meta: (publicUrl) => ({ vct_values: [`${publicUrl}/credential-types/${type.type}`] }),
     presets: Object.fromEntries(withPreset.map((c) => [c.preset, [c.name]])),
   };
+  const ldpVc: CredentialSource = {
+    id: `${key}_ldp_vc`,
+    format: 'ldp_vc',
+    meta: () => ({ type_values: [['VerifiableCredential', type.vcType]] }),
+    presets: Object.fromEntries(withPreset.map((c) => [c.preset, ['credentialSubject', c.name]])),
+  };
   const mdoc = type.mdoc;
   // The age mdoc is the EU age verification attestation: one query answers with ours or anyone's (below).
-  if (!mdoc || mdoc.doctype === EU_AGE_VERIFICATION) return [sdJwt];
+  if (!mdoc || mdoc.doctype === EU_AGE_VERIFICATION) return [sdJwt, ldpVc];
   return [
     sdJwt,
+    ldpVc,
     {
       id: `${key}_mdoc`,
       format: 'mso_mdoc',
@@ -78,9 +85,6 @@ export const CREDENTIAL_SOURCES: readonly CredentialSource[] = [
     presets: { age_over_18: [MDL_NAMESPACE, 'age_over_18'], age_over_21: [MDL_NAMESPACE, 'age_over_21'] },
   },
 ];
-
-/** Not yet verified by this service: such a query is refused when made, not when a wallet answers. */
-export const UNVERIFIED_FORMATS: readonly PresentationFormat[] = ['ldp_vc'];
 
 /**
  * The DCQL query for presets: each credential that answers at least one of them asks for the

@@ -12,16 +12,23 @@ export interface TrustAnchors {
   roots: x509.X509Certificate[];
   /** Issuer URLs (SD-JWT VC `iss`) the request limits trust to; empty: any issuer under the roots. */
   issuers: string[];
+  /** Issuer DIDs (W3C credentials) the request names: trusted beside this issuer's and VERIFY_TRUSTED_ISSUERS, and then the only ones. */
+  dids: string[];
+  /** The request named whom it trusts: a credential is accepted only from what it named. */
+  narrowed: boolean;
+  /** The request named roots of its own (they replace the deployment's). */
+  ownRoots: boolean;
 }
 
 export function anchorsOf(deploymentRootsPem: string[], requested: readonly string[] | undefined): TrustAnchors {
   const deployment = deploymentRootsPem.flatMap(pemCertificates).map((der) => new x509.X509Certificate(der));
-  if (!requested?.length) return { roots: deployment, issuers: [] };
+  if (!requested?.length) return { roots: deployment, issuers: [], dids: [], narrowed: false, ownRoots: false };
   const requestedRoots = requested.filter((t) => t.includes('-----BEGIN CERTIFICATE-----')).flatMap(pemCertificates);
   const issuers = requested.filter((t) => /^https?:\/\//.test(t));
+  const dids = requested.filter((t) => t.startsWith('did:'));
   const roots = requestedRoots.map((der) => new x509.X509Certificate(der));
   // Issuer URLs alone keep the deployment's roots: the URL narrows, the roots still vouch.
-  return { roots: roots.length > 0 ? roots : deployment, issuers };
+  return { roots: roots.length > 0 ? roots : deployment, issuers, dids, narrowed: true, ownRoots: roots.length > 0 };
 }
 
 /**
@@ -64,4 +71,12 @@ export function leafNames(leaf: x509.X509Certificate, issuer: string): boolean {
     host = undefined;
   }
   return names.some((n) => (n.type === 'url' && n.value === issuer) || (n.type === 'dns' && host !== undefined && n.value === host));
+}
+
+/** Whether a certificate-signed credential (SD-JWT VC, mdoc) of `named` may be accepted under a narrowed request. */
+export function certificateIssuerNamed(anchors: TrustAnchors, named: (issuerUrl: string) => boolean): boolean {
+  if (!anchors.narrowed) return true;
+  if (anchors.issuers.length > 0) return anchors.issuers.some(named);
+  // Roots of its own are what the request trusts; DIDs alone name no certificate issuer.
+  return anchors.ownRoots;
 }

@@ -2,6 +2,7 @@ import { compileQuery, type ClaimRecord, type PredicateResult } from '@svc/query
 import { PRESENTABLE_PRESETS, type PresentablePreset, type PresentationFormat } from '@svc/schemas';
 import { z } from 'zod';
 import { readClaimPath } from './formats/claim-paths.js';
+import { verifyLdpVc } from './formats/ldp-vc.js';
 import { verifyMdoc } from './formats/mdoc.js';
 import type { FormatVerifier, PresentationContext, PresentedCredential } from './formats/presented.js';
 import { verifySdJwtVc } from './formats/sd-jwt-vc.js';
@@ -9,12 +10,18 @@ import { presetPath } from './preset-queries.js';
 import type { AskedFor, Outcome } from './presentation-requests.js';
 import { Refusal, refuse } from './refusals.js';
 
-/** One verifier per format a wallet may present; a format without one is refused when a request asks for it. */
-export const FORMAT_VERIFIERS: Partial<Record<PresentationFormat, FormatVerifier>> = { 'dc+sd-jwt': verifySdJwtVc, mso_mdoc: verifyMdoc };
+/** One verifier per format a wallet may present. */
+export const FORMAT_VERIFIERS: Record<PresentationFormat, FormatVerifier> = { 'dc+sd-jwt': verifySdJwtVc, mso_mdoc: verifyMdoc, ldp_vc: verifyLdpVc };
 
 /** The decrypted answer (OpenID4VP 1.0 §8.1): one presentation per credential query (`multiple` is never asked). */
 export const ZAnswer = z.object({
-  vp_token: z.record(z.string().max(64), z.array(z.string().min(1).max(200_000)).min(1).max(1)),
+  vp_token: z.record(
+    z.string().max(64),
+    z
+      .array(z.union([z.string().min(1).max(200_000), z.record(z.string(), z.unknown())]))
+      .min(1)
+      .max(1),
+  ),
   state: z.string().max(200).optional(),
 });
 export type Answer = z.infer<typeof ZAnswer>;
@@ -81,10 +88,8 @@ export async function verifyAnswer(asked: AskedFor, answer: Answer, shared: Shar
     for (const [queryId, [presentation]] of entries) {
       const query = asked.dcql_query.credentials.find((c) => c.id === queryId);
       if (!query) refuse('unrequested_credential', `The answer presents ${queryId.slice(0, 64)}, which the request did not ask for`);
-      const verify = FORMAT_VERIFIERS[query!.format];
-      if (!verify) refuse('format', `Presentations in ${query!.format} are not verified by this service`);
       try {
-        verified.set(queryId, await verify!(presentation!, { ...shared, query: query! }));
+        verified.set(queryId, await FORMAT_VERIFIERS[query!.format](presentation!, { ...shared, query: query! }));
       } catch (err) {
         throw err instanceof Refusal ? err.of(queryId) : err;
       }

@@ -200,10 +200,10 @@ describe('an OpenID4VP 1.0 verifier that answers with presets', () => {
     const both = await ask({ presets: ['age_over_18'], dcql_query: { credentials: [{ id: 'a', format: 'dc+sd-jwt' }] } });
     expect(both.status).toBe(400);
     expect(both.body.details).toEqual(expect.arrayContaining([expect.objectContaining({ field: 'body.dcql_query' })]));
-    const ldp = await ask({ dcql_query: { credentials: [{ id: 'a', format: 'ldp_vc' }] } });
-    expect(ldp.status).toBe(400);
-    const onlyUnverified = await ask({ presets: ['is_human'], formats: ['ldp_vc'] });
-    expect(onlyUnverified.status).toBe(400);
+    const outsideFormats = await ask({ dcql_query: { credentials: [{ id: 'a', format: 'ldp_vc' }] }, formats: ['dc+sd-jwt'] });
+    expect(outsideFormats.body.details).toEqual([expect.objectContaining({ field: 'dcql_query.credentials[0].format' })]);
+    const unanswerable = await ask({ presets: ['kyc_passed'], formats: ['mso_mdoc'] });
+    expect(unanswerable.body.details).toEqual([expect.objectContaining({ field: 'presets', message: expect.stringContaining('kyc_passed') })]);
     const policy = await ask({ presets: ['age_over_18'], policy: { allOf: [{ claim: 'kyc_passed', operator: '==', value: true }] } });
     expect(policy.status).toBe(400);
     expect(JSON.stringify(policy.body)).toContain('kyc_passed');

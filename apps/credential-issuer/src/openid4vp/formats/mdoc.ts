@@ -11,7 +11,7 @@ import * as x509 from '@peculiar/x509';
 import { exportJWK } from 'jose';
 import type { PresentationCheck } from '@svc/schemas';
 import { Refusal, refuse } from '../refusals.js';
-import { leafNames, trustedLeaf, type TrustAnchors } from '../trust.js';
+import { certificateIssuerNamed, leafNames, trustedLeaf, type TrustAnchors } from '../trust.js';
 import { checkRequestedClaims } from './claim-paths.js';
 import type { FormatVerifier } from './presented.js';
 
@@ -87,7 +87,8 @@ function checkOf(category: string | undefined, check: string): PresentationCheck
 }
 
 export const verifyMdoc: FormatVerifier = async (presentation, context) => {
-  if (!/^[A-Za-z0-9_-]+$/.test(presentation)) refuse('vp_token', 'An mdoc presentation is the base64url of a DeviceResponse');
+  if (typeof presentation !== 'string' || !/^[A-Za-z0-9_-]+$/.test(presentation))
+    return refuse('vp_token', 'An mdoc presentation is the base64url of a DeviceResponse');
   const refused: { chain?: Refusal } = {};
   const failures: { check: PresentationCheck; message: string }[] = [];
   let response: Awaited<ReturnType<Verifier['verifyDeviceResponse']>>;
@@ -127,7 +128,7 @@ export const verifyMdoc: FormatVerifier = async (presentation, context) => {
   checkRequestedClaims(context.query, claims);
   const issuerAuth = document.issuerSigned.issuerAuth;
   const signer = certificate(issuerAuth.certificate);
-  if (context.anchors.issuers.length > 0 && !context.anchors.issuers.some((issuer) => leafNames(signer, issuer)))
+  if (!certificateIssuerNamed(context.anchors, (issuer) => leafNames(signer, issuer)))
     refuse('issuer_trust', 'This request trusts other issuers than the one that signed this mdoc');
   return {
     format: 'mso_mdoc',

@@ -27,10 +27,23 @@ export interface PresentationContext {
   now: Date;
   /** An SD-JWT VC status list this issuer publishes, read without the network; undefined for another issuer's. */
   ownStatusList: (uri: string) => Promise<string | undefined>;
+  /** A W3C presentation with Data Integrity proofs, checked as POST /presentations/verify checks it. */
+  verifyDataIntegrity: (presentation: Record<string, unknown>, options: { challenge: string; domain: string }) => Promise<DataIntegrityVerdict>;
 }
 
+/** What the Data Integrity verification says of a presentation and its one credential. */
+export interface DataIntegrityVerdict {
+  verified: boolean;
+  /** The presentation's own proof (the holder's, with challenge and domain). */
+  errors: { detail: string }[];
+  credentialResults: { verified: boolean; errors: { title: string; detail: string }[] }[];
+}
+
+/** One presentation of the vp_token: a string (SD-JWT VC, mdoc) or a JSON object (a W3C presentation). */
+export type Presentation = string | Record<string, unknown>;
+
 /** One verifier per format: checks one presentation, throws a Refusal naming the failed check. */
-export type FormatVerifier = (presentation: string, context: PresentationContext) => Promise<PresentedCredential>;
+export type FormatVerifier = (presentation: Presentation, context: PresentationContext) => Promise<PresentedCredential>;
 
 /** Every string segment the query's claim paths name: what a wallet may disclose (all, when it names none). */
 export function namedSegments(query: CredentialQuery): Set<string> | undefined {

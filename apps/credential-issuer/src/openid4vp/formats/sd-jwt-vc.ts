@@ -8,7 +8,7 @@ import { createHash, createPublicKey, type KeyObject, verify } from 'node:crypto
 import { SDJwtVcInstance } from '@sd-jwt/sd-jwt-vc';
 import { decodeJwt, decodeProtectedHeader, type JWK } from 'jose';
 import { Refusal, refuse } from '../refusals.js';
-import { leafNames, trustedLeaf } from '../trust.js';
+import { certificateIssuerNamed, leafNames, trustedLeaf } from '../trust.js';
 import { checkRequestedClaims } from './claim-paths.js';
 import { type FormatVerifier, namedSegments, type PresentationContext } from './presented.js';
 
@@ -76,7 +76,9 @@ function asRefusal(err: unknown): Refusal {
   return new Refusal('issuer_signature', `The issuer’s signature does not hold: ${message}`);
 }
 
-export const verifySdJwtVc: FormatVerifier = async (presentation, context) => {
+export const verifySdJwtVc: FormatVerifier = async (presented, context) => {
+  if (typeof presented !== 'string') return refuse('vp_token', 'An SD-JWT VC presentation is a string: <issuer-signed JWT>~<disclosures>~<key binding JWT>');
+  const presentation = presented;
   const parts = presentation.split('~');
   const kbJwt = parts.at(-1);
   if (parts.length < 2) refuse('vp_token', 'An SD-JWT VC presentation is <issuer-signed JWT>~<disclosures>~<key binding JWT>');
@@ -85,7 +87,7 @@ export const verifySdJwtVc: FormatVerifier = async (presentation, context) => {
   const payload = decoded(() => decodeJwt(parts[0]!), 'The issuer-signed JWT cannot be read');
   if (typeof payload.iss !== 'string' || !leafNames(issuer.leaf, payload.iss))
     refuse('issuer_trust', `The issuer’s certificate does not name the credential’s iss (${String(payload.iss)})`);
-  if (context.anchors.issuers.length > 0 && !context.anchors.issuers.includes(payload.iss!))
+  if (!certificateIssuerNamed(context.anchors, (issuer) => issuer === payload.iss))
     refuse('issuer_trust', `This request trusts other issuers than ${payload.iss}`);
   const now = context.now.getTime() / 1000;
   if (typeof payload.exp === 'number' && payload.exp <= now) refuse('validity', `The credential expired at ${new Date(payload.exp * 1000).toISOString()}`);
