@@ -195,6 +195,11 @@ const ZConfig = z.object({
     blank,
     z.string().max(500_000).includes('-----BEGIN CERTIFICATE-----', { message: 'must be PEM certificates' }).optional(),
   ),
+  /**
+   * `true`: other issuers' status lists (named by presented SD-JWT VCs) may be fetched from private
+   * and loopback addresses and over http. For development against an issuer on the same machine only.
+   */
+  STATUS_LISTS_ALLOW_PRIVATE: env.bool(false),
   /** An issuer key from configuration instead of the database: both multibase halves. */
   ISSUER_PUBLIC_KEY_MULTIBASE: z.preprocess(
     blank,

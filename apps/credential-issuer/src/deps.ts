@@ -1,5 +1,5 @@
 import { ApiKeyAuthenticator, KeyLimiter, LimitEvents } from '@svc/api-keys';
-import { dependencyCheck, readPackageVersion, type ReadinessCheck } from '@svc/http';
+import { dependencyCheck, outboundFetch, readPackageVersion, type ReadinessCheck } from '@svc/http';
 import { coreChecks, createCoreDeps, type CoreDeps } from '@svc/runtime';
 import { KeyEncryption } from '@svc/signing-keys';
 import { WalletProviders } from '@svc/wallet-attestations';
@@ -97,6 +97,12 @@ export function buildDeps(config: Config): AppDeps {
     trustedIssuers: new TrustedIssuers(core.db, issuerKeys, config.VERIFY_TRUSTED_ISSUERS, core.clock),
     walletDpop: walletDpopProofs(core),
     walletProviders: new WalletProviders(config.WALLET_PROVIDERS),
+    // A status list is a bit per credential: 1 MiB holds eight million of them.
+    statusListFetch: outboundFetch(config.STATUS_LISTS_ALLOW_PRIVATE, {
+      what: 'The presented credential’s status list',
+      maxBytes: 1024 * 1024,
+      log: core.logger,
+    }),
     requestEncryptionKey: new RequestEncryptionKey({ db: core.db, keys: keyEncryption }),
     // Type metadata this issuer serves, whose digests a credential's relatedResource may name: the
     // JSON-LD contexts and document loader, by contrast, live in vc/, which the signing threads load.

@@ -1,5 +1,5 @@
 import { TimestampBatch } from '@svc/db';
-import { dependencyCheck, readPackageVersion, type ReadinessCheck } from '@svc/http';
+import { dependencyCheck, readPackageVersion, type ReadinessCheck, outboundFetch } from '@svc/http';
 import { type Clock, coreChecks, createCoreDeps, type CoreDeps, DpopProofs } from '@svc/runtime';
 import { WalletProviders } from '@svc/wallet-attestations';
 import { KeyEncryption, WebhookSecrets } from '@svc/signing-keys';
@@ -8,7 +8,6 @@ import type { Config } from './config.js';
 import { SIGNING_ALGORITHMS, SigningKeys } from './keys/signing-keys.js';
 import { purgeExpired as purgeExpiredRows } from './authorize/authorizations.js';
 import { ClientAssertions } from './clients/client-assertions.js';
-import { outboundFetch } from './clients/outbound-fetch.js';
 import { BackchannelLogout } from './logout/backchannel-logout.js';
 import { RequestLimits } from './limits/request-limits.js';
 import { PresetCache } from './data-access/preset-cache.js';

@@ -19,3 +19,4 @@ export { curlCommand, exampleBlock, examplePath, examplesMarkdown, responseExamp
 export { PLATFORM_OPERATIONS } from './platform-operations.js';
 export { errorResponses } from './platform-operations.js';
 export { ipv6Groups, limitSource, mappedIpv4 } from './source-address.js';
+export { InternalAddressError, isPublicAddress, type OutboundFetch, type OutboundOptions, outboundFetch } from './outbound-fetch.js';

@@ -1,3 +1,4 @@
+import { InternalAddressError } from '@svc/http';
 import { compactDecrypt, importJWK } from 'jose';
 import { pemOf } from '../keys/certificates.js';
 import { signedTokenStatusList, tokenStatusListUrl } from '../openid4vci/credentials/token-status-lists.js';
@@ -9,6 +10,7 @@ import { responseKeyThumbprint } from './request-object.js';
 import { dcApiSessionTranscript, redirectSessionTranscript } from './session-transcript.js';
 import { anchorsOf } from './trust.js';
 import { verifyAnswer, ZAnswer } from './verify-answer.js';
+import { Refusal } from './refusals.js';
 
 type Pending = Extract<PresentationState, { status: 'pending' }>;
 
@@ -37,6 +39,23 @@ export async function takeAnswer(deps: Openid4vpDeps, request: Pending, jwe: str
   return outcome;
 }
 
+/** How long another issuer's status list may take to answer. */
+const STATUS_LIST_TIMEOUT_MS = 5000;
+
+/** Another issuer's status list, fetched over https (the address checked when connecting), 5 s at most. */
+async function foreignStatusList(deps: Openid4vpDeps, uri: string): Promise<string> {
+  const url = URL.canParse(uri) ? new URL(uri) : undefined;
+  if (!url || (url.protocol !== 'https:' && !deps.config.STATUS_LISTS_ALLOW_PRIVATE))
+    throw new Refusal('status', `The status list URI ${uri.slice(0, 200)} is not an https URL`);
+  const res = await deps
+    .statusListFetch(url.href, { headers: { accept: 'application/statuslist+jwt' }, signal: AbortSignal.timeout(STATUS_LIST_TIMEOUT_MS) })
+    .catch((err: unknown) => {
+      throw new Refusal('status', err instanceof InternalAddressError ? err.message : `The status list at ${url.href} could not be fetched`);
+    });
+  if (res.status !== 200) throw new Refusal('status', `The status list at ${url.href} answered ${res.status}`);
+  return (await res.text()).trim();
+}
+
 async function outcomeOf(deps: Openid4vpDeps, request: Pending, decrypted: unknown, channel: Channel, now: Date): Promise<Outcome> {
   const parsed = ZAnswer.safeParse(decrypted);
   if (!parsed.success)
@@ -57,13 +76,22 @@ async function outcomeOf(deps: Openid4vpDeps, request: Pending, decrypted: unkno
         : redirectSessionTranscript({ clientId: signer.clientId, nonce: request.nonce, keyThumbprint, responseUri: channel.responseUri }),
     anchors,
     now,
-    ownStatusList: async (uri) => {
-      if (!uri.startsWith(ownLists)) return undefined;
-      const list = await signedTokenStatusList(
-        { db: deps.db, publicUrl: deps.config.publicUrl, signer: () => deps.issuerKeys.jwtSigner(), now, ttlSeconds: deps.config.STATUS_LIST_MAX_AGE_SECONDS },
-        uri.slice(ownLists.length).toLowerCase(),
-      );
-      return list?.jwt;
+    statusList: async (uri) => {
+      if (uri.startsWith(ownLists)) {
+        const list = await signedTokenStatusList(
+          {
+            db: deps.db,
+            publicUrl: deps.config.publicUrl,
+            signer: () => deps.issuerKeys.jwtSigner(),
+            now,
+            ttlSeconds: deps.config.STATUS_LIST_MAX_AGE_SECONDS,
+          },
+          uri.slice(ownLists.length).toLowerCase(),
+        );
+        if (!list) throw new Refusal('status', `This issuer has no status list at ${uri}`);
+        return list.jwt;
+      }
+      return foreignStatusList(deps, uri);
     },
     // As POST /presentations/verify checks them, in the organization's share of the signing threads.
     verifyDataIntegrity: (presentation, options) =>

@@ -1,3 +1,4 @@
+import type { OutboundFetch } from '@svc/http';
 import type { CoreDeps } from '@svc/runtime';
 import type { KeyEncryption } from '@svc/signing-keys';
 import type { Config } from '../config.js';
@@ -23,4 +24,6 @@ export interface Openid4vpDeps extends ApiTokenDeps, Pick<CoreDeps, 'db' | 'cloc
   pool: SigningPool;
   trustedIssuers: TrustedIssuers;
   ownResources: (url: string) => string | undefined;
+  /** Other issuers' status lists: never from an internal address (STATUS_LISTS_ALLOW_PRIVATE lifts it, for development). */
+  statusListFetch: OutboundFetch;
 }

@@ -1,10 +1,10 @@
 import type { Logger } from '@svc/http';
+import { outboundFetch } from '@svc/http';
 import type { Cache } from '@svc/kv';
 import type { Clock } from '@svc/runtime';
 import { createLocalJWKSet, createRemoteJWKSet, customFetch, decodeJwt, type JSONWebKeySet, type JWTPayload, jwtVerify, type JWTVerifyGetKey } from 'jose';
 import { invalidClient } from '../errors.js';
 import type { Application } from './application.js';
-import { outboundFetch } from './outbound-fetch.js';
 import { clientAlgorithms } from './fapi.js';
 
 /** Asymmetric algorithms only: a client's assertion never rests on a shared secret. */

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { Logger } from '@svc/http';
+import type { Logger, outboundFetch } from '@svc/http';
 import { appScopedUserId, clientSessionId } from '../keys/keyed.js';
 import { signToken } from '../tokens/tokens.js';
 import { signingAlgorithmOf } from '../clients/signing-algorithms.js';
 import type { TokenContext } from '../tokens/token-context.js';
-import type { outboundFetch } from '../clients/outbound-fetch.js';
 
 /** OpenID Connect Back-Channel Logout 1.0 §2.4: the event a logout token carries. */
 const LOGOUT_EVENT = 'http://schemas.openid.net/event/backchannel-logout';

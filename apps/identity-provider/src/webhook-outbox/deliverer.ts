@@ -1,8 +1,7 @@
 import { ChangeListener, type Db, Prisma } from '@svc/db';
-import type { Logger, Metrics } from '@svc/http';
+import type { Logger, Metrics, OutboundFetch } from '@svc/http';
 import type { Clock } from '@svc/runtime';
 import { webhookEvent } from '@svc/schemas';
-import type { OutboundFetch } from '../clients/outbound-fetch.js';
 import { recordWebhookEvent, webhookIdOf } from './events.js';
 import { DISABLE_AFTER_MS, retryDelayMs } from './schedule.js';
 import type { WebhookSecrets } from '@svc/signing-keys';

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { isIP } from 'node:net';
-import { ValidationError } from '@svc/http';
+import { ValidationError, isPublicAddress } from '@svc/http';
 import type { WebhookDelivery, WebhookEndpoint as Row } from '@svc/db';
 import { type WebhookEventType, webhookEvent, type ZCreateWebhookRequest, type ZUpdateWebhookRequest, type ZWebhookDeliveryQuery } from '@svc/schemas';
 import type { z } from 'zod';
-import { isPublicAddress } from '../clients/outbound-fetch.js';
 import type { Developer } from '../developer/developer-auth.js';
 import { conflict, deliveryNotFound, webhookNotFound } from '../errors.js';
 import type { WebhookDeps } from './deps.js';

@@ -25,8 +25,8 @@ export interface PresentationContext {
   sessionTranscript: Uint8Array;
   anchors: TrustAnchors;
   now: Date;
-  /** An SD-JWT VC status list this issuer publishes, read without the network; undefined for another issuer's. */
-  ownStatusList: (uri: string) => Promise<string | undefined>;
+  /** The Token Status List at `uri` as a signed JWT: this issuer's read without the network, another's fetched (never from an internal address). */
+  statusList: (uri: string) => Promise<string>;
   /** A W3C presentation with Data Integrity proofs, checked as POST /presentations/verify checks it. */
   verifyDataIntegrity: (presentation: Record<string, unknown>, options: { challenge: string; domain: string }) => Promise<DataIntegrityVerdict>;
 }

@@ -103,12 +103,12 @@ export const verifySdJwtVc: FormatVerifier = async (presented, context) => {
       if (!jwk) throw new Refusal('key_binding', 'The credential names no holder key (cnf.jwk)');
       return verifies(data, signature, createPublicKey({ key: jwk as never, format: 'jwk' }), kbAlg);
     },
-    // Never the network: only this issuer's own lists are read (another issuer's is not yet checked, and says so).
+    // Never the library's own fetch: this issuer's lists are read locally, another's through the guarded fetch.
     statusListFetcher: async (uri) => {
-      const own = await context.ownStatusList(uri);
-      if (!own) throw new Refusal('status', `The status list ${uri} is another issuer’s; this verifier checks only its own issuer’s lists`);
-      statusListJwt = own;
-      return own;
+      statusListJwt = await context.statusList(uri);
+      const sub = decoded(() => decodeJwt(statusListJwt), 'The status list token cannot be read').sub;
+      if (sub !== uri) throw new Refusal('status', `The status list token at ${uri} is for ${String(sub)}`);
+      return statusListJwt;
     },
     // The list is signed like the credential: by a certificate chain to a trusted root.
     statusVerifier: async (data, signature) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { isPublicAddress } from './outbound-fetch.js';
+import { isPublicAddress } from '../src/outbound-fetch.js';
 
 describe('isPublicAddress', () => {
   it.each([

@@ -1,7 +1,7 @@
 // Which addresses an outbound request (a client's jwks_uri, a back-channel logout, a webhook) may
 // reach: the public internet only, however an internal address is written.
 import { describe, expect, it } from '@jest/globals';
-import { isPublicAddress } from '../../src/clients/outbound-fetch.js';
+import { isPublicAddress } from '../src/outbound-fetch.js';
 
 describe('isPublicAddress', () => {
   it('refuses loopback, private, link-local and metadata addresses in every IPv4 and IPv6 spelling', () => {

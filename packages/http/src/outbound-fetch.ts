@@ -2,7 +2,8 @@ import { lookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { BlockList, isIP } from 'node:net';
-import { ipv6Groups, type Logger, mappedIpv4 } from '@svc/http';
+import type { Logger } from './logger.js';
+import { ipv6Groups, mappedIpv4 } from './source-address.js';
 
 // Addresses a client's jwks_uri must never reach: this host, private networks, link-local (where
 // cloud metadata services answer, 169.254.169.254 and fd00:ec2::254), shared and reserved space.
@@ -95,11 +96,12 @@ export interface OutboundOptions {
 export type OutboundFetch = ReturnType<typeof outboundFetch>;
 
 /**
- * The fetch for every request to an address a client registered (its jwks_uri, as jose's
- * customFetch; its backchannel_logout_uri): it refuses private, loopback, link-local and reserved
+ * The fetch for every request to an address someone else chose (a client's jwks_uri, as jose's
+ * customFetch; its backchannel_logout_uri; a webhook endpoint; a presented credential's status
+ * list): it refuses private, loopback, link-local and reserved
  * addresses, checked on the resolved address, follows no redirect and reads at most 256 KiB of the
- * answer. `allowInternal` (JWKS_URI_ALLOW_PRIVATE) lifts the address check, for development
- * against a client on the same machine.
+ * answer. `allowInternal` (JWKS_URI_ALLOW_PRIVATE and its kin) lifts the address check, for
+ * development against a party on the same machine.
  */
 export function outboundFetch(allowInternal: boolean, { what = "The client's jwks_uri", maxBytes = MAX_BYTES, overflow = 'error', log }: OutboundOptions = {}) {
   const answer = (status: number, headers: Headers, chunks: Buffer[]) => new Response(NO_BODY.has(status) ? null : Buffer.concat(chunks), { status, headers });
