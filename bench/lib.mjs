@@ -25,13 +25,13 @@ process.env.ORGANIZATION_BURST_LIMIT ??= '100000';
  * The bench database, and an API token that may issue credentials whose limits never cap a run
  * (the per-key limits are measured in tests), the issuer's signing keys made.
  */
-export async function issuerBench() {
+export async function issuerBench(permissions = 'credentials:issue') {
   const database = await benchDatabase();
   const db = createPrismaClient(database.url);
   const ctx = { db, now: () => new Date() };
   const owner = await createUser(ctx, { email: `bench-${randomBytes(4).toString('hex')}@bench.example`, password: 'bench password' });
   const org = await createOrg(ctx, { name: 'Bench', ownerEmail: owner.email });
-  const token = (await createApiKey(ctx, { org: org.id, permissions: 'credentials:issue', hourlyLimit: 10_000_000, burstLimit: 100_000 })).key;
+  const token = (await createApiKey(ctx, { org: org.id, permissions, hourlyLimit: 10_000_000, burstLimit: 100_000 })).key;
   await ensureSigningKeys(ctx);
   await db.$disconnect();
   return { database, token };

@@ -200,6 +200,10 @@ const ZConfig = z.object({
    * and loopback addresses and over http. For development against an issuer on the same machine only.
    */
   STATUS_LISTS_ALLOW_PRIVATE: env.bool(false),
+  /** Presentation requests one organization may hold open at once (each lives 300 s); past it, 429. */
+  PRESENTATION_REQUESTS_OPEN_PER_ORGANIZATION: env.int(1000, 1),
+  /** How long a presentation request's result is kept after the request's 300 s (then the row is deleted). */
+  PRESENTATION_RESULTS_KEPT_SECONDS: env.int(24 * 3600, 60),
   /** An issuer key from configuration instead of the database: both multibase halves. */
   ISSUER_PUBLIC_KEY_MULTIBASE: z.preprocess(
     blank,

@@ -16,6 +16,9 @@ export const PRESENTATION_RESPONSE_MODES = ['direct_post.jwt', 'dc_api.jwt'] as 
 export const PRESENTABLE_PRESETS = ['is_human', 'palm_verified', 'age_over_18', 'age_over_21', 'kyc_passed', 'country_of_residence'] as const;
 export type PresentablePreset = (typeof PRESENTABLE_PRESETS)[number];
 
+/** Answers that may fail before a request is closed as failed. */
+export const PRESENTATION_FAILED_ANSWERS = 3;
+
 /** Seconds a presentation request stays open. */
 export const PRESENTATION_REQUEST_SECONDS = 300;
 
@@ -83,11 +86,13 @@ const ZOrigin = z
   .refine((value) => {
     try {
       const url = new URL(value);
-      return (url.protocol === 'https:' || url.protocol === 'http:') && url.origin === value;
+      // Browsers offer the Digital Credentials API in secure contexts only: https, or http on the machine itself.
+      const local = url.hostname === 'localhost' || url.hostname === '127.0.0.1' || url.hostname === '[::1]';
+      return (url.protocol === 'https:' || (url.protocol === 'http:' && local)) && url.origin === value;
     } catch {
       return false;
     }
-  }, 'must be an origin such as https://shop.example (scheme, host and port, no path)');
+  }, 'must be an https origin such as https://shop.example (scheme, host and port, no path; http only for localhost)');
 
 /** A trusted issuer: a DID, an SD-JWT VC `iss` URL, or a PEM root certificate. */
 const ZTrustedIssuer = z
@@ -184,6 +189,8 @@ export const ZPresentedPreset = z.object({
   issuer: z.string(),
   verified_at: z.string(),
   expires_at: z.string().nullable(),
+  /** For this service's own credentials, who vouched for the value: the identity provider (the person's verified data) or your organization (your own offer). */
+  vouched_by: z.enum(['identity_provider', 'organization']).optional(),
 });
 
 export const ZPresentationResult = z.object({
@@ -199,6 +206,7 @@ export const ZPresentationResult = z.object({
       evidence: z.object({ claimsUsed: z.array(z.record(z.string(), z.unknown())), checkResults: z.array(z.record(z.string(), z.unknown())) }),
     })
     .optional(),
+  /** Why the last answer was refused: with status failed, the third; with status pending, an earlier one (the request is still open). */
   errors: z.array(ZPresentationError).optional(),
 });
 export type PresentationResult = z.infer<typeof ZPresentationResult>;

@@ -103,7 +103,8 @@ export async function certifyKey(ca: CertificateAuthority, leaf: LeafRequest): P
     extensions: [
       new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true),
       new x509.ExtendedKeyUsageExtension([EXTENDED_KEY_USAGES[leaf.usage ?? 'document signer']], true),
-      new x509.SubjectAlternativeNameExtension([{ type: 'url', value: leaf.issuerUrl }]),
+      // An issuer's key names the issuer URL, so a credential's `iss` matches it; a reader's never does, so it can never pass for the issuer's.
+      ...(leaf.usage === 'reader' ? [] : [new x509.SubjectAlternativeNameExtension([{ type: 'url', value: leaf.issuerUrl }])]),
       await x509.AuthorityKeyIdentifierExtension.create(ca.certificate, false),
       await x509.SubjectKeyIdentifierExtension.create(publicKey),
     ],

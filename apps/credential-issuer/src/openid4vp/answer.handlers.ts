@@ -4,18 +4,18 @@ import { takeAnswer } from './answer.js';
 import { responseUri } from './create-request.handlers.js';
 import type { Openid4vpDeps } from './deps.js';
 import { notForDcApi, presentationRefused, presentationRequestNotFound, requestNotOpen, unexpectedOrigin } from './errors.js';
-import { findRequest, resultOf } from './presentation-requests.js';
+import { findRequest, NOT_OPEN, resultOf } from './presentation-requests.js';
 
 /**
  * POST /presentation-requests/:id/response: the wallet's answer (direct_post.jwt, OpenID4VP 1.0
- * §8.3), a form with one JWE. Public: only the holder of the request's key can make one that decrypts.
+ * §8.3), a form with one JWE. Public, as the wallet calls it: anyone who fetched the request object
+ * can encrypt to its key, which is why a refused answer does not close the request (recordOutcome).
  */
 export function walletResponseHandler(deps: Openid4vpDeps) {
   return handle({ params: ZPresentationRequestParams, body: ZWalletPresentationResponse }, async ({ params, body }, _req, res) => {
     const request = await findRequest(deps.db, params.id, deps.clock.now(), deps.keyEncryption);
-    if (!request) throw requestNotOpen('No such presentation request');
-    if (request.status !== 'pending') throw requestNotOpen(`This presentation request is ${request.status}; an answer changes nothing now`);
-    const outcome = await takeAnswer(deps, request, body.response, { kind: 'direct_post', responseUri: responseUri(deps.config.publicUrl, request.id) });
+    if (request?.status !== 'pending') throw requestNotOpen(NOT_OPEN);
+    const { outcome } = await takeAnswer(deps, request, body.response, { kind: 'direct_post', responseUri: responseUri(deps.config.publicUrl, request.id) });
     if (outcome.status === 'failed') throw presentationRefused(outcome.errors?.[0]?.message ?? 'The presentation was refused');
     res.set('Cache-Control', 'no-store').json({});
   });
@@ -33,7 +33,9 @@ export function dcApiResponseHandler(deps: Openid4vpDeps) {
     if (request.status !== 'pending') throw requestNotOpen(`This presentation request is ${request.status}; an answer changes nothing now`);
     if (!request.asked.expected_origins) throw notForDcApi();
     if (!request.asked.expected_origins.includes(body.origin)) throw unexpectedOrigin(body.origin);
-    const outcome = await takeAnswer(deps, request, body.response.response, { kind: 'dc_api', origin: body.origin });
-    res.set('Cache-Control', 'no-store').json(resultOf({ ...request, status: outcome.status, result: outcome }));
+    const { outcome, closed } = await takeAnswer(deps, request, body.response.response, { kind: 'dc_api', origin: body.origin });
+    res
+      .set('Cache-Control', 'no-store')
+      .json(resultOf(closed ? { ...request, status: outcome.status, result: outcome } : { ...request, lastRefusal: outcome }));
   });
 }

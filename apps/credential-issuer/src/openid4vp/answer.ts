@@ -11,6 +11,7 @@ import { dcApiSessionTranscript, redirectSessionTranscript } from './session-tra
 import { anchorsOf } from './trust.js';
 import { verifyAnswer, ZAnswer } from './verify-answer.js';
 import { Refusal } from './refusals.js';
+import type { OwnReference, Voucher } from './formats/presented.js';
 
 type Pending = Extract<PresentationState, { status: 'pending' }>;
 
@@ -29,14 +30,38 @@ async function decrypt(request: Pending, jwe: string): Promise<unknown> {
 
 /**
  * The wallet's answer to an open request: decrypted (one that does not decrypt is refused and
- * changes nothing), checked, and recorded as the request's only outcome with its webhook event.
+ * changes nothing), checked, and recorded (recordOutcome: verified closes the request, a third
+ * refusal too).
  */
-export async function takeAnswer(deps: Openid4vpDeps, request: Pending, jwe: string, channel: Channel): Promise<Outcome> {
+export async function takeAnswer(deps: Openid4vpDeps, request: Pending, jwe: string, channel: Channel): Promise<{ outcome: Outcome; closed: boolean }> {
   const decrypted = await decrypt(request, jwe);
   const now = deps.clock.now();
   const outcome = await outcomeOf(deps, request, decrypted, channel, now);
-  if (!(await recordOutcome(deps.db, request, outcome, now))) throw alreadyAnswered();
-  return outcome;
+  const recorded = await recordOutcome(deps.db, request, outcome, now);
+  if (recorded === 'not open') throw alreadyAnswered();
+  return { outcome, closed: recorded === 'closed' };
+}
+
+/**
+ * Who vouched for one of this issuer's credentials: the identity provider (issued on a person's
+ * approval, from their verified data) or the asking organization (its own offer). Another
+ * organization's offer says only what that organization vouched for, so it answers nothing here.
+ */
+async function ownVoucher(db: Openid4vpDeps['db'], organizationId: string, reference: OwnReference): Promise<Voucher> {
+  const where =
+    'statusList' in reference
+      ? { statusListId: reference.statusList.listId, statusListIndex: reference.statusList.index }
+      : { signatureDigest: reference.signatureDigest };
+  const record = await db.issuedCredential.findFirst({ where, select: { organizationId: true, approval: true, batchOf: true } });
+  if (!record) throw new Refusal('issuer_trust', 'This issuer has no record of the credential');
+  // A batch's copies point at its first, which holds the approval.
+  const lead = record.batchOf ? await db.issuedCredential.findUnique({ where: { id: record.batchOf }, select: { approval: true } }) : record;
+  if (lead?.approval) return 'identity_provider';
+  if (record.organizationId === organizationId) return 'organization';
+  throw new Refusal(
+    'issuer_trust',
+    'This credential was vouched for by another organization’s offer, not by the identity provider: only those or your own organization’s are accepted',
+  );
 }
 
 /** How long another issuer's status list may take to answer. */
@@ -66,8 +91,11 @@ async function outcomeOf(deps: Openid4vpDeps, request: Pending, decrypted: unkno
   const keyThumbprint = await responseKeyThumbprint(request.responseKey.publicJwk);
   const ownLists = tokenStatusListUrl(deps.config.publicUrl, '');
   const ca = await deps.issuerCa.authority();
-  const anchors = anchorsOf([pemOf(ca), ...(deps.config.TRUSTED_ISSUER_CERTS ? [deps.config.TRUSTED_ISSUER_CERTS] : [])], request.asked.trusted_issuers);
+  const anchors = anchorsOf(pemOf(ca), deps.config.TRUSTED_ISSUER_CERTS, request.asked.trusted_issuers);
   return verifyAnswer(request.asked, parsed.data, {
+    issuerUrl: deps.config.publicUrl,
+    ownVoucher: (reference) => ownVoucher(deps.db, request.organizationId, reference),
+    ownDid: async (did) => (await deps.trustedIssuers.trusts(did)) === 'this issuer',
     nonce: request.nonce,
     audience: channel.kind === 'dc_api' ? `origin:${channel.origin}` : signer.clientId,
     sessionTranscript:

@@ -4,7 +4,9 @@ import { compileQuery, QueryError } from '@svc/query-engine';
 import { type CreatePresentationRequest, PRESENTATION_FORMATS, PRESENTATION_REQUEST_SECONDS, ZCreatePresentationRequest } from '@svc/schemas';
 import type { JWK } from 'jose';
 import { invalidField } from '../http/errors.js';
+import { certificatesProblem } from '../keys/verifier-key.js';
 import type { Openid4vpDeps } from './deps.js';
+import { tooManyOpenRequests } from './errors.js';
 import { presetQuery } from './preset-queries.js';
 import { type AskedFor, responseKeyLabel } from './presentation-requests.js';
 import { signRequestObject } from './request-object.js';
@@ -41,6 +43,10 @@ function askedFor(body: CreatePresentationRequest, publicUrl: string): AskedFor 
       throw err;
     }
   }
+  for (const [i, trusted] of (body.trusted_issuers ?? []).entries()) {
+    const problem = trusted.includes('-----BEGIN CERTIFICATE-----') ? certificatesProblem(trusted) : undefined;
+    if (problem) throw invalidField(`trusted_issuers[${i}]`, problem);
+  }
   return {
     dcql_query: dcql!,
     response_mode: body.response_mode,
@@ -59,12 +65,16 @@ export function createPresentationRequestHandler(deps: Openid4vpDeps) {
     const asked = askedFor(body, publicUrl);
     const id = randomUUID();
     const now = deps.clock.now();
+    const caller = res.locals.caller!;
+    // Each open request holds a key and a row: an organization holds so many at once, whatever its number of keys.
+    const open = await deps.db.presentationRequest.count({ where: { organizationId: caller.organizationId, status: 'pending', expiresAt: { gt: now } } });
+    if (open >= deps.config.PRESENTATION_REQUESTS_OPEN_PER_ORGANIZATION) throw tooManyOpenRequests(deps.config.PRESENTATION_REQUESTS_OPEN_PER_ORGANIZATION);
     const expiresAt = new Date(now.getTime() + PRESENTATION_REQUEST_SECONDS * 1000);
     const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-    const publicJwk: JWK = { ...(publicKey.export({ format: 'jwk' }) as JWK), kid: id, use: 'enc', alg: 'ECDH-ES' };
+    // Its kid is its own, not the request's id: the key is public, the id stays the integrator's.
+    const publicJwk: JWK = { ...(publicKey.export({ format: 'jwk' }) as JWK), kid: randomBytes(12).toString('base64url'), use: 'enc', alg: 'ECDH-ES' };
     const nonce = randomBytes(24).toString('base64url');
     const state = randomBytes(24).toString('base64url');
-    const caller = res.locals.caller!;
     await deps.db.presentationRequest.create({
       data: {
         id,

@@ -14,7 +14,7 @@ const TAG = 'Presentations (OpenID4VP)';
 const keyRefused = {
   401: 'X-API-Token missing or unknown',
   403: 'Disabled, or without presentations:verify',
-  429: 'Over the key’s limits or its organization’s budget (Retry-After)',
+  429: 'Over the key’s limits or its organization’s budget, or (making a request) PRESENTATION_REQUESTS_OPEN_PER_ORGANIZATION open at once (Retry-After)',
 };
 const tooMany = 'Over WALLET_REQUESTS_PER_MINUTE from this address (Retry-After)';
 
@@ -41,7 +41,7 @@ export const PRESENTATION_OPERATIONS: OperationSpec[] = [
     path: '/presentation-requests/{id}',
     tag: TAG,
     summary: 'The result: pending, verified, failed or expired',
-    description: `verified: presets {value, format, issuer, verified_at, expires_at}, claims (what was disclosed, per credential query id) and, with a policy, policy_result {result, evidence}. failed: errors [{check, credential_query_id?, message}], check one of ${PRESENTATION_CHECKS.join(', ')}. Nothing else of the presentation is kept. Requests of other organizations are 404.`,
+    description: `verified: presets {value, format, issuer, verified_at, expires_at, vouched_by? (this service’s own credentials: identity_provider or organization)}, claims (what was disclosed, per credential query id) and, with a policy, policy_result {result, evidence}. failed (or pending after a refused answer): errors [{check, credential_query_id?, message}], check one of ${PRESENTATION_CHECKS.join(', ')}. Nothing else of the presentation is kept. Requests of other organizations are 404.`,
     security: [['apiToken']],
     params: ZPresentationRequestParams,
     responses: {
@@ -64,7 +64,7 @@ export const PRESENTATION_OPERATIONS: OperationSpec[] = [
         contentType: 'application/oauth-authz-req+jwt',
         headers: { 'Cache-Control': 'no-store', 'Access-Control-Allow-Origin': '*' },
       },
-      ...errorResponses({ 400: 'invalid_request: no such request, or it is no longer open', 429: tooMany }),
+      ...errorResponses({ 400: 'invalid_request: the request is not open (unknown, answered or expired: the same words for each)', 429: tooMany }),
     },
   },
   {
@@ -73,14 +73,14 @@ export const PRESENTATION_OPERATIONS: OperationSpec[] = [
     tag: TAG,
     summary: 'The wallet’s answer (direct_post.jwt)',
     description:
-      'Form-encoded response=<JWE> (ECDH-ES to the request’s key; plaintext {vp_token: {<credential query id>: [<presentation>]}, state}). One that does not decrypt is refused and changes nothing; the first that does is final, verified or failed, and fires presentation.verified or presentation.failed. SD-JWT VC: the issuer’s x5c chain to a trusted root naming its iss, key binding JWT with this nonce and the client_id as aud, disclosures, Token Status List, validity. mdoc: issuerAuth chain, MSO digests and validity, the device signature over the OpenID4VP session transcript.',
+      'Form-encoded response=<JWE> (ECDH-ES to the request’s key; plaintext {vp_token: {<credential query id>: [<presentation>]}, state}). One that does not decrypt is refused and changes nothing. A verified answer closes the request (presentation.verified); a refused one leaves it open, its errors in the result, until the third closes it as failed (presentation.failed): anyone who saw the link can encrypt to the key. SD-JWT VC: the issuer’s x5c chain to a trusted root naming its iss, key binding JWT with this nonce and the client_id as aud, disclosures, Token Status List, validity. mdoc: issuerAuth chain, MSO digests and validity, the device signature over the OpenID4VP session transcript.',
     params: ZPresentationRequestParams,
     body: ZWalletPresentationResponse,
     bodyTypes: ['application/x-www-form-urlencoded'],
     responses: {
       200: { description: 'Received and verified', schema: z.object({}), headers: { 'Access-Control-Allow-Origin': '*' } },
       ...errorResponses({
-        400: 'invalid_request: no such open request, an answer that does not decrypt (the request stays open), or a presentation that failed a check (the request is now failed; the result says which)',
+        400: 'invalid_request: the request is not open (unknown, answered or expired: the same words for each), an answer that does not decrypt (the request stays open), or a presentation that failed a check (the result says which; the third closes the request)',
         409: 'already_answered: another answer was taken first',
         429: tooMany,
       }),

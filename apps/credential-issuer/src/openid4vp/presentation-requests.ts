@@ -1,6 +1,6 @@
 import { type Db, outboxInsert } from '@svc/db';
 import type { KeyEncryption } from '@svc/signing-keys';
-import { type DcqlQuery, type PresentablePreset, type PresentationResult, webhookEvent } from '@svc/schemas';
+import { type DcqlQuery, PRESENTATION_FAILED_ANSWERS, type PresentablePreset, type PresentationResult, webhookEvent } from '@svc/schemas';
 import type { JWK } from 'jose';
 
 /** What the integrator asked, as kept beside the request (never the wallet's answer). */
@@ -28,11 +28,16 @@ export type PresentationState =
       state: string;
       responseKey: { publicJwk: JWK; privateJwk: JWK };
       expiresAt: Date;
+      /** What the last refused answer failed, while the request is still open. */
+      lastRefusal: Outcome | undefined;
     }
   | { status: 'verified' | 'failed'; id: string; organizationId: string; result: Outcome; expiresAt: Date }
-  | { status: 'expired'; id: string; organizationId: string; expiresAt: Date };
+  | { status: 'expired'; id: string; organizationId: string; expiresAt: Date; lastRefusal: Outcome | undefined };
 
 type Row = NonNullable<Awaited<ReturnType<Db['presentationRequest']['findUnique']>>>;
+
+/** What a wallet is told of a request that is not open, whether unknown, answered or expired. */
+export const NOT_OPEN = 'This presentation request is not open: ask the verifier for a new one';
 
 /** The sealed key's label: the request's own, so a sealed key moved to another row does not open. */
 export const responseKeyLabel = (id: string) => `presentation-request:${id}`;
@@ -40,7 +45,8 @@ export const responseKeyLabel = (id: string) => `presentation-request:${id}`;
 export function stateOf(row: Row, now: Date, keys: KeyEncryption): PresentationState {
   const base = { id: row.id, organizationId: row.organizationId, expiresAt: row.expiresAt };
   if (row.status === 'verified' || row.status === 'failed') return { ...base, status: row.status, result: row.result as Outcome };
-  if (row.expiresAt <= now) return { ...base, status: 'expired' };
+  const lastRefusal = (row.result as Outcome | null) ?? undefined;
+  if (row.expiresAt <= now) return { ...base, status: 'expired', lastRefusal };
   const sealed = row.responseKey as { publicJwk: JWK; sealed: unknown };
   return {
     ...base,
@@ -49,6 +55,7 @@ export function stateOf(row: Row, now: Date, keys: KeyEncryption): PresentationS
     nonce: row.nonce,
     state: row.state,
     responseKey: { publicJwk: sealed.publicJwk, privateJwk: keys.open<JWK>(sealed.sealed, responseKeyLabel(row.id)) },
+    lastRefusal,
   };
 }
 
@@ -57,30 +64,43 @@ export async function findRequest(db: Db, id: string, now: Date, keys: KeyEncryp
   return row ? stateOf(row, now, keys) : undefined;
 }
 
+/** What recording an answer did: closed the request (verified, or failed for the last time), left it open, or found it closed. */
+export type Recorded = 'closed' | 'open' | 'not open';
+
 /**
- * Records the answer if the request is still open, with its webhook event in the same transaction:
- * false when another answer got there first (the first answer is final).
+ * Records an answer if the request is still open, with its webhook event in the same transaction.
+ * A verified answer closes it. A refused one closes it only when it is the third: anyone who saw
+ * the link can encrypt to the request's key, so one refused answer must not end it for the wallet.
  */
-export async function recordOutcome(db: Db, request: { id: string; organizationId: string }, outcome: Outcome, now: Date): Promise<boolean> {
+export async function recordOutcome(db: Db, request: { id: string; organizationId: string }, outcome: Outcome, now: Date): Promise<Recorded> {
   return db.$transaction(async (tx) => {
-    const { count } = await tx.presentationRequest.updateMany({
-      where: { id: request.id, status: 'pending', expiresAt: { gt: now } },
-      // The private key goes with the answer: nothing can be decrypted for this request again.
-      data: { status: outcome.status, result: outcome as never, answeredAt: now, responseKey: {} },
-    });
-    if (count === 0) return false;
+    const result = JSON.stringify(outcome);
+    // The private key goes when the request closes: nothing can be decrypted for it again.
+    const rows = await tx.$queryRaw<{ status: string }[]>`
+      UPDATE "PresentationRequest"
+      SET "failedAnswers" = "failedAnswers" + ${outcome.status === 'failed' ? 1 : 0},
+          "status" = CASE WHEN ${outcome.status} = 'verified' THEN 'verified'
+                          WHEN "failedAnswers" + 1 >= ${PRESENTATION_FAILED_ANSWERS} THEN 'failed' ELSE 'pending' END,
+          "result" = ${result}::jsonb
+      WHERE "id" = ${request.id}::uuid AND "status" = 'pending' AND "expiresAt" > ${now}
+      RETURNING "status"`;
+    const status = rows[0]?.status;
+    if (!status) return 'not open';
+    if (status === 'pending') return 'open';
+    await tx.presentationRequest.update({ where: { id: request.id }, data: { answeredAt: now, responseKey: {} } });
     await outboxInsert(tx, {
       organizationId: request.organizationId,
-      event: webhookEvent(outcome.status === 'verified' ? 'presentation.verified' : 'presentation.failed', { presentation_request_id: request.id }),
+      event: webhookEvent(status === 'verified' ? 'presentation.verified' : 'presentation.failed', { presentation_request_id: request.id }),
       subject: request.id,
     });
-    return true;
+    return 'closed';
   });
 }
 
 /** The result as GET /presentation-requests/{id} answers it. */
 export function resultOf(state: PresentationState): PresentationResult {
   const base = { id: state.id, expires_at: state.expiresAt.toISOString() };
-  if (state.status === 'verified' || state.status === 'failed') return { ...base, ...state.result, status: state.status };
-  return { ...base, status: state.status };
+  if (state.status === 'pending' || state.status === 'expired')
+    return { ...base, status: state.status, ...(state.lastRefusal?.errors ? { errors: state.lastRefusal.errors } : {}) };
+  return { ...base, ...state.result, status: state.status };
 }

@@ -11,7 +11,8 @@ export class Refusal extends Error {
     message: string,
     readonly credentialQueryId?: string,
   ) {
-    super(message);
+    // A wallet's strings (an iss, an element name) may be long: what is kept and echoed is bounded.
+    super(message.length > 500 ? `${message.slice(0, 500)}…` : message);
   }
 
   /** The same refusal, said of one credential query. */

@@ -3,7 +3,7 @@ import { ZPresentationRequestParams } from '@svc/schemas';
 import { responseUri } from './create-request.handlers.js';
 import type { Openid4vpDeps } from './deps.js';
 import { requestNotOpen } from './errors.js';
-import { findRequest } from './presentation-requests.js';
+import { findRequest, NOT_OPEN } from './presentation-requests.js';
 import { signRequestObject } from './request-object.js';
 
 /** GET /presentation-requests/:id/request-object: the signed request a wallet fetches by its request_uri (public: the URI is the secret). */
@@ -11,8 +11,8 @@ export function requestObjectHandler(deps: Openid4vpDeps) {
   return handle({ params: ZPresentationRequestParams }, async ({ params }, _req, res) => {
     const now = deps.clock.now();
     const request = await findRequest(deps.db, params.id, now, deps.keyEncryption);
-    if (!request) throw requestNotOpen('No such presentation request');
-    if (request.status !== 'pending') throw requestNotOpen(`This presentation request is ${request.status}; ask the verifier for a new one`);
+    // One answer for unknown, answered and expired alike: the URI tells a stranger nothing of the outcome.
+    if (request?.status !== 'pending') throw requestNotOpen(NOT_OPEN);
     const jwt = await signRequestObject(
       await deps.verifierKey.signer(),
       {

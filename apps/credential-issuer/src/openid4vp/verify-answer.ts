@@ -36,7 +36,17 @@ function satisfiesSets(asked: AskedFor, answered: Set<string>): boolean {
 
 /** Each asked preset from the first verified credential that answers it. */
 function presetsOf(asked: AskedFor, verified: Map<string, PresentedCredential>, now: Date) {
-  const presets: Record<string, { value: unknown; format: PresentationFormat; issuer: string; verified_at: string; expires_at: string | null }> = {};
+  const presets: Record<
+    string,
+    {
+      value: unknown;
+      format: PresentationFormat;
+      issuer: string;
+      verified_at: string;
+      expires_at: string | null;
+      vouched_by?: 'identity_provider' | 'organization';
+    }
+  > = {};
   for (const preset of asked.presets ?? []) {
     for (const [queryId, credential] of verified) {
       const path = presetPath(queryId, preset);
@@ -48,6 +58,7 @@ function presetsOf(asked: AskedFor, verified: Map<string, PresentedCredential>, 
         issuer: credential.issuer,
         verified_at: now.toISOString(),
         expires_at: credential.expiresAt?.toISOString() ?? null,
+        ...(credential.vouchedBy ? { vouched_by: credential.vouchedBy } : {}),
       };
       break;
     }

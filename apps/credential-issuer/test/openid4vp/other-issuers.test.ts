@@ -77,7 +77,7 @@ beforeAll(async () => {
 afterAll(() => new Promise((resolve) => statusServer?.close(resolve)));
 
 /** A PID as the provider issues it, bound to a fresh holder key; `idx` its status entry. */
-async function pid(signedBy: typeof provider, idx: number) {
+async function pid(signedBy: typeof provider, idx: number, overrides: { vct?: string } = {}) {
   const holder = await generateKeyPair('ES256', { extractable: true });
   const sdJwt = new SDJwtVcInstance({
     hasher: digest,
@@ -89,7 +89,7 @@ async function pid(signedBy: typeof provider, idx: number) {
   const credential = await sdJwt.issue(
     {
       iss: PID_ISSUER,
-      vct: 'urn:eudi:pid:1',
+      vct: overrides.vct ?? 'urn:eudi:pid:1',
       iat: Math.floor(Date.now() / 1000),
       exp: Math.floor(Date.now() / 1000) + 86_400,
       cnf: { jwk: await exportJWK(holder.publicKey) },
@@ -134,14 +134,20 @@ describe('an EU PID of a trusted provider', () => {
     const revoked = await pid(provider, 1);
     const first = await ask({ presets: ['age_over_18'], formats: ['dc+sd-jwt'] });
     await answer(first.wallet, { eu_pid_sd_jwt: [await presentSdJwtVc(revoked.credential, revoked.privateJwk, first.wallet, { queryId: 'eu_pid_sd_jwt' })] });
-    expect(await resultOf(first.id)).toMatchObject({ status: 'failed', errors: [{ check: 'status', message: expect.stringContaining('revoked') }] });
+    expect(await resultOf(first.id)).toMatchObject({ status: 'pending', errors: [{ check: 'status', message: expect.stringContaining('revoked') }] });
+
+    // A trusted provider cannot pass for this deployment: its own credential types are vouched for by its own CA only.
+    const impostor = await pid(provider, 0, { vct: `${issuer.deps.config.publicUrl}/credential-types/age-over` });
+    const third = await ask({ dcql_query: { credentials: [{ id: 'age', format: 'dc+sd-jwt', claims: [{ path: ['age_equals_or_over', '18'] }] }] } });
+    await answer(third.wallet, { age: [await presentSdJwtVc(impostor.credential, impostor.privateJwk, third.wallet, { queryId: 'age' })] });
+    expect(await resultOf(third.id)).toMatchObject({ status: 'pending', errors: [{ check: 'issuer_trust', message: expect.stringContaining('own CA') }] });
 
     const untrusted = await pid(stranger, 0);
     const second = await ask({ presets: ['age_over_18'], formats: ['dc+sd-jwt'] });
     await answer(second.wallet, {
       eu_pid_sd_jwt: [await presentSdJwtVc(untrusted.credential, untrusted.privateJwk, second.wallet, { queryId: 'eu_pid_sd_jwt' })],
     });
-    expect(await resultOf(second.id)).toMatchObject({ status: 'failed', errors: [{ check: 'issuer_trust' }] });
+    expect(await resultOf(second.id)).toMatchObject({ status: 'pending', errors: [{ check: 'issuer_trust' }] });
 
     // Without STATUS_LISTS_ALLOW_PRIVATE, the provider's list on a loopback address is never fetched.
     const guarded = buildIssuer();

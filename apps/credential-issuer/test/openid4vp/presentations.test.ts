@@ -3,9 +3,12 @@
 // evidence; and each way an answer is refused, naming the failed check, changing nothing it must not.
 import { describe, expect, it } from '@jest/globals';
 import { type AdminContext, createApiKey } from '@svc/admin';
-import { exportJWK } from 'jose';
+import { randomUUID, sign } from 'node:crypto';
+import { digest } from '@sd-jwt/crypto-nodejs';
+import { SDJwtVcInstance } from '@sd-jwt/sd-jwt-vc';
+import { exportJWK, generateKeyPair } from 'jose';
 import request from 'supertest';
-import { SUBJECT } from '../helpers.js';
+import { arrangeOrg, SUBJECT } from '../helpers.js';
 import { AGE, apiToken, db, issuer, offered, organizationId, useRunningIssuer } from '../openid4vci/running-issuer.js';
 import { newHolder, receive } from '../openid4vci/wallet.js';
 import {
@@ -75,7 +78,9 @@ describe('an OpenID4VP 1.0 verifier that answers with presets', () => {
     const result = await resultOf(created.id);
     expect(result).toMatchObject({
       status: 'verified',
-      presets: { age_over_18: { value: true, format: 'dc+sd-jwt', issuer: issuer.deps.config.publicUrl, expires_at: expect.any(String) } },
+      presets: {
+        age_over_18: { value: true, format: 'dc+sd-jwt', issuer: issuer.deps.config.publicUrl, expires_at: expect.any(String), vouched_by: 'organization' },
+      },
       claims: { age_over_sd_jwt: { age_over_18: true } },
       policy_result: { result: true, evidence: { checkResults: [{ claim: 'age_over_18', operator: '==', passed: true }] } },
     });
@@ -137,14 +142,22 @@ describe('an OpenID4VP 1.0 verifier that answers with presets', () => {
       const res = await answer(wallet, await vpToken(wallet));
       expect(res.status).toBe(400);
       const result = await resultOf(created.id);
-      expect({ check, result }).toMatchObject({ check, result: { status: 'failed', errors: [{ check }] } });
+      expect({ check, result }).toMatchObject({ check, result: { status: 'pending', errors: [{ check }] } });
     }
     // Two presets, one credential: the set for is_human is not satisfied.
     const { created, wallet } = await askedFor({ presets: ['age_over_18', 'is_human'] });
     await answer(wallet, { age_over_sd_jwt: [await presentSdJwtVc(held.sdJwt, held.privateJwk, wallet, { queryId: 'age_over_sd_jwt' })] });
+    expect(await resultOf(created.id)).toMatchObject({ status: 'pending', errors: [{ check: 'credential_sets' }] });
+    const events = () => db.webhookEvent.findMany({ where: { organizationId, subject: created.id } });
+    // A refused answer leaves the request open (a stranger who saw the link cannot end it); the third closes it.
+    expect(await events()).toEqual([]);
+    for (let i = 0; i < 2; i++)
+      await answer(wallet, { age_over_sd_jwt: [await presentSdJwtVc(held.sdJwt, held.privateJwk, wallet, { queryId: 'age_over_sd_jwt' })] });
     expect(await resultOf(created.id)).toMatchObject({ status: 'failed', errors: [{ check: 'credential_sets' }] });
-    const events = await db.webhookEvent.findMany({ where: { organizationId, subject: created.id } });
-    expect(events.map((e) => e.type)).toEqual(['presentation.failed']);
+    expect((await events()).map((e) => e.type)).toEqual(['presentation.failed']);
+    expect(
+      (await answer(wallet, { age_over_sd_jwt: [await presentSdJwtVc(held.sdJwt, held.privateJwk, wallet, { queryId: 'age_over_sd_jwt' })] })).status,
+    ).toBe(400);
   });
 
   it('takes one answer: a replay is refused, one that does not decrypt leaves the request open, an expired request takes none', async () => {
@@ -178,12 +191,12 @@ describe('an OpenID4VP 1.0 verifier that answers with presets', () => {
     await request(issuer.app).post('/credentials/revoke').set('X-API-Token', apiToken).send({ credential_id: jti }).expect(200);
     const revoked = await askedFor();
     await answer(revoked.wallet, { age_over_sd_jwt: [await presentSdJwtVc(held.sdJwt, held.privateJwk, revoked.wallet, { queryId: 'age_over_sd_jwt' })] });
-    expect(await resultOf(revoked.created.id)).toMatchObject({ status: 'failed', errors: [{ check: 'status', credential_query_id: 'age_over_sd_jwt' }] });
+    expect(await resultOf(revoked.created.id)).toMatchObject({ status: 'pending', errors: [{ check: 'status', credential_query_id: 'age_over_sd_jwt' }] });
 
     const other = await holder();
     const narrowed = await askedFor({ presets: ['age_over_18'], trusted_issuers: ['https://issuer.elsewhere.example'] });
     await answer(narrowed.wallet, { age_over_sd_jwt: [await presentSdJwtVc(other.sdJwt, other.privateJwk, narrowed.wallet, { queryId: 'age_over_sd_jwt' })] });
-    expect(await resultOf(narrowed.created.id)).toMatchObject({ status: 'failed', errors: [{ check: 'issuer_trust' }] });
+    expect(await resultOf(narrowed.created.id)).toMatchObject({ status: 'pending', errors: [{ check: 'issuer_trust' }] });
 
     const tampered = await askedFor();
     const mdoc = Buffer.from(await presentMdoc(other.mdoc, other.privateJwk, tampered.wallet, { queryId: 'eu_age_verification' }), 'base64url');
@@ -192,7 +205,50 @@ describe('an OpenID4VP 1.0 verifier that answers with presets', () => {
     expect(at).toBeGreaterThan(0);
     mdoc[at + 'elementValue'.length] = 0xf4;
     await answer(tampered.wallet, { eu_age_verification: [mdoc.toString('base64url')] });
-    expect(await resultOf(tampered.created.id)).toMatchObject({ status: 'failed', errors: [{ check: 'digests' }] });
+    expect(await resultOf(tampered.created.id)).toMatchObject({ status: 'pending', errors: [{ check: 'digests' }] });
+  });
+
+  it('takes this issuer’s credentials only as the identity provider or the asking organization vouched for them, and signed by its issuer keys', async () => {
+    // Another organization's offer says what that organization vouched for: it answers nothing for this one.
+    const other = await arrangeOrg(db);
+    const h = await newHolder('ES256');
+    const o = await request(issuer.app)
+      .post('/credential-offers')
+      .set('X-API-Token', other.token.key)
+      .send({ ...AGE, tx_code: false });
+    const { credential } = await receive(h, o.body.offer_link);
+    const { created, wallet } = await askedFor();
+    await answer(wallet, { age_over_sd_jwt: [await presentSdJwtVc(credential, await exportJWK(h.privateKey), wallet, { queryId: 'age_over_sd_jwt' })] });
+    expect(await resultOf(created.id)).toMatchObject({
+      status: 'pending',
+      errors: [{ check: 'issuer_trust', message: expect.stringContaining('another organization') }],
+    });
+
+    // The verifier's own request-signing key is certified by the same CA, as a reader: never an issuer.
+    const verifierKey = await issuer.deps.verifierKey.signer();
+    const holderKeys = await generateKeyPair('ES256', { extractable: true });
+    const forged = await new SDJwtVcInstance({
+      hasher: digest,
+      hashAlg: 'sha-256',
+      signer: async (data) => sign('sha256', Buffer.from(data), { key: verifierKey.privateKey, dsaEncoding: 'ieee-p1363' }).toString('base64url'),
+      signAlg: 'ES256',
+      saltGenerator: () => randomUUID(),
+    }).issue(
+      {
+        iss: issuer.deps.config.publicUrl,
+        vct: `${issuer.deps.config.publicUrl}/credential-types/age-over`,
+        iat: Math.floor(Date.now() / 1000),
+        cnf: { jwk: await exportJWK(holderKeys.publicKey) },
+        age_over_18: true,
+      },
+      { _sd: ['age_over_18'] },
+      { header: { typ: 'dc+sd-jwt', x5c: verifierKey.x5c } },
+    );
+    const second = await askedFor();
+    await answer(second.wallet, {
+      age_over_sd_jwt: [await presentSdJwtVc(forged, await exportJWK(holderKeys.privateKey), second.wallet, { queryId: 'age_over_sd_jwt' })],
+    });
+    expect(await resultOf(second.created.id)).toMatchObject({ status: 'pending', errors: [{ check: 'issuer_trust' }] });
   });
 
   it('refuses to make a request no wallet could answer, or this service could not check, naming the field', async () => {

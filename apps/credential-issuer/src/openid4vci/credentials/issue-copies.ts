@@ -14,6 +14,7 @@ import { allocateStatusIndex, BITSTRING_ENTRY } from '../../status-lists/status-
 import { CREDENTIALS_V2, UNDEFINED_TERMS_V2 } from '../../vc/document-loader.js';
 import { configurationById } from '../metadata/configurations.js';
 import { didJwkOf, type Holder } from './holder-proofs.js';
+import { issuedMdocDigest } from './mdoc.js';
 import { SIGNED_FORMATS } from './signed-formats.js';
 import { tokenStatusListUrl } from './token-status-lists.js';
 
@@ -127,6 +128,7 @@ export async function issueFor(deps: IssueContext, source: IssueSource, holders:
           statusListId: place.listId,
           statusListIndex: place.index,
           format,
+          ...(format === 'mso_mdoc' ? { signatureDigest: issuedMdocDigest(copies[i]!.credential, configuration.mdoc!.doctype) } : {}),
           // The record is the first copy: it holds the approval and the notification id, the others point at it.
           ...(i === 0 ? { approval: source.approval ?? null, notificationId } : { batchOf: recordId }),
         })),

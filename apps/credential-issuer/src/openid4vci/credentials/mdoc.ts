@@ -6,7 +6,7 @@
  * the base64url of the CBOR IssuerSigned structure (Appendix A.2.4).
  */
 import { createHash, randomBytes, sign } from 'node:crypto';
-import { cborEncode, Document, type MdocContext } from '@animo-id/mdoc';
+import { cborEncode, Document, type MdocContext, parseIssuerSigned } from '@animo-id/mdoc';
 import type { JWK } from 'jose';
 import type { JwtSigningKey } from '../../keys/issuer-keys.js';
 
@@ -55,3 +55,10 @@ export async function issueMdoc(input: MdocInput, signer: JwtSigningKey): Promis
     );
   return Buffer.from(cborEncode(document.prepare().get('issuerSigned'))).toString('base64url');
 }
+
+/** The SHA-256 (base64url) of an mdoc's issuer signature: unique to it, and what finds its record when it is presented. */
+export const mdocSignatureDigest = (signature: Uint8Array) => createHash('sha256').update(signature).digest('base64url');
+
+/** The digest of an issued mdoc (the base64url IssuerSigned a wallet receives). */
+export const issuedMdocDigest = (credential: string, doctype: string) =>
+  mdocSignatureDigest(parseIssuerSigned(Buffer.from(credential, 'base64url'), doctype).issuerSigned.issuerAuth.signature);

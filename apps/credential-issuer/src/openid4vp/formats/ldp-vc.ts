@@ -8,6 +8,7 @@
  */
 import type { PresentationCheck } from '@svc/schemas';
 import { Refusal, refuse } from '../refusals.js';
+import { ownPlace } from '../../status-lists/status-lists.js';
 import { checkRequestedClaims } from './claim-paths.js';
 import { type FormatVerifier, namedSegments } from './presented.js';
 
@@ -24,6 +25,16 @@ const issuerOf = (credential: Record<string, unknown>) => {
   const issuer = credential.issuer;
   return typeof issuer === 'string' ? issuer : typeof (issuer as { id?: unknown })?.id === 'string' ? (issuer as { id: string }).id : undefined;
 };
+
+/** The one Bitstring Status List entry of this issuer a credential of its own carries (signed, as its proof has shown). */
+function ownStatusEntry(credential: Record<string, unknown>, issuerUrl: string): { listId: string; index: number } {
+  const entries = [credential.credentialStatus].flat().filter((e): e is Record<string, string> => typeof e === 'object' && e !== null);
+  const places = entries
+    .map((e) => ownPlace(issuerUrl, { statusListCredential: String(e.statusListCredential), statusListIndex: String(e.statusListIndex) }))
+    .filter((p) => p !== undefined);
+  if (places.length !== 1) return refuse('status', 'This issuer’s credential must carry exactly one status entry of its own lists');
+  return places[0]!;
+}
 
 export const verifyLdpVc: FormatVerifier = async (presentation, context) => {
   if (typeof presentation !== 'object' || Array.isArray(presentation))
@@ -53,5 +64,13 @@ export const verifyLdpVc: FormatVerifier = async (presentation, context) => {
   const claims = { type: types, credentialSubject: subject };
   checkRequestedClaims(context.query, claims);
   const validUntil = typeof credential.validUntil === 'string' ? new Date(credential.validUntil) : undefined;
-  return { format: 'ldp_vc', issuer, type: types.join(' '), claims, expiresAt: validUntil && !Number.isNaN(validUntil.getTime()) ? validUntil : undefined };
+  const vouchedBy = (await context.ownDid(issuer)) ? await context.ownVoucher({ statusList: ownStatusEntry(credential, context.issuerUrl) }) : undefined;
+  return {
+    format: 'ldp_vc',
+    issuer,
+    type: types.join(' '),
+    claims,
+    expiresAt: validUntil && !Number.isNaN(validUntil.getTime()) ? validUntil : undefined,
+    ...(vouchedBy ? { vouchedBy } : {}),
+  };
 };

@@ -11,11 +11,14 @@ import * as x509 from '@peculiar/x509';
 import { exportJWK } from 'jose';
 import type { PresentationCheck } from '@svc/schemas';
 import { Refusal, refuse } from '../refusals.js';
-import { certificateIssuerNamed, leafNames, trustedLeaf, type TrustAnchors } from '../trust.js';
+import { VERIFIED_HUMAN_DOCTYPE } from '@svc/schemas';
+import { mdocSignatureDigest } from '../../openid4vci/credentials/mdoc.js';
+import { certificateIssuerNamed, leafNames, type TrustAnchors, trustedChain } from '../trust.js';
 import { checkRequestedClaims } from './claim-paths.js';
 import type { FormatVerifier } from './presented.js';
 
 const HASHES: Record<string, string> = { ES256: 'sha256', ES384: 'sha384', ES512: 'sha512' };
+const CURVES: Record<string, string> = { ES256: 'prime256v1', ES384: 'secp384r1', ES512: 'secp521r1' };
 
 const crypto: MdocContext['crypto'] = {
   random: (length) => new Uint8Array(randomBytes(length)),
@@ -28,7 +31,7 @@ const crypto: MdocContext['crypto'] = {
 const certificate = (bytes: Uint8Array) => new x509.X509Certificate(Buffer.from(bytes));
 
 /** X.509 and COSE for the library; the chain check is trust.ts's, and the refusal it gives is kept. */
-function contextFor(anchors: TrustAnchors, now: Date, refused: { chain?: Refusal }): MdocContext {
+function contextFor(anchors: TrustAnchors, now: Date, seen: { refusal?: Refusal; underOwnCa?: boolean }): MdocContext {
   const unused = () => {
     throw new Error('A verifier never signs');
   };
@@ -49,14 +52,18 @@ function contextFor(anchors: TrustAnchors, now: Date, refused: { chain?: Refusal
       mac0: { sign: unused, verify: () => false },
     },
     x509: {
-      getIssuerNameField: ({ certificate: c, field }) => certificate(c).issuerName.getField(field),
+      // None found is undefined, not [], so that the library's "C must be present" check can fail.
+      getIssuerNameField: ({ certificate: c, field }) => {
+        const values = certificate(c).issuerName.getField(field);
+        return (values.length > 0 ? values : undefined) as string[];
+      },
       getPublicKey: async ({ certificate: c }) =>
         (await exportJWK(createPublicKey({ key: Buffer.from(certificate(c).publicKey.rawData), format: 'der', type: 'spki' }))) as never,
       validateCertificateChain: async ({ x5chain }) => {
         try {
-          await trustedLeaf(x5chain, anchors, now);
+          seen.underOwnCa = (await trustedChain(x5chain, anchors, now, 'mdoc')).underOwnCa;
         } catch (err) {
-          if (err instanceof Refusal) refused.chain = err;
+          if (err instanceof Refusal) seen.refusal = err;
           throw err;
         }
       },
@@ -89,7 +96,7 @@ function checkOf(category: string | undefined, check: string): PresentationCheck
 export const verifyMdoc: FormatVerifier = async (presentation, context) => {
   if (typeof presentation !== 'string' || !/^[A-Za-z0-9_-]+$/.test(presentation))
     return refuse('vp_token', 'An mdoc presentation is the base64url of a DeviceResponse');
-  const refused: { chain?: Refusal } = {};
+  const seen: { refusal?: Refusal; underOwnCa?: boolean } = {};
   const failures: { check: PresentationCheck; message: string }[] = [];
   let response: Awaited<ReturnType<Verifier['verifyDeviceResponse']>>;
   try {
@@ -103,13 +110,13 @@ export const verifyMdoc: FormatVerifier = async (presentation, context) => {
           if (c.status === 'FAILED') failures.push({ check: checkOf(c.category, c.check), message: c.reason ? `${c.check}: ${c.reason}` : c.check });
         },
       },
-      contextFor(context.anchors, context.now, refused),
+      contextFor(context.anchors, context.now, seen),
     );
   } catch (err) {
     return refuse('vp_token', `The DeviceResponse cannot be read: ${err instanceof Error ? err.message : String(err)}`);
   }
   const first = failures[0];
-  if (first) throw first.check === 'issuer_trust' && refused.chain ? refused.chain : new Refusal(first.check, first.message);
+  if (first) throw first.check === 'issuer_trust' && seen.refusal ? seen.refusal : new Refusal(first.check, first.message);
   if (response.documents.length !== 1) refuse('vp_token', 'The DeviceResponse must hold exactly one document');
   const document = response.documents[0]!;
   const doctype = context.query.meta?.doctype_value;
@@ -130,11 +137,16 @@ export const verifyMdoc: FormatVerifier = async (presentation, context) => {
   const signer = certificate(issuerAuth.certificate);
   if (!certificateIssuerNamed(context.anchors, (issuer) => leafNames(signer, issuer)))
     refuse('issuer_trust', 'This request trusts other issuers than the one that signed this mdoc');
+  // This issuer's doctype and URL are vouched for by its own CA only; what its CA signed has a record here.
+  if ((document.docType === VERIFIED_HUMAN_DOCTYPE || leafNames(signer, context.issuerUrl)) && !seen.underOwnCa)
+    refuse('issuer_trust', 'Only this deployment’s own CA vouches for its issuer URL and its doctypes');
+  const vouchedBy = seen.underOwnCa ? await context.ownVoucher({ signatureDigest: mdocSignatureDigest(issuerAuth.signature) }) : undefined;
   return {
     format: 'mso_mdoc',
     issuer: signer.subject,
     type: document.docType,
     claims,
     expiresAt: issuerAuth.decodedPayload.validityInfo.validUntil,
+    ...(vouchedBy ? { vouchedBy } : {}),
   };
 };

@@ -13,10 +13,24 @@ export interface PresentedCredential {
   /** The claims as the query's paths read them: for an mdoc, `{<namespace>: {<element>: value}}`. */
   claims: Record<string, unknown>;
   expiresAt: Date | undefined;
+  /** For this issuer's own credentials: who vouched for what it says. */
+  vouchedBy?: Voucher;
 }
+
+/** Who vouched for one of this issuer's credentials: the identity provider (a person's approval), or the asking organization itself (its offer). */
+export type Voucher = 'identity_provider' | 'organization';
+
+/** How one of this issuer's credentials finds its record: its status entry, or an mdoc's signature. */
+export type OwnReference = { statusList: { listId: string; index: number } } | { signatureDigest: string };
 
 /** What a presentation is checked against: the request, the channel it came by, whom to trust. */
 export interface PresentationContext {
+  /** This deployment's credential issuer URL: only its own CA vouches for it and for its credential types. */
+  issuerUrl: string;
+  /** Who vouched for one of this issuer's credentials, refused (issuer_trust) when it is another organization or nobody. */
+  ownVoucher: (reference: OwnReference) => Promise<Voucher>;
+  /** Whether a DID is one of this issuer's. */
+  ownDid: (did: string) => Promise<boolean>;
   query: CredentialQuery;
   nonce: string;
   /** The key binding's expected `aud`: the client id, or `origin:<origin>` over the DC API. */

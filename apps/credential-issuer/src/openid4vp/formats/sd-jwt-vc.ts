@@ -8,11 +8,16 @@ import { createHash, createPublicKey, type KeyObject, verify } from 'node:crypto
 import { SDJwtVcInstance } from '@sd-jwt/sd-jwt-vc';
 import { decodeJwt, decodeProtectedHeader, type JWK } from 'jose';
 import { Refusal, refuse } from '../refusals.js';
-import { certificateIssuerNamed, leafNames, trustedLeaf } from '../trust.js';
+import { certificateIssuerNamed, leafNames, trustedChain } from '../trust.js';
 import { checkRequestedClaims } from './claim-paths.js';
 import { type FormatVerifier, namedSegments, type PresentationContext } from './presented.js';
 
-const HASHES: Record<string, string> = { ES256: 'sha256', ES384: 'sha384', ES512: 'sha512' };
+/** Each algorithm with its hash and the one curve its key must be on (an RSA key never passes for ES256). */
+const ALGORITHMS: Record<string, { hash: string; curve: string }> = {
+  ES256: { hash: 'sha256', curve: 'prime256v1' },
+  ES384: { hash: 'sha384', curve: 'secp384r1' },
+  ES512: { hash: 'sha512', curve: 'secp521r1' },
+};
 /** How far a key binding's `iat` may be from now. */
 const KEY_BINDING_SKEW_SECONDS = 300;
 /** Members of an SD-JWT VC that say how it works rather than what it vouches for. */
@@ -28,9 +33,9 @@ const hasher = (data: string | ArrayBuffer, alg: string) => {
 };
 
 function verifies(data: string, signature: string, key: KeyObject, alg: unknown): boolean {
-  const hash = typeof alg === 'string' ? HASHES[alg] : undefined;
-  if (!hash) return false;
-  return verify(hash, Buffer.from(data), { key, dsaEncoding: 'ieee-p1363' }, Buffer.from(signature, 'base64url'));
+  const algorithm = typeof alg === 'string' ? ALGORITHMS[alg] : undefined;
+  if (!algorithm || key.asymmetricKeyType !== 'ec' || key.asymmetricKeyDetails?.namedCurve !== algorithm.curve) return false;
+  return verify(algorithm.hash, Buffer.from(data), { key, dsaEncoding: 'ieee-p1363' }, Buffer.from(signature, 'base64url'));
 }
 
 function decoded<T>(what: () => T, message: string): T {
@@ -47,8 +52,8 @@ async function issuerKey(jwt: string, context: PresentationContext, expectedTyp:
   if (header.typ !== expectedTyp) refuse('format', `The issuer-signed JWT's typ is ${String(header.typ)}, not ${expectedTyp}`);
   if (!Array.isArray(header.x5c) || !header.x5c.every((c) => typeof c === 'string'))
     refuse('issuer_trust', 'The issuer-signed JWT carries no x5c certificate chain (HAIP 1.0)');
-  const leaf = await trustedLeaf(header.x5c!, context.anchors, context.now);
-  return { leaf, alg: header.alg, key: createPublicKey({ key: Buffer.from(leaf.publicKey.rawData), format: 'der', type: 'spki' }) };
+  const chain = await trustedChain(header.x5c!, context.anchors, context.now, 'credential');
+  return { ...chain, alg: header.alg, key: createPublicKey({ key: Buffer.from(chain.leaf.publicKey.rawData), format: 'der', type: 'spki' }) };
 }
 
 /** The key binding JWT's own claims, checked before the library checks its signature and `sd_hash`. */
@@ -89,6 +94,12 @@ export const verifySdJwtVc: FormatVerifier = async (presented, context) => {
     refuse('issuer_trust', `The issuer’s certificate does not name the credential’s iss (${String(payload.iss)})`);
   if (!certificateIssuerNamed(context.anchors, (issuer) => issuer === payload.iss))
     refuse('issuer_trust', `This request trusts other issuers than ${payload.iss}`);
+  // This issuer's URL and credential types are vouched for by its own CA only, and its credentials are always revocable.
+  const own = payload.iss === context.issuerUrl || (typeof payload.vct === 'string' && payload.vct.startsWith(`${context.issuerUrl}/credential-types/`));
+  if (own && !(issuer.underOwnCa && payload.iss === context.issuerUrl))
+    refuse('issuer_trust', 'Only this deployment’s own CA vouches for its issuer URL and its credential types');
+  const status = (payload.status as { status_list?: { uri?: unknown; idx?: unknown } } | undefined)?.status_list;
+  if (own && (typeof status?.uri !== 'string' || typeof status.idx !== 'number')) refuse('status', 'This issuer’s credential carries no status list entry');
   const now = context.now.getTime() / 1000;
   if (typeof payload.exp === 'number' && payload.exp <= now) refuse('validity', `The credential expired at ${new Date(payload.exp * 1000).toISOString()}`);
   if (typeof payload.nbf === 'number' && payload.nbf > now + 60) refuse('validity', 'The credential is not valid yet');
@@ -113,6 +124,8 @@ export const verifySdJwtVc: FormatVerifier = async (presented, context) => {
     // The list is signed like the credential: by a certificate chain to a trusted root.
     statusVerifier: async (data, signature) => {
       const list = await issuerKey(statusListJwt, context, 'statuslist+jwt');
+      if (!leafNames(list.leaf, payload.iss!) || list.underOwnCa !== issuer.underOwnCa)
+        throw new Refusal('status', 'The status list is signed by another issuer than the credential');
       return verifies(data, signature, list.key, list.alg);
     },
   });
@@ -129,11 +142,18 @@ export const verifySdJwtVc: FormatVerifier = async (presented, context) => {
   if (vcts && !vcts.includes(vct)) refuse('type', `The credential is a ${vct}, not one of the types asked for`);
   const claims = Object.fromEntries(Object.entries(verified.payload).filter(([name]) => !TECHNICAL.has(name)));
   checkRequestedClaims(context.query, claims);
+  const ownLists = `${context.issuerUrl}/token-status-lists/`;
+  const statusUri = String(status?.uri);
+  if (own && !statusUri.startsWith(ownLists)) refuse('status', 'This issuer’s credential names a status list that is not this issuer’s');
+  const vouchedBy = own
+    ? await context.ownVoucher({ statusList: { listId: statusUri.slice(ownLists.length).toLowerCase(), index: status!.idx as number } })
+    : undefined;
   return {
     format: 'dc+sd-jwt',
     issuer: payload.iss!,
     type: vct,
     claims,
     expiresAt: typeof payload.exp === 'number' ? new Date(payload.exp * 1000) : undefined,
+    ...(vouchedBy ? { vouchedBy } : {}),
   };
 };

@@ -9,6 +9,7 @@ CREATE TABLE "PresentationRequest" (
     "state" TEXT NOT NULL,
     "responseKey" JSONB NOT NULL,
     "result" JSONB,
+    "failedAnswers" INTEGER NOT NULL DEFAULT 0,
     "expiresAt" TIMESTAMPTZ(3) NOT NULL,
     "answeredAt" TIMESTAMPTZ(3),
     "createdAt" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
