@@ -151,6 +151,7 @@ export const ZCreatedPresentationRequest = z.object({
   dc_api: ZDcApiRequest.optional(),
   dcql_query: ZDcqlQuery,
 });
+export type CreatedPresentationRequest = z.infer<typeof ZCreatedPresentationRequest>;
 
 /** Which check failed: a closed list, so an integrator can act on each. */
 export const PRESENTATION_CHECKS = [
@@ -181,6 +182,7 @@ export const ZPresentationError = z.object({
   credential_query_id: z.string().optional(),
   message: z.string(),
 });
+export type PresentationError = z.infer<typeof ZPresentationError>;
 
 export const ZPresentedPreset = z.object({
   value: z.unknown(),
@@ -192,6 +194,7 @@ export const ZPresentedPreset = z.object({
   /** For this service's own credentials, who vouched for the value: the identity provider (the person's verified data) or your organization (your own offer). */
   vouched_by: z.enum(['identity_provider', 'organization']).optional(),
 });
+export type PresentedPreset = z.infer<typeof ZPresentedPreset>;
 
 export const ZPresentationResult = z.object({
   id: z.string(),

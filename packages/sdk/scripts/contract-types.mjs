@@ -14,12 +14,15 @@ const here = fileURLToPath(new URL('..', import.meta.url));
 const target = `${here}src/contract-types.ts`;
 export const CONTRACT_TYPES = [
   'AuthorizationList',
+  'CreatedPresentationRequest',
   'CredentialOfferResponse',
   'OpenIdConfiguration',
   'PresetError',
   'PresetErrorCode',
   'PresetInfo',
   'PresetResult',
+  'PresentablePreset',
+  'PresentationResult',
   'RevokeResponse',
   'ServiceConfiguration',
   'TokenResponse',

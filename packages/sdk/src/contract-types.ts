@@ -7,6 +7,26 @@ export type AuthorizationList = {
   has_more?: boolean | undefined;
 };
 
+export type CreatedPresentationRequest = {
+  id: string;
+  status: 'pending';
+  expires_at: string;
+  request_uri: string;
+  request_link: string;
+  dcql_query: {
+    credentials: {
+      id: string;
+      format: 'dc+sd-jwt' | 'ldp_vc' | 'mso_mdoc';
+      meta?: { vct_values?: string[] | undefined; doctype_value?: string | undefined; type_values?: string[][] | undefined } | undefined;
+      claims?: { path: (string | number | null)[]; id?: string | undefined; values?: (string | number | boolean)[] | undefined }[] | undefined;
+      multiple?: false | undefined;
+      require_cryptographic_holder_binding?: true | undefined;
+    }[];
+    credential_sets?: { options: string[][]; required?: boolean | undefined }[] | undefined;
+  };
+  dc_api?: { protocol: 'openid4vp-v1-signed'; data: { request: string } } | undefined;
+};
+
 export type CredentialOfferResponse = {
   id: string;
   credential_offer: {
@@ -112,6 +132,44 @@ export type PresetResult = {
   expires_at: string;
   verified_at?: string | undefined;
   evidence?: Record<string, unknown> | undefined;
+};
+
+export type PresentablePreset = 'is_human' | 'palm_verified' | 'age_over_18' | 'age_over_21' | 'kyc_passed' | 'country_of_residence';
+
+export type PresentationResult = {
+  id: string;
+  status: 'pending' | 'expired' | 'verified' | 'failed';
+  expires_at: string;
+  presets?:
+    | Record<string, { value: unknown; format: 'dc+sd-jwt' | 'ldp_vc' | 'mso_mdoc'; issuer: string; verified_at: string; expires_at: string | null }>
+    | undefined;
+  claims?: Record<string, Record<string, unknown>> | undefined;
+  policy_result?: { result: boolean; evidence: { claimsUsed: Record<string, unknown>[]; checkResults: Record<string, unknown>[] } } | undefined;
+  errors?:
+    | {
+        check:
+          | 'type'
+          | 'format'
+          | 'status'
+          | 'state'
+          | 'nonce'
+          | 'claims'
+          | 'validity'
+          | 'credential_sets'
+          | 'vp_token'
+          | 'unrequested_credential'
+          | 'issuer_signature'
+          | 'issuer_trust'
+          | 'key_binding'
+          | 'audience'
+          | 'disclosures'
+          | 'unrequested_disclosure'
+          | 'device_signature'
+          | 'digests';
+        message: string;
+        credential_query_id?: string | undefined;
+      }[]
+    | undefined;
 };
 
 export type RevokeResponse = {

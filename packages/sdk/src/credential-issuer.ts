@@ -1,6 +1,13 @@
-import type { CredentialOfferResponse, VerifiableCredential, VerifyCredentialResponse } from './contract-types.js';
+import type {
+  CreatedPresentationRequest,
+  CredentialOfferResponse,
+  PresentationResult,
+  VerifiableCredential,
+  VerifyCredentialResponse,
+} from './contract-types.js';
 import { SvcApiError } from './errors.js';
 import { call, type TransportOptions } from './http.js';
+import { type PresentationOutcome, type PresentationRequestInput, presentationRequestBody, toOutcome } from './presentations.js';
 
 /** VC Data Model 2.0 problem details: why a check failed. */
 export interface Problem {
@@ -169,6 +176,40 @@ export class CredentialIssuerClient {
       ...(input.txCode === undefined ? {} : { tx_code: input.txCode }),
     };
     return (await call<CredentialOfferResponse>(this.options.baseUrl, '/credential-offers', { json, headers: this.headers }, this.options)).body;
+  }
+
+  /**
+   * Asks a person's wallet for presets (OpenID4VP 1.0, needs `presentations:verify`): show
+   * `request_link` as a QR code, or, with `expectedOrigins`, hand `dc_api` to
+   * `navigator.credentials.get({digital: {requests: [dc_api]}})` in your page. Open 300 s.
+   */
+  async requestPresentation(input: PresentationRequestInput): Promise<CreatedPresentationRequest> {
+    return (
+      await call<CreatedPresentationRequest>(
+        this.options.baseUrl,
+        '/presentation-requests',
+        { json: presentationRequestBody(input), headers: this.headers },
+        this.options,
+      )
+    ).body;
+  }
+
+  /** Where a request stands: poll it (or take the `presentation.*` webhook) until it is no longer `pending`. */
+  async presentationResult(id: string): Promise<PresentationOutcome> {
+    const path = `/presentation-requests/${encodeURIComponent(id)}`;
+    return toOutcome((await call<PresentationResult>(this.options.baseUrl, path, { headers: this.headers }, this.options)).body);
+  }
+
+  /**
+   * What your page got from the Digital Credentials API (the credential's `data`), relayed from
+   * your backend with the page's origin as your server knows it, never as the page says it. A
+   * presentation that fails a check is a `failed` outcome, not an exception; an origin the request
+   * did not name, or a request already answered or expired, throws.
+   */
+  async relayDcApiResponse(id: string, input: { response: { response: string }; origin: string }): Promise<PresentationOutcome> {
+    const path = `/presentation-requests/${encodeURIComponent(id)}/dc-api-response`;
+    const json = { response: input.response, origin: input.origin };
+    return toOutcome((await call<PresentationResult>(this.options.baseUrl, path, { json, headers: this.headers }, this.options)).body);
   }
 
   async revoke(credentialId: string): Promise<{ revoked: true; credential_id: string; revoked_at: string }> {

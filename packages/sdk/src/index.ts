@@ -10,6 +10,16 @@ export {
   type Verification,
   type VerifyOptions,
 } from './credential-issuer.js';
+export type {
+  DcqlQuery,
+  PresentationCheck,
+  PresentationError,
+  PresentationFormat,
+  PresentationOutcome,
+  PresentationRequestInput,
+  PresentedPreset,
+  PresentedPresetValues,
+} from './presentations.js';
 export { SvcApiError, OAuthApiError, ValidationApiError, PresetApiError, RateLimitApiError, toApiError } from './errors.js';
 export type { TransportOptions } from './http.js';
 export { verifyWebhook, WebhookVerificationError, type WebhookEvent, type KnownWebhookEvent, type VerifyWebhookOptions } from './webhooks.js';
@@ -24,6 +34,8 @@ export type {
   WalletVerification,
   VerifiableCredential,
   CredentialOfferResponse,
+  CreatedPresentationRequest,
+  PresentablePreset,
   WebhookEventType,
   WebhookEventPayloads,
 } from './contract-types.js';

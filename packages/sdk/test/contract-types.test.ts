@@ -9,11 +9,14 @@ import type * as Sdk from '../src/contract-types.js';
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const same: [
   Same<Sdk.AuthorizationList, Contract.AuthorizationList>,
+  Same<Sdk.CreatedPresentationRequest, Contract.CreatedPresentationRequest>,
   Same<Sdk.OpenIdConfiguration, Contract.OpenIdConfiguration>,
   Same<Sdk.PresetError, Contract.PresetError>,
   Same<Sdk.PresetErrorCode, Contract.PresetErrorCode>,
   Same<Sdk.PresetInfo, Contract.PresetInfo>,
   Same<Sdk.PresetResult, Contract.PresetResult>,
+  Same<Sdk.PresentablePreset, Contract.PresentablePreset>,
+  Same<Sdk.PresentationResult, Contract.PresentationResult>,
   Same<Sdk.RevokeResponse, Contract.RevokeResponse>,
   Same<Sdk.ServiceConfiguration, Contract.ServiceConfiguration>,
   Same<Sdk.TokenResponse, Contract.TokenResponse>,
@@ -24,7 +27,7 @@ const same: [
   Same<Sdk.WalletVerification, Contract.WalletVerification>,
   Same<Sdk.WebhookEventPayloads, Contract.WebhookEventPayloads>,
   Same<Sdk.WebhookEventType, Contract.WebhookEventType>,
-] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true];
+] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true];
 
 describe('the SDK’s own copy of the contract types', () => {
   it('is what scripts/contract-types.mjs generates from @svc/schemas today', () => {

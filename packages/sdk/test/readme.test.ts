@@ -83,7 +83,7 @@ function readmeBlocks(lang: 'ts' | 'js'): string[] {
 // After the README's revoke, its refresh token must be spent: tried from the same program.
 const REPORT =
   "const spent = await idp.refresh(next.refresh_token!).then(() => 'accepted', (e: { error?: string }) => e.error);\n" +
-  "console.log('\\nREPORT ' + JSON.stringify({ url, spent, me, over18, results, errors, answer, changes, is_human, rateLimit, verified, problems, verdict, revoked }));\n";
+  "console.log('\\nREPORT ' + JSON.stringify({ url, spent, me, over18, results, errors, answer, changes, is_human, rateLimit, verified, problems, verdict, revoked, asked, presentation, relayFromPage: typeof relayFromPage }));\n";
 
 /** Type-checks files of a scratch project strictly, as an integrator's tsconfig would; '' when clean. */
 function typecheck(dir: string, files: string[]): string {
@@ -172,6 +172,10 @@ function expectTheReadmeWorked(out: Record<string, any>): void {
   expect(out.answer).toMatchObject({ type: 'predicate', passed: true });
   expect(out.changes.items.length).toBeGreaterThan(0);
   expect(out).toMatchObject({ is_human: true, verified: true, problems: [], verdict: { verified: true }, revoked: false });
+  // Asked, and no wallet has answered yet; the relay is a function for a route the program has not.
+  expect(out.asked).toMatchObject({ status: 'pending', request_link: expect.stringMatching(/^openid4vp:\/\//), dc_api: { protocol: 'openid4vp-v1-signed' } });
+  expect(out.presentation).toEqual({ id: out.asked.id, status: 'pending', expires_at: out.asked.expires_at });
+  expect(out.relayFromPage).toBe('function');
   expect(out.rateLimit).toMatchObject({ limit: expect.any(Number), remaining: expect.any(Number) });
   // The README's last identity step revoked the grant: the refresh token it names is spent.
   expect(out.spent).toBe('invalid_grant');

@@ -13,6 +13,16 @@ import {
   ValidationApiError,
   WalletVerifyClient,
 } from '../src/index.js';
+// The credential issuer's own test wallets, made of outside libraries: one takes an offer (OpenID4VCI), one answers a request (OpenID4VP).
+import { newHolder, receive } from '../../../apps/credential-issuer/test/openid4vci/wallet.js';
+import {
+  answer,
+  credentialQuery,
+  dcApiAnswer,
+  presentSdJwtVc,
+  resolveDcApiRequest,
+  resolveRequest,
+} from '../../../apps/credential-issuer/test/openid4vp/library-wallet.js';
 
 const REDIRECT = 'https://app.example/callback';
 const WALLET = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
@@ -219,5 +229,59 @@ describe('CredentialIssuerClient', () => {
     expect(await (await fetch(offer.credential_offer_uri)).json()).toEqual(offer.credential_offer);
     await expect(client.offer({ configurationId: 'age_over_sd_jwt', claims: { date_of_birth: '1990-01-01' } })).rejects.toBeInstanceOf(ValidationApiError);
     await expect(new CredentialIssuerClient({ baseUrl: issuer.url, apiToken: 'svck_wrong' }).list()).rejects.toBeInstanceOf(SvcApiError);
+  }, 60_000);
+
+  it('asks a wallet for a preset and reads the result, over a link and over the Digital Credentials API', async () => {
+    const owner = await createUser(ctx, { email: uniqueEmail('verifier'), password: 'correct horse' });
+    const org = await createOrg(ctx, { name: 'Verifier Org', ownerEmail: owner.email });
+    const key = await createApiKey(ctx, { org: org.id, permissions: 'credentials:issue,presentations:verify' });
+    const client = new CredentialIssuerClient({ baseUrl: issuer.url, apiToken: key.key, timeoutMs: 60_000 });
+    // A person whose wallet took this issuer's age credential.
+    const holder = await newHolder('ES256');
+    const offer = await client.offer({ configurationId: 'age_over_sd_jwt', claims: { age_over_18: true }, txCode: true });
+    const { credential } = await receive(holder, offer.offer_link, offer.tx_code);
+    const privateJwk = await crypto.subtle.exportKey('jwk', holder.privateKey);
+    const present = async (wallet: Awaited<ReturnType<typeof resolveRequest>>, options: { nonce?: string } = {}) => ({
+      [credentialQuery(wallet, 'dc+sd-jwt').id]: [
+        await presentSdJwtVc(credential, privateJwk, wallet, { queryId: credentialQuery(wallet, 'dc+sd-jwt').id, ...options }),
+      ],
+    });
+
+    // A QR code: the wallet answers the service directly, the integrator reads the result.
+    const asked = await client.requestPresentation({ presets: ['age_over_18'], formats: ['dc+sd-jwt'], purpose: 'Age check' });
+    expect(asked).toMatchObject({ status: 'pending', request_link: expect.stringMatching(/^openid4vp:\/\/\?client_id=/) });
+    expect(asked.dc_api).toBeUndefined();
+    expect(await client.presentationResult(asked.id)).toEqual({ id: asked.id, status: 'pending', expires_at: asked.expires_at });
+    const wallet = await resolveRequest(asked.request_link);
+    expect((await answer(wallet, await present(wallet))).status).toBe(200);
+    const result = await client.presentationResult(asked.id);
+    if (result.status !== 'verified') throw new Error(`not verified: ${JSON.stringify(result)}`);
+    // Typed: the compiler knows age_over_18 is a boolean here.
+    const over18: boolean | undefined = result.presets?.age_over_18?.value;
+    expect(over18).toBe(true);
+    expect(result.presets?.age_over_18).toMatchObject({ format: 'dc+sd-jwt', issuer: offer.credential_offer.credential_issuer });
+
+    // The Digital Credentials API: the page's answer relayed with the origin the backend knows.
+    const origin = 'https://shop.example';
+    const dc = await client.requestPresentation({ presets: ['age_over_18'], responseMode: 'dc_api.jwt', expectedOrigins: [origin] });
+    expect(dc.dc_api).toMatchObject({ protocol: 'openid4vp-v1-signed', data: { request: expect.any(String) } });
+    const page = await resolveDcApiRequest(dc.dc_api!.data, origin);
+    const data = await dcApiAnswer(page, await present(page));
+    const elsewhere = await client.relayDcApiResponse(dc.id, { response: data, origin: 'https://elsewhere.example' }).catch((e: unknown) => e);
+    expect(elsewhere).toBeInstanceOf(SvcApiError);
+    expect(elsewhere).toMatchObject({ status: 400, error: 'unexpected_origin' });
+    expect(await client.relayDcApiResponse(dc.id, { response: data, origin })).toMatchObject({ status: 'verified', presets: { age_over_18: { value: true } } });
+    await expect(client.relayDcApiResponse(dc.id, { response: data, origin })).rejects.toMatchObject({ status: 400, error: 'invalid_request' });
+
+    // A failed check is a verdict that names it, not an exception.
+    const again = await client.requestPresentation({ presets: ['age_over_18'], expectedOrigins: [origin] });
+    const wrongNonce = await resolveDcApiRequest(again.dc_api!.data, origin);
+    const failed = await client.relayDcApiResponse(again.id, {
+      response: await dcApiAnswer(wrongNonce, await present(wrongNonce, { nonce: 'another' })),
+      origin,
+    });
+    expect(failed).toMatchObject({ status: 'failed', errors: [{ check: 'nonce' }] });
+    expect(await client.presentationResult(again.id)).toEqual(failed);
+    await expect(client.requestPresentation({ presets: ['age_over_18'], responseMode: 'dc_api.jwt' })).rejects.toBeInstanceOf(ValidationApiError);
   }, 60_000);
 });
