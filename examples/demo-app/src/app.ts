@@ -1,9 +1,12 @@
 import { createPkce, IdentityClient, PresetApiError, randomState, SvcApiError } from '@svc/sdk';
 import express, { type Express, type Request, type Response } from 'express';
 import type { Config } from './config.js';
-import { dashboardPage, signedOutPage, STYLE, type Dashboard, type Result } from './pages.js';
+import { checkedSession, requireCsrf } from './csrf.js';
+import { dashboardPage, signedOutPage, STYLE, type Dashboard, type ProofSection, type Result } from './pages.js';
+import { proofRouter, refreshProof } from './proof-routes.js';
 import { Sessions, type Session } from './sessions.js';
 import { offerAgeCredential } from './wallet-offer.js';
+import { proofClient } from './wallet-proof.js';
 import { EventLog } from './webhooks.js';
 
 const SCOPE = ['openid', 'identity:read', 'kyc:read'];
@@ -32,11 +35,15 @@ const describe = (err: unknown) => (err instanceof SvcApiError ? `${err.status} 
 export function createApp({ config, fetch, events = new EventLog() }: DemoAppDeps): Express {
   const idp = new IdentityClient({ issuer: config.issuer, clientId: config.clientId, clientSecret: config.clientSecret, ...(fetch ? { fetch } : {}) });
   const sessions = new Sessions(config.redirectUri.startsWith('https:'));
+  const csrf = requireCsrf(sessions);
+  const verifier = config.credentialIssuer && proofClient(config.credentialIssuer, fetch);
   const app = express();
   app.disable('x-powered-by');
   app.use((_req, res, next) => {
     res.set({
-      'Content-Security-Policy': "default-src 'none'; style-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+      // One script, served from here (/proof.js), which talks only to this app: nothing inline, nothing from elsewhere.
+      'Content-Security-Policy':
+        "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
       'Referrer-Policy': 'no-referrer',
       'X-Content-Type-Options': 'nosniff',
       'Cache-Control': 'no-store',
@@ -53,11 +60,17 @@ export function createApp({ config, fetch, events = new EventLog() }: DemoAppDep
   app.get('/app.css', (_req, res) => void res.type('css').set('Cache-Control', 'public, max-age=300').send(STYLE));
   app.get(['/health', '/ready'], (_req, res) => void res.json({ status: 'ok' }));
 
+  if (verifier) app.use(proofRouter({ sessions, client: verifier, origin: config.origin }));
+
   app.get('/', async (req, res) => {
     const session = sessions.get(req, res);
     const notice = session.notice;
     delete session.notice;
-    if (!session.tokens) return void res.type('html').send(signedOutPage({ issuer: config.issuer, events: events.recent, ...(notice ? { notice } : {}) }));
+    const proof = await proofSection(session);
+    if (!session.tokens)
+      return void res
+        .type('html')
+        .send(signedOutPage({ issuer: config.issuer, events: events.recent, ...(notice ? { notice } : {}), ...(proof ? { proof } : {}) }));
     if (session.walletOffer && Date.parse(session.walletOffer.expiresAt) <= Date.now()) delete session.walletOffer;
     res.type('html').send(
       dashboardPage({
@@ -66,6 +79,7 @@ export function createApp({ config, fetch, events = new EventLog() }: DemoAppDep
         events: events.recent,
         ...(notice ? { notice } : {}),
         ...(config.credentialIssuer ? { wallet: { offer: session.walletOffer } } : {}),
+        ...(proof ? { proof } : {}),
       }),
     );
   });
@@ -113,9 +127,9 @@ export function createApp({ config, fetch, events = new EventLog() }: DemoAppDep
     res.redirect(303, '/');
   });
 
-  app.post('/revoke', async (req, res) => {
-    const session = checked(req, res);
-    if (!session?.tokens) return void res.redirect(303, '/');
+  app.post('/revoke', csrf, async (_req, res) => {
+    const session = checkedSession(res);
+    if (!session.tokens) return void res.redirect(303, '/');
     const old = session.tokens;
     delete session.tokens;
     try {
@@ -133,9 +147,9 @@ export function createApp({ config, fetch, events = new EventLog() }: DemoAppDep
   });
 
   // The age the person shared with this app, offered to their wallet (the offer is the app's: its API token).
-  app.post('/wallet-offer', async (req, res) => {
-    const session = checked(req, res);
-    if (!session?.tokens || !config.credentialIssuer) return void res.redirect(303, '/');
+  app.post('/wallet-offer', csrf, async (_req, res) => {
+    const session = checkedSession(res);
+    if (!session.tokens || !config.credentialIssuer) return void res.redirect(303, '/');
     try {
       const { results } = await withToken(session, (t) => idp.presets(t, ['age_over_18']));
       const age = results.find((r) => r.preset === 'age_over_18');
@@ -147,24 +161,22 @@ export function createApp({ config, fetch, events = new EventLog() }: DemoAppDep
     res.redirect(303, '/#wallet');
   });
 
-  app.post('/sign-out', (req, res) => {
-    const session = checked(req, res);
-    if (session) {
-      delete session.tokens;
-      session.notice = { kind: 'ok', text: 'Signed out of the demo app (the authorization stays: revoke it to end it).' };
-    }
+  app.post('/sign-out', csrf, (_req, res) => {
+    const session = checkedSession(res);
+    delete session.tokens;
+    session.notice = { kind: 'ok', text: 'Signed out of the demo app (the authorization stays: revoke it to end it).' };
     res.redirect(303, '/');
   });
 
   app.use((_req: Request, res: Response) => void res.status(404).type('text').send('Not found'));
   return app;
 
-  /** The session of a form post that carries its CSRF token, or undefined (answered 403). */
-  function checked(req: Request, res: Response): Session | undefined {
-    const session = sessions.get(req, res);
-    if ((req.body as { csrf?: unknown } | undefined)?.csrf === session.csrf) return session;
-    res.status(403).type('text').send('This form has expired: go back, reload and try again.');
-    return undefined;
+  /** The wallet section of a page, its request's outcome read once more (an issuer that does not answer leaves it pending). */
+  async function proofSection(session: Session): Promise<ProofSection | undefined> {
+    if (!verifier) return undefined;
+    const current = await refreshProof(verifier, session).catch(() => session.proof);
+    if (current && !current.outcome && Date.parse(current.expiresAt) <= Date.now()) current.outcome = { status: 'expired' };
+    return { csrf: session.csrf, current };
   }
 
   /** A call with the session's access token, refreshed once when the identity provider says it expired. */

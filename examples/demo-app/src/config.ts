@@ -13,7 +13,7 @@ const ZConfig = z.object({
   /** The demo organization's developer, who registers the app's webhook receiver (from .data/demo.json when unset). */
   DEMO_DEVELOPER_EMAIL: z.string().min(1).optional(),
   DEMO_DEVELOPER_PASSWORD: z.string().min(1).optional(),
-  /** The credential issuer, and the app's API token there (credentials:issue): it offers the person an age credential for a wallet. */
+  /** The credential issuer, and the app's API token there (credentials:issue, presentations:verify): it offers an age credential for a wallet, and asks wallets to prove an age. */
   CREDENTIAL_ISSUER_URL: z.url().default('http://localhost:4002'),
   DEMO_ISSUER_API_TOKEN: z.string().min(1).optional(),
 });
@@ -25,6 +25,11 @@ export interface Config {
   clientId: string;
   clientSecret: string;
   redirectUri: string;
+  /**
+   * The app's own origin, that of its redirect URI: the one origin its pages call the Digital
+   * Credentials API from, named to the issuer and relayed with every answer (never taken from a page).
+   */
+  origin: string;
   /** Who registers the webhook receiver; without one, the app receives no webhooks. */
   developer: { email: string; password: string } | undefined;
   /** Where it offers wallet credentials; without a token, it offers none. */
@@ -60,13 +65,15 @@ export function loadConfig(env: NodeJS.ProcessEnv, demoFile = '.data/demo.json')
     throw new Error(`Invalid configuration: ${problems} (set DEMO_CLIENT_ID and DEMO_CLIENT_SECRET, or run from the project root after npm start)`);
   }
   const c = parsed.data;
+  const redirectUri = c.DEMO_REDIRECT_URI ?? `http://localhost:${c.DEMO_APP_PORT}/callback`;
   return {
     port: c.DEMO_APP_PORT,
     host: c.DEMO_APP_HOST,
     issuer: c.IDP_URL.replace(/\/$/, ''),
     clientId: c.DEMO_CLIENT_ID,
     clientSecret: c.DEMO_CLIENT_SECRET,
-    redirectUri: c.DEMO_REDIRECT_URI ?? `http://localhost:${c.DEMO_APP_PORT}/callback`,
+    redirectUri,
+    origin: new URL(redirectUri).origin,
     developer: c.DEMO_DEVELOPER_EMAIL && c.DEMO_DEVELOPER_PASSWORD ? { email: c.DEMO_DEVELOPER_EMAIL, password: c.DEMO_DEVELOPER_PASSWORD } : undefined,
     credentialIssuer: c.DEMO_ISSUER_API_TOKEN ? { url: c.CREDENTIAL_ISSUER_URL.replace(/\/$/, ''), apiToken: c.DEMO_ISSUER_API_TOKEN } : undefined,
   };

@@ -1,4 +1,5 @@
 import type { WalletOffer } from './wallet-offer.js';
+import type { ProofView, WalletProof } from './wallet-proof.js';
 
 const escapes: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 const e = (value: unknown) => String(value).replace(/[&<>"']/g, (c) => escapes[c]!);
@@ -77,7 +78,53 @@ function eventsHtml(events: ReceivedEvent[]): string {
 <p><small><code>POST /webhooks</code>: what the identity provider pushed to this app, each signature checked with the SDK’s <code>verifyWebhook</code>.</small></p>${list}</section>`;
 }
 
-export function signedOutPage(input: { issuer: string; notice?: Notice; events?: ReceivedEvent[] }): string {
+/** The answer so far, as the page's script also writes it (text in a table: status, then the preset or the failed check). */
+function proofResultHtml(view: ProofView): string {
+  const pairs: [string, string][] =
+    view.status === 'verified'
+      ? [
+          ['status', 'verified'],
+          [view.preset, JSON.stringify(view.value)],
+          ['issuer', view.issuer],
+        ]
+      : view.status === 'failed'
+        ? [
+            ['status', 'failed'],
+            ['failed check', view.check],
+            ['why', view.message],
+          ]
+        : [['status', view.status === 'expired' ? 'expired: ask again' : 'pending: waiting for a wallet']];
+  return `<table class="pairs">${pairs.map(([k, v]) => `<tr><th scope="row">${e(k)}</th><td><code>${e(v)}</code></td></tr>`).join('')}</table>`;
+}
+
+/**
+ * The visitor proves their age with a wallet: a QR code for a phone, or a wallet in this browser
+ * through the Digital Credentials API (the button; /proof.js does the rest).
+ */
+function proofHtml(csrf: string, proof: WalletProof | undefined): string {
+  const about = `<p><small><code>POST /presentation-requests</code> at the credential issuer (OpenID4VP 1.0): your wallet shows <code>age_over_18</code>, and nothing else, to this app.</small></p>`;
+  const ask = (label: string) =>
+    `<form method="post" action="/proof"><input type="hidden" name="csrf" value="${e(csrf)}"><button class="${proof ? 'secondary' : 'primary'}" type="submit">${label}</button></form>`;
+  const body = proof
+    ? `<div class="qr">${proof.qrSvg}</div>
+<p>Scan it with an OpenID4VP wallet, or <a href="${e(proof.link)}">open it in the wallet on this phone</a>. The request works once, until ${valueHtml(proof.expiresAt)}.</p>
+<div class="actions"><button class="primary" type="button" id="proof-dc-api" data-request="${e(JSON.stringify(proof.dcApi))}">Use a wallet in this browser</button>${ask('Ask again')}</div>
+<p id="proof-alert" role="alert" hidden></p>
+<div id="proof-result" role="status" aria-live="polite">${proofResultHtml(proof.outcome ?? { status: 'pending' })}</div>
+<script src="/proof.js"></script>`
+    : ask('Prove with your wallet');
+  const status = proof ? (proof.outcome?.status ?? 'pending') : 'none';
+  return `<section id="proof" aria-labelledby="proof-title" data-csrf="${e(csrf)}" data-status="${status}"><h2 id="proof-title">Prove with your wallet</h2>
+${about}${body}</section>`;
+}
+
+/** Present when the app has a credential issuer token: the visitor's session, with its CSRF token and its open request. */
+export interface ProofSection {
+  csrf: string;
+  current: WalletProof | undefined;
+}
+
+export function signedOutPage(input: { issuer: string; notice?: Notice; events?: ReceivedEvent[]; proof?: ProofSection }): string {
   return layout(
     'Demo relying party',
     `${noticeHtml(input.notice)}<section>
@@ -87,7 +134,7 @@ whether you are over 18, your nationality, whether your identity check passed.</
 <code>alice@demo.example</code> (the password is in <code>.data/demo.json</code>, and in the banner of the <code>npm start</code> that made the demo data),
 approve, and you come back here.</p>
 <p><a class="primary" href="/login">Sign in with the identity provider</a></p>
-</section>${input.events ? eventsHtml(input.events) : ''}`,
+</section>${input.proof ? proofHtml(input.proof.csrf, input.proof.current) : ''}${input.events ? eventsHtml(input.events) : ''}`,
   );
 }
 
@@ -102,6 +149,8 @@ export interface Dashboard {
   events?: ReceivedEvent[];
   /** Absent: the app has no credential issuer token, and offers nothing. */
   wallet?: { offer: WalletOffer | undefined };
+  /** Absent: the app has no credential issuer token, and asks no wallet. */
+  proof?: ProofSection;
 }
 export type Result<T> = { ok: true; value: T } | { ok: false; error: string };
 
@@ -165,6 +214,6 @@ ${sectionOf(
 <form method="post" action="/sign-out"><input type="hidden" name="csrf" value="${e(d.csrf)}"><button class="secondary" type="submit">Sign out of this app</button></form>
 </div>
 <p><small>Revoking ends the authorization at the identity provider (<code>POST /oauth/revoke</code>, the refresh token with its access tokens); signing out only forgets the tokens here.</small></p>
-</section>${d.wallet ? walletHtml(d.csrf, d.wallet.offer) : ''}${d.events ? eventsHtml(d.events) : ''}`,
+</section>${d.wallet ? walletHtml(d.csrf, d.wallet.offer) : ''}${d.proof ? proofHtml(d.proof.csrf, d.proof.current) : ''}${d.events ? eventsHtml(d.events) : ''}`,
   );
 }

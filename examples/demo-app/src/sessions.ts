@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Request, Response } from 'express';
 import type { WalletOffer } from './wallet-offer.js';
+import type { WalletProof } from './wallet-proof.js';
 
 export interface Session {
   csrf: string;
@@ -9,6 +10,8 @@ export interface Session {
   tokens?: { access: string; refresh?: string; scope: string; expiresAt: number };
   /** The wallet offer made for this person, shown until it expires. */
   walletOffer?: WalletOffer;
+  /** The visitor's request to prove their age with a wallet (signed in or not), shown until they ask again. */
+  proof?: WalletProof;
   /** The page to show once, after a redirect (a refusal, a revocation). */
   notice?: { kind: 'ok' | 'error'; text: string };
 }

@@ -1,5 +1,5 @@
 import { CredentialIssuerClient } from '@svc/sdk';
-import QRCode from 'qrcode';
+import { qrSvg } from './qr-code.js';
 
 /** An offer shown to the signed-in person: scanned by a wallet, the code typed into it. */
 export interface WalletOffer {
@@ -18,6 +18,5 @@ export interface WalletOffer {
 export async function offerAgeCredential(issuer: { url: string; apiToken: string }, overEighteen: boolean, fetchImpl?: typeof fetch): Promise<WalletOffer> {
   const client = new CredentialIssuerClient({ baseUrl: issuer.url, apiToken: issuer.apiToken, ...(fetchImpl ? { fetch: fetchImpl } : {}) });
   const offer = await client.offer({ configurationId: 'age_over_sd_jwt', claims: { age_over_18: overEighteen }, txCode: true });
-  const qrSvg = await QRCode.toString(offer.offer_link, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
-  return { link: offer.offer_link, txCode: offer.tx_code, expiresAt: offer.expires_at, qrSvg };
+  return { link: offer.offer_link, txCode: offer.tx_code, expiresAt: offer.expires_at, qrSvg: await qrSvg(offer.offer_link) };
 }

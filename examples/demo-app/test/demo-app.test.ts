@@ -9,8 +9,20 @@ import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { createClient, seedDemo, type DemoData } from '@svc/admin';
 import { createPrismaClient, type Db } from '@svc/db';
 import { freePort, repoRoot, startService, testRedisUrl, testSuiteDatabaseUrl, uniqueNamespace, type StartedService } from '@svc/testkit';
+import { CredentialIssuerClient } from '@svc/sdk';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import request from 'supertest';
+// The credential issuer's own test wallets, made of outside libraries: one takes an offer (OpenID4VCI), one answers a request (OpenID4VP).
+import { newHolder, receive } from '../../../apps/credential-issuer/test/openid4vci/wallet.js';
+import {
+  answer,
+  credentialQuery,
+  dcApiAnswer,
+  presentSdJwtVc,
+  resolveDcApiRequest,
+  resolveRequest,
+  type WalletRequest,
+} from '../../../apps/credential-issuer/test/openid4vp/library-wallet.js';
 import { createApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { EventLog, registerReceiver } from '../src/webhooks.js';
@@ -190,6 +202,103 @@ describe('the demo relying party in Chromium', () => {
   });
 });
 
+/** A person's wallet with this issuer's age credential (an SD-JWT VC), taken from an offer as any wallet takes one. */
+async function walletWithAge() {
+  const client = new CredentialIssuerClient({ baseUrl: issuer.url, apiToken: demo.api_keys.credential_issuer.key, timeoutMs: 30_000 });
+  const holder = await newHolder('ES256');
+  const offer = await client.offer({ configurationId: 'age_over_sd_jwt', claims: { age_over_18: true }, txCode: true });
+  const { credential } = await receive(holder, offer.offer_link, offer.tx_code);
+  const privateJwk = await crypto.subtle.exportKey('jwk', holder.privateKey);
+  /** The vp_token for a request: the credential, disclosing what was asked, bound to the request's nonce (or another). */
+  const present = async (wallet: WalletRequest, nonce?: string) => {
+    const { id } = credentialQuery(wallet, 'dc+sd-jwt');
+    return { [id]: [await presentSdJwtVc(credential, privateJwk, wallet, { queryId: id, ...(nonce ? { nonce } : {}) })] };
+  };
+  return { present, issuerUrl: offer.credential_offer.credential_issuer };
+}
+
+/**
+ * A page in a browser where no wallet is installed, given one: navigator.credentials.get answers
+ * `digital` requests with the wallet above, which resolves the signed request for the page's
+ * origin and answers it (a wrong nonce when `lie.nonce` is set), as a browser's wallet would.
+ */
+async function pageWithWallet(wallet: Awaited<ReturnType<typeof walletWithAge>>, lie: { nonce?: string } = {}): Promise<Page> {
+  const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+  await page.exposeFunction('__walletAnswer', async (data: Record<string, unknown>, origin: string) => {
+    const asked = await resolveDcApiRequest(data, origin);
+    return dcApiAnswer(asked, await wallet.present(asked, lie.nonce));
+  });
+  // A string: these tests are type-checked without the DOM's types.
+  await page.addInitScript(`
+    window.DigitalCredential ??= class DigitalCredential {};
+    const get = navigator.credentials.get.bind(navigator.credentials);
+    navigator.credentials.get = async (options) => {
+      if (!options?.digital) return get(options);
+      const [asked] = options.digital.requests;
+      const data = await window.__walletAnswer(asked.data, location.origin);
+      // Own values over the prototype's getters, where this Chromium has a DigitalCredential of its own.
+      return Object.create(DigitalCredential.prototype, { protocol: { value: asked.protocol, enumerable: true }, data: { value: data, enumerable: true } });
+    };`);
+  return page;
+}
+
+async function askForProof(page: Page): Promise<void> {
+  await page.goto(appUrl);
+  await page.getByRole('button', { name: 'Prove with your wallet' }).click();
+  await page.locator('#proof svg').waitFor();
+}
+
+describe('proving an age with a wallet, in Chromium', () => {
+  it('shows verified with age_over_18 true when a wallet in the browser answers over the Digital Credentials API', async () => {
+    const wallet = await walletWithAge();
+    const page = await pageWithWallet(wallet);
+    await askForProof(page);
+    await expect(text(page, '#proof-result')).resolves.toMatch(/status\s+pending/);
+    const link = await page.getByRole('link', { name: 'open it in the wallet on this phone' }).getAttribute('href');
+    expect(link).toMatch(/^openid4vp:\/\/\?client_id=/);
+    await page.getByRole('button', { name: 'Use a wallet in this browser' }).click();
+    await page.locator('#proof[data-status="verified"]').waitFor();
+    const shown = await text(page, '#proof-result');
+    expect(shown).toMatch(/status\s+verified/);
+    expect(shown).toMatch(/age_over_18\s+true/);
+    expect(shown).toContain(wallet.issuerUrl);
+    // The outcome is the session's: a reload shows it as the server read it.
+    await page.reload();
+    await expect(text(page, '#proof-result')).resolves.toMatch(/age_over_18\s+true/);
+    await fitsAndShoot(page, 'wallet-proof');
+  });
+
+  it('shows the failed check when the wallet’s answer is bound to another nonce', async () => {
+    const page = await pageWithWallet(await walletWithAge(), { nonce: 'another-nonce' });
+    await askForProof(page);
+    await page.getByRole('button', { name: 'Use a wallet in this browser' }).click();
+    await page.locator('#proof[data-status="failed"]').waitFor();
+    const shown = await text(page, '#proof-result');
+    expect(shown).toMatch(/status\s+failed/);
+    expect(shown).toMatch(/failed check\s+nonce/);
+  });
+
+  it('shows the answer of a wallet that scanned the QR code as it arrives, without a reload', async () => {
+    const wallet = await walletWithAge();
+    const page = await (await browser.newContext()).newPage();
+    await askForProof(page);
+    const link = (await page.getByRole('link', { name: 'open it in the wallet on this phone' }).getAttribute('href'))!;
+    const scanned = await resolveRequest(link);
+    expect((await answer(scanned, await wallet.present(scanned))).status).toBe(200);
+    await page.locator('#proof[data-status="verified"]').waitFor();
+    await expect(text(page, '#proof-result')).resolves.toMatch(/age_over_18\s+true/);
+  });
+
+  it('says so plainly in a browser without the Digital Credentials API', async () => {
+    const page = await (await browser.newContext()).newPage();
+    // A browser that has none, whatever this Chromium ships.
+    await page.addInitScript('delete window.DigitalCredential;');
+    await askForProof(page);
+    await page.getByRole('button', { name: 'Use a wallet in this browser' }).click();
+    await expect(page.locator('#proof-alert').innerText()).resolves.toContain('This browser has no Digital Credentials API');
+  });
+});
+
 describe('the demo relying party over HTTP', () => {
   it('refuses a callback it did not start, and a form post without its CSRF token', async () => {
     const agent = request.agent(appUrl);
@@ -216,7 +325,25 @@ describe('the demo relying party over HTTP', () => {
     expect(location.searchParams.get('code_challenge')).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(res.headers['set-cookie']![0]).toMatch(/HttpOnly; SameSite=Lax/);
     const page = await request(appUrl).get('/');
-    expect(page.headers['content-security-policy']).toBe("default-src 'none'; style-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'");
+    expect(page.headers['content-security-policy']).toBe(
+      "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+    );
+  });
+
+  it('refuses a wallet post without its CSRF token, and relays nothing when the session asked no wallet', async () => {
+    const agent = request.agent(appUrl);
+    const home = await agent.get('/');
+    const csrf = /name="csrf" value="([^"]+)"/.exec(home.text)![1]!;
+    expect((await agent.post('/proof').type('form').send({ csrf: 'forged' })).status).toBe(403);
+    const data = { response: 'eyJhbGciOiJFQ0RILUVTIn0.x.y.z.w' };
+    expect((await agent.post('/proof/dc-api-response').send({ csrf: 'forged', data })).status).toBe(403);
+    // With its token, but no request waiting in this session: nothing reaches the credential issuer.
+    const relayed = await agent.post('/proof/dc-api-response').send({ csrf, data });
+    expect(relayed.status).toBe(409);
+    expect(relayed.body.error).toMatch(/No wallet request is waiting/);
+    expect((await agent.get('/proof/result')).status).toBe(404);
+    const script = await agent.get('/proof.js');
+    expect(script.headers['content-type']).toMatch(/javascript/);
   });
 
   it('reads its client from .data/demo.json when the environment names none, and says what is missing otherwise', () => {
