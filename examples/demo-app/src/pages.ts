@@ -93,7 +93,13 @@ function proofResultHtml(view: ProofView): string {
             ['failed check', view.check],
             ['why', view.message],
           ]
-        : [['status', view.status === 'expired' ? 'expired: ask again' : 'pending: waiting for a wallet']];
+        : view.status === 'pending' && view.refused
+          ? [
+              ['status', 'pending: the last answer was refused, a wallet may answer again'],
+              ['failed check', view.refused.check],
+              ['why', view.refused.message],
+            ]
+          : [['status', view.status === 'expired' ? 'expired: ask again' : 'pending: waiting for a wallet']];
   return `<table class="pairs">${pairs.map(([k, v]) => `<tr><th scope="row">${e(k)}</th><td><code>${e(v)}</code></td></tr>`).join('')}</table>`;
 }
 

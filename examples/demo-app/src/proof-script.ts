@@ -14,6 +14,7 @@ export const PROOF_SCRIPT = `(() => {
     if (view.status === 'verified') return [['status', 'verified'], [view.preset, JSON.stringify(view.value)], ['issuer', view.issuer]];
     if (view.status === 'failed') return [['status', 'failed'], ['failed check', view.check], ['why', view.message]];
     if (view.status === 'expired') return [['status', 'expired: ask again']];
+    if (view.refused) return [['status', 'pending: the last answer was refused, a wallet may answer again'], ['failed check', view.refused.check], ['why', view.refused.message]];
     return [['status', 'pending: waiting for a wallet']];
   };
   const show = (view) => {

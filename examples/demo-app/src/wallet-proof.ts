@@ -18,7 +18,9 @@ export interface WalletProof {
 
 /** What the page shows of an outcome: only what a person needs to read, and nothing the issuer did not say. */
 export type ProofView =
-  | { status: 'pending' | 'expired' }
+  | { status: 'expired' }
+  /** `refused`: the last answer failed a check; the request stays open for another until the third. */
+  | { status: 'pending'; refused?: { check: string; message: string } }
   | { status: 'verified'; preset: string; value: unknown; issuer: string }
   | { status: 'failed'; check: string; message: string };
 
@@ -46,6 +48,10 @@ export function viewOf(outcome: PresentationOutcome): ProofView {
     case 'failed': {
       const [first] = outcome.errors;
       return { status: 'failed', check: first?.check ?? 'unknown', message: first?.message ?? 'The presentation was refused' };
+    }
+    case 'pending': {
+      const [first] = outcome.errors ?? [];
+      return first ? { status: 'pending', refused: { check: first.check, message: first.message } } : { status: 'pending' };
     }
     default:
       return { status: outcome.status };

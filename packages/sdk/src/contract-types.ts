@@ -141,7 +141,17 @@ export type PresentationResult = {
   status: 'pending' | 'expired' | 'verified' | 'failed';
   expires_at: string;
   presets?:
-    | Record<string, { value: unknown; format: 'dc+sd-jwt' | 'ldp_vc' | 'mso_mdoc'; issuer: string; verified_at: string; expires_at: string | null }>
+    | Record<
+        string,
+        {
+          value: unknown;
+          format: 'dc+sd-jwt' | 'ldp_vc' | 'mso_mdoc';
+          issuer: string;
+          verified_at: string;
+          expires_at: string | null;
+          vouched_by?: 'identity_provider' | 'organization' | undefined;
+        }
+      >
     | undefined;
   claims?: Record<string, Record<string, unknown>> | undefined;
   policy_result?: { result: boolean; evidence: { claimsUsed: Record<string, unknown>[]; checkResults: Record<string, unknown>[] } } | undefined;

@@ -44,11 +44,12 @@ interface Open {
   expires_at: string;
 }
 /**
- * Where a presentation request stands. Only `verified` carries presets and claims, only `failed`
- * its errors: switch on `status` and the compiler knows which.
+ * Where a presentation request stands. Only `verified` carries presets and claims; `failed` its
+ * errors, and `pending` those of a refused answer while the request stays open for another (the
+ * third refusal closes it): switch on `status` and the compiler knows which.
  */
 export type PresentationOutcome =
-  | (Open & { status: 'pending' })
+  | (Open & { status: 'pending'; errors?: PresentationError[] })
   | (Open & {
       status: 'verified';
       /** The presets asked for (absent for a DCQL query). */
@@ -89,6 +90,8 @@ export function toOutcome(result: PresentationResult): PresentationOutcome {
       };
     case 'failed':
       return { ...open, status: 'failed', errors: result.errors ?? [] };
+    case 'pending':
+      return { ...open, status: 'pending', ...(result.errors ? { errors: result.errors } : {}) };
     default:
       return { ...open, status: result.status };
   }
