@@ -198,6 +198,11 @@ describe('an OpenID4VP 1.0 verifier that answers with presets', () => {
     await answer(narrowed.wallet, { age_over_sd_jwt: [await presentSdJwtVc(other.sdJwt, other.privateJwk, narrowed.wallet, { queryId: 'age_over_sd_jwt' })] });
     expect(await resultOf(narrowed.created.id)).toMatchObject({ status: 'pending', errors: [{ check: 'issuer_trust' }] });
 
+    // DIDs alone name no certificate issuer: such a request takes no SD-JWT VC.
+    const didsOnly = await askedFor({ presets: ['age_over_18'], trusted_issuers: ['did:key:z6MkpTHR8VNsBxYAAWHut2Geadd9jSwuBV8xRoAnwWsdvktH'] });
+    await answer(didsOnly.wallet, { age_over_sd_jwt: [await presentSdJwtVc(other.sdJwt, other.privateJwk, didsOnly.wallet, { queryId: 'age_over_sd_jwt' })] });
+    expect(await resultOf(didsOnly.created.id)).toMatchObject({ status: 'pending', errors: [{ check: 'issuer_trust' }] });
+
     const tampered = await askedFor();
     const mdoc = Buffer.from(await presentMdoc(other.mdoc, other.privateJwk, tampered.wallet, { queryId: 'eu_age_verification' }), 'base64url');
     // The disclosed element's value true (CBOR 0xf5) becomes false (0xf4): its digest no longer matches the MSO's.
