@@ -43,7 +43,7 @@ export async function takeAnswer(deps: Openid4vpDeps, request: Pending, jwe: str
 }
 
 /**
- * Who vouched for one of this issuer's credentials: the identity provider (issued on a person's
+ * Whether one of this issuer's credentials still holds (refused when revoked), and who vouched for it: the identity provider (issued on a person's
  * approval, from their verified data) or the asking organization (its own offer). Another
  * organization's offer says only what that organization vouched for, so it answers nothing here.
  */
@@ -52,8 +52,10 @@ async function ownVoucher(db: Openid4vpDeps['db'], organizationId: string, refer
     'statusList' in reference
       ? { statusListId: reference.statusList.listId, statusListIndex: reference.statusList.index }
       : { signatureDigest: reference.signatureDigest };
-  const record = await db.issuedCredential.findFirst({ where, select: { organizationId: true, approval: true, batchOf: true } });
+  const record = await db.issuedCredential.findFirst({ where, select: { organizationId: true, approval: true, batchOf: true, revokedAt: true } });
   if (!record) throw new Refusal('issuer_trust', 'This issuer has no record of the credential');
+  // Its record is fresher than any list: revoking a batch marks every copy, an mdoc (whose MSO carries no status) included.
+  if (record.revokedAt) throw new Refusal('status', 'The credential is revoked');
   // A batch's copies point at its first, which holds the approval.
   const lead = record.batchOf ? await db.issuedCredential.findUnique({ where: { id: record.batchOf }, select: { approval: true } }) : record;
   if (lead?.approval) return 'identity_provider';

@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { createHash } from 'node:crypto';
 import * as x509 from '@peculiar/x509';
 import { pemCertificates } from '../keys/verifier-key.js';
 import { refuse } from './refusals.js';
@@ -26,8 +27,39 @@ export interface TrustAnchors {
   ownRoots: boolean;
 }
 
+/**
+ * Certificates read, and links (a certificate signed by another's key) that held, by their bytes:
+ * the same few issuer chains come with every presentation, and parsing and checking them again
+ * would cost more than the rest of a verification. Bounded; a link is a fact of its two certificates'
+ * bytes, so a kept one never needs checking again (validity and constraints are checked every time).
+ */
+const CACHED = 512;
+const parsed = new Map<string, x509.X509Certificate>();
+const links = new Set<string>();
+const remember = <K>(cache: Map<K, unknown> | Set<K>, key: K) => {
+  if (cache.size >= CACHED) cache.delete(cache.keys().next().value as K);
+  return key;
+};
+
+function certificateOf(der: string | Uint8Array): x509.X509Certificate {
+  const key = typeof der === 'string' ? der : Buffer.from(der).toString('base64');
+  const known = parsed.get(key);
+  if (known) return known;
+  const certificate = new x509.X509Certificate(Buffer.from(key, 'base64'));
+  parsed.set(remember(parsed, key), certificate);
+  return certificate;
+}
+
+async function signedBy(child: x509.X509Certificate, parent: x509.X509Certificate): Promise<boolean> {
+  const key = `${createHash('sha256').update(Buffer.from(child.rawData)).digest('base64')}<${createHash('sha256').update(Buffer.from(parent.rawData)).digest('base64')}`;
+  if (links.has(key)) return true;
+  const holds = await child.verify({ publicKey: parent, signatureOnly: true });
+  if (holds) links.add(remember(links, key));
+  return holds;
+}
+
 export function anchorsOf(ownCaPem: string, deploymentRootsPem: string | undefined, requested: readonly string[] | undefined): TrustAnchors {
-  const parse = (pem: string) => pemCertificates(pem).map((der) => new x509.X509Certificate(der));
+  const parse = (pem: string) => pemCertificates(pem).map(certificateOf);
   const own = parse(ownCaPem)[0]!;
   const deployment = [own, ...(deploymentRootsPem ? parse(deploymentRootsPem) : [])];
   if (!requested?.length) return { roots: deployment, own, issuers: [], dids: [], narrowed: false, ownRoots: false };
@@ -75,7 +107,7 @@ export async function trustedChain(
   if (chain.length === 0 || chain.length > 5) return refuse('issuer_trust', 'The issuer’s certificate chain must hold 1 to 5 certificates');
   let certificates: x509.X509Certificate[];
   try {
-    certificates = chain.map((c) => new x509.X509Certificate(typeof c === 'string' ? Buffer.from(c, 'base64') : Buffer.from(c)));
+    certificates = chain.map(certificateOf);
   } catch {
     return refuse('issuer_trust', 'The issuer’s certificate chain holds a certificate that cannot be read');
   }
@@ -97,7 +129,7 @@ export async function trustedChain(
     return refuse('issuer_trust', 'The mdoc’s signer certificate is not a document signer’s (extended key usage 1.0.18013.5.1.2)');
   for (let i = 0; i + 1 < certificates.length; i++) {
     const [child, parent] = [certificates[i]!, certificates[i + 1]!];
-    if (!mayCertify(parent, i) || child.issuer !== parent.subject || !(await child.verify({ publicKey: parent, signatureOnly: true })))
+    if (!mayCertify(parent, i) || child.issuer !== parent.subject || !(await signedBy(child, parent)))
       return refuse('issuer_trust', 'A certificate of the issuer’s chain is not certified by the next one (its CA constraints, name or signature)');
   }
   const last = certificates.at(-1)!;

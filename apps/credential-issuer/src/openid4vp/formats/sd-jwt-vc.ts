@@ -2,10 +2,13 @@
  * SD-JWT VC presentations (IETF SD-JWT VC; OpenID4VP 1.0 Appendix B.3): the issuer's signature by
  * its `x5c` chain to a trusted root (HAIP 1.0), the key binding JWT by the key in `cnf` with this
  * request's nonce and audience, the disclosures against their digests, the Token Status List entry
- * and the validity window. @sd-jwt/sd-jwt-vc does the SD-JWT work; this file decides whom to trust.
+ * and the validity window. @sd-jwt/core does the SD-JWT work and @sd-jwt/jwt-status-list reads
+ * another issuer's list; this file decides whom to trust. This issuer's own credentials are
+ * checked against its records (ownVoucher), fresher than any signed list.
  */
 import { createHash, createPublicKey, type KeyObject, verify } from 'node:crypto';
-import { SDJwtVcInstance } from '@sd-jwt/sd-jwt-vc';
+import { SDJwtInstance, type SdJwtPayload } from '@sd-jwt/core';
+import { getListFromStatusListJWT } from '@sd-jwt/jwt-status-list';
 import { decodeJwt, decodeProtectedHeader, type JWK } from 'jose';
 import { Refusal, refuse } from '../refusals.js';
 import { certificateIssuerNamed, leafNames, trustedChain } from '../trust.js';
@@ -81,6 +84,38 @@ function asRefusal(err: unknown): Refusal {
   return new Refusal('issuer_signature', `The issuer’s signature does not hold: ${message}`);
 }
 
+/**
+ * Another issuer's Token Status List entry: its list fetched (context.statusList), a
+ * `statuslist+jwt` for that URI, signed by a chain to a trusted root whose leaf names the
+ * credential's own issuer, and the credential's bit unset.
+ */
+async function checkForeignStatus(
+  context: PresentationContext,
+  credentialIssuer: { underOwnCa: boolean },
+  iss: string,
+  status: { uri?: unknown; idx?: unknown },
+) {
+  if (typeof status.uri !== 'string' || typeof status.idx !== 'number' || !Number.isInteger(status.idx) || status.idx < 0)
+    refuse('status', 'The credential’s status entry is not {status_list: {uri, idx}}');
+  const uri = status.uri as string;
+  const jwt = await context.statusList(uri);
+  const list = await issuerKey(jwt, context, 'statuslist+jwt');
+  if (!leafNames(list.leaf, iss) || list.underOwnCa !== credentialIssuer.underOwnCa)
+    refuse('status', 'The status list is signed by another issuer than the credential');
+  const [header, body, signature] = jwt.split('.');
+  if (!signature || !verifies(`${header}.${body}`, signature, list.key, list.alg)) refuse('status', 'The status list’s signature does not hold');
+  const claims = decoded(() => decodeJwt(jwt), 'The status list token cannot be read');
+  if (claims.sub !== uri) refuse('status', `The status list token at ${uri} is for ${String(claims.sub)}`);
+  if (typeof claims.exp === 'number' && claims.exp * 1000 <= context.now.getTime()) refuse('status', 'The status list token has expired');
+  let value: number;
+  try {
+    value = getListFromStatusListJWT(jwt).getStatus(status.idx as number);
+  } catch {
+    return refuse('status', 'The status list does not hold the credential’s entry');
+  }
+  if (value !== 0) refuse('status', 'The credential is revoked or suspended');
+}
+
 export const verifySdJwtVc: FormatVerifier = async (presented, context) => {
   if (typeof presented !== 'string') return refuse('vp_token', 'An SD-JWT VC presentation is a string: <issuer-signed JWT>~<disclosures>~<key binding JWT>');
   const presentation = presented;
@@ -104,8 +139,9 @@ export const verifySdJwtVc: FormatVerifier = async (presented, context) => {
   if (typeof payload.exp === 'number' && payload.exp <= now) refuse('validity', `The credential expired at ${new Date(payload.exp * 1000).toISOString()}`);
   if (typeof payload.nbf === 'number' && payload.nbf > now + 60) refuse('validity', 'The credential is not valid yet');
   const kbAlg = checkKeyBinding(kbJwt!, context);
-  let statusListJwt = '';
-  const sdJwt = new SDJwtVcInstance({
+  // The SD-JWT work (signature over the bytes, disclosures against digests, key binding) is the
+  // library's; the status is checked below: this issuer's from its records, another's list fetched.
+  const sdJwt = new SDJwtInstance<SdJwtPayload>({
     hasher,
     hashAlg: 'sha-256',
     verifier: (data, signature) => verifies(data, signature, issuer.key, issuer.alg),
@@ -114,24 +150,13 @@ export const verifySdJwtVc: FormatVerifier = async (presented, context) => {
       if (!jwk) throw new Refusal('key_binding', 'The credential names no holder key (cnf.jwk)');
       return verifies(data, signature, createPublicKey({ key: jwk as never, format: 'jwk' }), kbAlg);
     },
-    // Never the library's own fetch: this issuer's lists are read locally, another's through the guarded fetch.
-    statusListFetcher: async (uri) => {
-      statusListJwt = await context.statusList(uri);
-      const sub = decoded(() => decodeJwt(statusListJwt), 'The status list token cannot be read').sub;
-      if (sub !== uri) throw new Refusal('status', `The status list token at ${uri} is for ${String(sub)}`);
-      return statusListJwt;
-    },
-    // The list is signed like the credential: by a certificate chain to a trusted root.
-    statusVerifier: async (data, signature) => {
-      const list = await issuerKey(statusListJwt, context, 'statuslist+jwt');
-      if (!leafNames(list.leaf, payload.iss!) || list.underOwnCa !== issuer.underOwnCa)
-        throw new Refusal('status', 'The status list is signed by another issuer than the credential');
-      return verifies(data, signature, list.key, list.alg);
-    },
   });
-  const verified = await sdJwt.verify(presentation, { keyBindingNonce: context.nonce, currentDate: Math.floor(now), skewSeconds: 60 }).catch((err: unknown) => {
-    throw asRefusal(err);
-  });
+  const verified = (await sdJwt
+    .verify(presentation, { keyBindingNonce: context.nonce, currentDate: Math.floor(now), skewSeconds: 60 })
+    .catch((err: unknown) => {
+      throw asRefusal(err);
+    })) as { payload: Record<string, unknown> };
+  if (!own && status) await checkForeignStatus(context, issuer, payload.iss!, status);
   const allowed = namedSegments(context.query);
   if (allowed)
     for (const disclosure of (await sdJwt.decode(presentation)).disclosures ?? [])
