@@ -7,6 +7,7 @@ import { createApiKey, createOrg, createUser, dataDir, ensureSigningKeys, openLo
 import { createPrismaClient } from '@svc/db';
 import { freePort, isListening, waitFor } from '@svc/testkit/processes';
 import autocannon from 'autocannon';
+import { SignJWT } from 'jose';
 
 // The bench database's signing keys are sealed under these KEKs, one per service; they must stay
 // the same from run to run (bench only: a real deployment generates its own).
@@ -97,4 +98,76 @@ export function printTable(title, rows, baselineName) {
   for (const r of rows) {
     console.log(`${r.name.padEnd(40)}${r.rps.toFixed(0).padStart(10)}${String(r.p99).padStart(9)}${(r.rps / base.rps).toFixed(2).padStart(28)}`);
   }
+}
+
+/**
+ * The wallets' side of a credential-issuer bench: the issuer started on `database` with the
+ * per-address allowances lifted (every wallet here calls from one address), `prepare(issuerId)` once
+ * per wallet, one warm-up round, then every wallet looping `round(issuerId, wallet)` for `seconds`;
+ * the issuer stopped and the database closed. Each round's milliseconds, sorted, with the rate and
+ * the percentiles.
+ */
+export async function walletRounds({ database, connections, seconds, prepare, round }) {
+  const target = await startTarget(fileURLToPath(new URL('../apps/credential-issuer/dist/server.js', import.meta.url)), {
+    DATABASE_URL: database.url,
+    LOG_LEVEL: 'warn',
+    PUBLIC_URL: '',
+    NONCES_PER_MINUTE: '1000000',
+    WALLET_REQUESTS_PER_MINUTE: '1000000',
+  });
+  const durations = [];
+  try {
+    // PUBLIC_URL must be where the bench calls it: proofs and key bindings name the issuer's identifier.
+    const issuerId = (await (await fetch(`${target.url}/.well-known/openid-credential-issuer`)).json()).credential_issuer;
+    const wallets = await Promise.all(Array.from({ length: connections }, () => prepare(issuerId)));
+    await round(issuerId, wallets[0]);
+    const end = Date.now() + seconds * 1000;
+    await Promise.all(
+      wallets.map(async (wallet) => {
+        while (Date.now() < end) {
+          const started = performance.now();
+          await round(issuerId, wallet);
+          durations.push(performance.now() - started);
+        }
+      }),
+    );
+  } finally {
+    await target.stop();
+    await database.close();
+  }
+  durations.sort((a, b) => a - b);
+  const p = (q) => durations[Math.min(durations.length - 1, Math.floor(q * durations.length))].toFixed(1);
+  return { perSecond: durations.length / seconds, p50: p(0.5), p99: p(0.99) };
+}
+
+const PRE_AUTHORIZED = 'urn:ietf:params:oauth:grant-type:pre-authorized_code';
+
+/**
+ * A wallet's pre-authorized code flow for one credential of `configuration` (an integrator's offer
+ * with `token`, the wallet's token, nonce and credential requests: four requests), bound to
+ * `holder` ({jwk, privateKey}) by a fresh ES256 proof; the credential.
+ */
+export async function receiveCredential(base, token, configuration, holder) {
+  const call = async (path, init) => {
+    const res = await fetch(`${base}${path}`, init);
+    if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+    return res.json();
+  };
+  const offer = await call('/credential-offers', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-token': token },
+    body: JSON.stringify({ credential_configuration_id: configuration, claims: { age_over_18: true, age_over_21: true }, tx_code: false }),
+  });
+  const code = offer.credential_offer.grants[PRE_AUTHORIZED]['pre-authorized_code'];
+  const { access_token } = await call('/token', { method: 'POST', body: new URLSearchParams({ grant_type: PRE_AUTHORIZED, 'pre-authorized_code': code }) });
+  const { c_nonce } = await call('/nonce', { method: 'POST' });
+  const proof = await new SignJWT({ aud: base, nonce: c_nonce, iat: Math.floor(Date.now() / 1000) })
+    .setProtectedHeader({ alg: 'ES256', typ: 'openid4vci-proof+jwt', jwk: holder.jwk })
+    .sign(holder.privateKey);
+  const { credentials } = await call('/credential', {
+    method: 'POST',
+    headers: { authorization: `Bearer ${access_token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ credential_configuration_id: configuration, proofs: { jwt: [proof] } }),
+  });
+  return credentials[0].credential;
 }

@@ -12,8 +12,8 @@ import { parseArgs } from 'node:util';
 import { cborEncode, DataItem, DeviceRequest, DeviceResponse, MDoc, parseIssuerSigned } from '@animo-id/mdoc';
 import { SDJwtVcInstance } from '@sd-jwt/sd-jwt-vc';
 import autocannon from 'autocannon';
-import { calculateJwkThumbprint, CompactEncrypt, decodeJwt, exportJWK, generateKeyPair, importJWK, SignJWT } from 'jose';
-import { helloWorlds, issuerBench, startTarget } from './lib.mjs';
+import { calculateJwkThumbprint, CompactEncrypt, decodeJwt, exportJWK, generateKeyPair, importJWK } from 'jose';
+import { helloWorlds, issuerBench, receiveCredential, walletRounds } from './lib.mjs';
 
 const { values } = parseArgs({
   options: { format: { type: 'string', default: 'sd-jwt' }, seconds: { type: 'string', default: '8' }, connections: { type: 'string', default: '8' } },
@@ -41,7 +41,6 @@ if (!format) throw new Error(`--format must be one of ${Object.keys(FORMATS).joi
 const seconds = Number(values.seconds);
 const connections = Number(values.connections);
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
-const GRANT = 'urn:ietf:params:oauth:grant-type:pre-authorized_code';
 
 const { database, token } = await issuerBench('credentials:issue,presentations:verify');
 const hello = await helloWorlds(async (name, url) => {
@@ -59,24 +58,8 @@ async function call(url, init) {
 /** A wallet: its key, and one credential of the issuer bound to it (the pre-authorized code flow, once). */
 async function wallet(base) {
   const { publicKey, privateKey } = await generateKeyPair('ES256', { extractable: true });
-  const jwk = await exportJWK(publicKey);
-  const offer = await call(`${base}/credential-offers`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-api-token': token },
-    body: JSON.stringify({ credential_configuration_id: format.configuration, claims: { age_over_18: true, age_over_21: true }, tx_code: false }),
-  });
-  const code = offer.credential_offer.grants[GRANT]['pre-authorized_code'];
-  const { access_token } = await call(`${base}/token`, { method: 'POST', body: new URLSearchParams({ grant_type: GRANT, 'pre-authorized_code': code }) });
-  const { c_nonce } = await call(`${base}/nonce`, { method: 'POST' });
-  const proof = await new SignJWT({ aud: base, nonce: c_nonce, iat: Math.floor(Date.now() / 1000) })
-    .setProtectedHeader({ alg: 'ES256', typ: 'openid4vci-proof+jwt', jwk })
-    .sign(privateKey);
-  const { credentials } = await call(`${base}/credential`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${access_token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ credential_configuration_id: format.configuration, proofs: { jwt: [proof] } }),
-  });
-  return { privateJwk: await exportJWK(privateKey), credential: credentials[0].credential };
+  const credential = await receiveCredential(base, token, format.configuration, { jwk: await exportJWK(publicKey), privateKey });
+  return { privateJwk: await exportJWK(privateKey), credential };
 }
 
 const digest = (bytes) => new Uint8Array(createHash('sha256').update(bytes).digest());
@@ -115,9 +98,8 @@ async function present(holder, request) {
   return Buffer.from(response.encode()).toString('base64url');
 }
 
-/** One answer: the integrator's request, the wallet's fetch, presentation and encrypted answer; the milliseconds it took. */
+/** One answer: the integrator's request, the wallet's fetch, presentation and encrypted answer. */
 async function oneAnswer(base, holder) {
-  const started = performance.now();
   const created = await call(`${base}/presentation-requests`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-api-token': token },
@@ -130,37 +112,11 @@ async function oneAnswer(base, holder) {
     .setProtectedHeader({ alg: 'ECDH-ES', enc: 'A128GCM', kid: key.kid })
     .encrypt(await importJWK(key, 'ECDH-ES'));
   await call(request.response_uri, { method: 'POST', body: new URLSearchParams({ response: jwe }) });
-  return performance.now() - started;
 }
 
-// Every wallet here calls from one address: WALLET_REQUESTS_PER_MINUTE must not cap the run.
-const target = await startTarget(here('../apps/credential-issuer/dist/server.js'), {
-  DATABASE_URL: database.url,
-  LOG_LEVEL: 'warn',
-  PUBLIC_URL: '',
-  NONCES_PER_MINUTE: '1000000',
-  WALLET_REQUESTS_PER_MINUTE: '1000000',
-});
-const durations = [];
-try {
-  const issuerId = (await call(`${target.url}/.well-known/openid-credential-issuer`)).credential_issuer;
-  const holders = await Promise.all(Array.from({ length: connections }, () => wallet(issuerId)));
-  await oneAnswer(issuerId, holders[0]);
-  const end = Date.now() + seconds * 1000;
-  await Promise.all(
-    holders.map(async (holder) => {
-      while (Date.now() < end) durations.push(await oneAnswer(issuerId, holder));
-    }),
-  );
-} finally {
-  await target.stop();
-  await database.close();
-}
-durations.sort((a, b) => a - b);
-const perSecond = durations.length / seconds;
-const p = (q) => durations[Math.min(durations.length - 1, Math.floor(q * durations.length))].toFixed(1);
+const { perSecond, p50, p99 } = await walletRounds({ database, connections, seconds, prepare: wallet, round: oneAnswer });
 console.log(`\npresentation verification (OpenID4VP, ${format.label}), ${connections} wallets at once, ${seconds} s each (${new Date().toISOString()})`);
 for (const h of hello) console.log(`${h.name.padEnd(52)}${h.perSecond.toFixed(0).padStart(10)} req/s`);
 console.log(`${format.alone.padEnd(52)}${raw.toFixed(0).padStart(10)} /s`);
-console.log(`${'answers through the whole flow (3 requests each)'.padEnd(52)}${perSecond.toFixed(1).padStart(10)} /s   p50 ${p(0.5)} ms, p99 ${p(0.99)} ms`);
+console.log(`${'answers through the whole flow (3 requests each)'.padEnd(52)}${perSecond.toFixed(1).padStart(10)} /s   p50 ${p50} ms, p99 ${p99} ms`);
 console.log(`× verifying alone: ${(perSecond / raw).toFixed(3)}; requests × hello-world: ${((perSecond * 3) / hello[0].perSecond).toFixed(3)}`);

@@ -7,6 +7,7 @@ import { DataIntegrityProof } from '@digitalbazaar/data-integrity';
 import * as vc from '@digitalbazaar/vc';
 import { documentLoader } from '../../apps/credential-issuer/dist/vc/document-loader.js';
 import { claimsOf, SUBJECT } from '../credential-claims.mjs';
+import { printPerSecond } from './per-second.mjs';
 
 const [claimCount, seconds] = process.argv.slice(2).map(Number);
 const pair = await Bls.generateBbsKeyPair({ algorithm: Bls.ALGORITHMS.BBS_BLS12381_SHA256 });
@@ -27,11 +28,4 @@ const sign = () =>
     suite: new DataIntegrityProof({ signer: pair.signer(), cryptosuite: createSignCryptosuite({ mandatoryPointers: ['/issuer', '/validFrom'] }) }),
     documentLoader,
   });
-await sign();
-let n = 0;
-const end = Date.now() + seconds * 1000;
-while (Date.now() < end) {
-  await sign();
-  n++;
-}
-process.stdout.write(String(n / seconds));
+await printPerSecond(seconds, sign);

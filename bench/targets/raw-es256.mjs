@@ -3,6 +3,7 @@
 //   node raw-es256.mjs <seconds>  → prints signatures per second
 import { createHash, randomBytes } from 'node:crypto';
 import { generateKeyPair, SignJWT } from 'jose';
+import { printPerSecond } from './per-second.mjs';
 
 const seconds = Number(process.argv[2]);
 const { privateKey } = await generateKeyPair('ES256');
@@ -19,11 +20,4 @@ const payload = {
   _sd_alg: 'sha-256',
 };
 const sign = () => new SignJWT(payload).setProtectedHeader({ alg: 'ES256', typ: 'dc+sd-jwt', kid: 'bench' }).sign(privateKey);
-await sign();
-const end = Date.now() + seconds * 1000;
-let count = 0;
-while (Date.now() < end) {
-  await sign();
-  count++;
-}
-process.stdout.write(String(count / seconds));
+await printPerSecond(seconds, sign);

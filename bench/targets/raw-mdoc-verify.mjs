@@ -8,6 +8,7 @@ import { createHash, createPublicKey, randomBytes, sign, verify, webcrypto } fro
 import { cborEncode, DataItem, DeviceRequest, DeviceResponse, Document, MDoc, parseIssuerSigned, Verifier } from '@animo-id/mdoc';
 import * as x509 from '@peculiar/x509';
 import { exportJWK } from 'jose';
+import { printPerSecond } from './per-second.mjs';
 
 x509.cryptoProvider.set(webcrypto);
 const seconds = Number(process.argv[2]);
@@ -100,11 +101,4 @@ const once = async () => {
   );
   if (failed) throw new Error(failed);
 };
-await once();
-const end = Date.now() + seconds * 1000;
-let count = 0;
-while (Date.now() < end) {
-  await once();
-  count++;
-}
-process.stdout.write(String(count / seconds));
+await printPerSecond(seconds, once);

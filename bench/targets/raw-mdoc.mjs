@@ -6,6 +6,7 @@ import 'reflect-metadata';
 import { createHash, generateKeyPairSync, randomBytes, sign, webcrypto } from 'node:crypto';
 import { cborEncode, Document } from '@animo-id/mdoc';
 import * as x509 from '@peculiar/x509';
+import { printPerSecond } from './per-second.mjs';
 
 x509.cryptoProvider.set(webcrypto);
 const seconds = Number(process.argv[2]);
@@ -47,11 +48,4 @@ const issue = async () => {
     .sign({ issuerPrivateKey: privateJwk, issuerCertificate: der, alg: 'ES256', kid: 'bench' }, { crypto, cose });
   return Buffer.from(cborEncode(doc.prepare().get('issuerSigned'))).toString('base64url');
 };
-await issue();
-const end = Date.now() + seconds * 1000;
-let count = 0;
-while (Date.now() < end) {
-  await issue();
-  count++;
-}
-process.stdout.write(String(count / seconds));
+await printPerSecond(seconds, issue);

@@ -6,6 +6,7 @@
 import { createHash, createPublicKey, randomUUID, sign, verify } from 'node:crypto';
 import { SDJwtVcInstance } from '@sd-jwt/sd-jwt-vc';
 import { exportJWK, generateKeyPair } from 'jose';
+import { printPerSecond } from './per-second.mjs';
 
 const seconds = Number(process.argv[2]);
 const pair = async () => {
@@ -43,11 +44,4 @@ const credential = await sdJwt.issue(
 );
 const presentation = await sdJwt.present(credential, { age_over_18: true }, { kb: { payload: { aud: 'x509_hash:bench', nonce: 'bench-nonce', iat: now } } });
 const once = () => sdJwt.verify(presentation, { keyBindingNonce: 'bench-nonce' });
-await once();
-const end = Date.now() + seconds * 1000;
-let count = 0;
-while (Date.now() < end) {
-  await once();
-  count++;
-}
-process.stdout.write(String(count / seconds));
+await printPerSecond(seconds, once);
