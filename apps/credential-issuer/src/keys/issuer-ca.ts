@@ -1,7 +1,7 @@
 import type { Db } from '@svc/db';
 import type { Clock } from '@svc/runtime';
 import type { KeyEncryption } from '@svc/signing-keys';
-import { storedOnce } from './stored-once.js';
+import { loadedOnce, storedOnce } from './stored-once.js';
 import { authorityFromJwk, authorityFromPem, type CertificateAuthority, makeAuthority } from './certificates.js';
 
 /** Where the CA made on embedded defaults is kept: a row of its own among the issuer's keys, its key sealed like theirs. */
@@ -22,7 +22,8 @@ export interface IssuerCaSettings {
  * and kept (however many replicas start at once, they all end with the same one). Loaded once.
  */
 export class IssuerCa {
-  private loaded: Promise<CertificateAuthority> | undefined;
+  /** The CA, loaded once. */
+  readonly authority = loadedOnce(() => this.load());
 
   constructor(
     private readonly db: Db,
@@ -30,15 +31,6 @@ export class IssuerCa {
     private readonly clock: Clock,
     readonly settings: IssuerCaSettings,
   ) {}
-
-  authority(): Promise<CertificateAuthority> {
-    this.loaded ??= this.load().catch((err: unknown) => {
-      // A database that was not up yet is asked again next time.
-      this.loaded = undefined;
-      throw err;
-    });
-    return this.loaded;
-  }
 
   private async load(): Promise<CertificateAuthority> {
     const { given } = this.settings;

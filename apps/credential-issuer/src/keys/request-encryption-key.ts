@@ -3,7 +3,7 @@ import type { Db } from '@svc/db';
 import type { KeyEncryption } from '@svc/signing-keys';
 import { importJWK, type JWK } from 'jose';
 import type { JsonWebKey } from './certificates.js';
-import { storedOnce } from './stored-once.js';
+import { loadedOnce, storedOnce } from './stored-once.js';
 
 const KID = 'credential-issuer-request-encryption';
 
@@ -12,24 +12,16 @@ const KID = 'credential-issuer-request-encryption';
  * ECDH-ES on P-256, made on the first start and kept, the same on every replica. Loaded once.
  */
 export class RequestEncryptionKey {
-  private loaded: Promise<{ publicJwk: JWK; privateKey: Awaited<ReturnType<typeof importJWK>> }> | undefined;
+  private readonly load = loadedOnce(async () => {
+    const stored = await storedOnce<JWK>(this.deps, KID, 'ECDH-ES', async () => {
+      const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+      const publicJwk = { ...(publicKey.export({ format: 'jwk' }) as JWK), kid: KID, use: 'enc', alg: 'ECDH-ES' };
+      return { publicPart: publicJwk, privateJwk: privateKey.export({ format: 'jwk' }) as JsonWebKey };
+    });
+    return { publicJwk: stored.publicPart, privateKey: await importJWK(stored.privateJwk as JWK, 'ECDH-ES') };
+  });
 
   constructor(private readonly deps: { db: Db; keys: KeyEncryption }) {}
-
-  private load() {
-    this.loaded ??= (async () => {
-      const stored = await storedOnce<JWK>(this.deps, KID, 'ECDH-ES', async () => {
-        const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-        const publicJwk = { ...(publicKey.export({ format: 'jwk' }) as JWK), kid: KID, use: 'enc', alg: 'ECDH-ES' };
-        return { publicPart: publicJwk, privateJwk: privateKey.export({ format: 'jwk' }) as JsonWebKey };
-      });
-      return { publicJwk: stored.publicPart, privateKey: await importJWK(stored.privateJwk as JWK, 'ECDH-ES') };
-    })().catch((err: unknown) => {
-      this.loaded = undefined;
-      throw err;
-    });
-    return this.loaded;
-  }
 
   /** The public key, as the metadata's `credential_request_encryption.jwks` lists it. */
   async publicJwk(): Promise<JWK> {

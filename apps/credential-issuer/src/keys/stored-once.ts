@@ -42,3 +42,18 @@ export async function storedOnce<Public extends object>(
   }
   return (await read())!;
 }
+
+/**
+ * `load` run once, its result shared by every caller after; a failure (a database that was not up
+ * yet) is not kept, so the next caller asks again.
+ */
+export function loadedOnce<T>(load: () => Promise<T>): () => Promise<T> {
+  let loaded: Promise<T> | undefined;
+  return () => {
+    loaded ??= load().catch((err: unknown) => {
+      loaded = undefined;
+      throw err;
+    });
+    return loaded;
+  };
+}

@@ -5,7 +5,7 @@ import type { KeyEncryption } from '@svc/signing-keys';
 import type { JWK } from 'jose';
 import { certifyKey, type JsonWebKey } from './certificates.js';
 import type { IssuerCa } from './issuer-ca.js';
-import { storedOnce } from './stored-once.js';
+import { loadedOnce, storedOnce } from './stored-once.js';
 
 const KID = 'credential-issuer-verifier';
 /** How long the certificate made on embedded defaults lasts (the CA/Browser Forum's ceiling for a leaf); VERIFIER_CERT replaces it. */
@@ -41,17 +41,10 @@ export function pemCertificates(pem: string): string[] {
  * the `client_id` a wallet sees does not change between requests. Loaded once.
  */
 export class VerifierKey {
-  private loaded: Promise<VerifierSigner> | undefined;
+  /** The key and its chain, loaded once. */
+  readonly signer = loadedOnce(() => this.load());
 
   constructor(private readonly deps: { db: Db; keys: KeyEncryption; ca: IssuerCa; clock: Clock; settings: VerifierKeySettings }) {}
-
-  signer(): Promise<VerifierSigner> {
-    this.loaded ??= this.load().catch((err: unknown) => {
-      this.loaded = undefined;
-      throw err;
-    });
-    return this.loaded;
-  }
 
   private async load(): Promise<VerifierSigner> {
     const { given } = this.deps.settings;
