@@ -128,6 +128,21 @@ describe('an EU PID of a trusted provider', () => {
     // Only what was asked was disclosed.
     expect(result.claims.eu_pid_sd_jwt.family_name).toBeUndefined();
     expect(result.claims.eu_pid_sd_jwt.address.locality).toBeUndefined();
+
+    // A nested claim beyond those asked for is refused by its place, not only by its name.
+    const more = await ask({ presets: ['country_of_residence'], formats: ['dc+sd-jwt'] });
+    const oversharing = await presentSdJwtVc(held.credential, held.privateJwk, more.wallet, {
+      queryId: 'eu_pid_sd_jwt',
+      claims: [
+        ['address', 'country'],
+        ['address', 'locality'],
+      ],
+    });
+    await answer(more.wallet, { eu_pid_sd_jwt: [oversharing] });
+    expect(await resultOf(more.id)).toMatchObject({
+      status: 'pending',
+      errors: [{ check: 'unrequested_disclosure', message: expect.stringContaining('address.locality') }],
+    });
   });
 
   it('refuses a PID its provider revoked, one under a root the deployment does not trust, and a status list at an internal address by default', async () => {

@@ -13,7 +13,8 @@ import { decodeJwt, decodeProtectedHeader, type JWK } from 'jose';
 import { Refusal, refuse } from '../refusals.js';
 import { certificateIssuerNamed, leafNames, trustedChain } from '../trust.js';
 import { checkRequestedClaims } from './claim-paths.js';
-import { type FormatVerifier, namedSegments, type PresentationContext } from './presented.js';
+import { disclosurePaths, unrequestedDisclosure } from './disclosure-paths.js';
+import type { FormatVerifier, PresentationContext } from './presented.js';
 
 /** Each algorithm with its hash and the one curve its key must be on (an RSA key never passes for ES256). */
 const ALGORITHMS: Record<string, { hash: string; curve: string }> = {
@@ -157,11 +158,12 @@ export const verifySdJwtVc: FormatVerifier = async (presented, context) => {
       throw asRefusal(err);
     })) as { payload: Record<string, unknown> };
   if (!own && status) await checkForeignStatus(context, issuer, payload.iss!, status);
-  const allowed = namedSegments(context.query);
-  if (allowed)
-    for (const disclosure of (await sdJwt.decode(presentation)).disclosures ?? [])
-      if (disclosure.key !== undefined && !allowed.has(disclosure.key))
-        refuse('unrequested_disclosure', `The wallet disclosed ${disclosure.key}, which the request did not ask for`);
+  const decodedSdJwt = await sdJwt.decode(presentation);
+  const disclosures = (decodedSdJwt.disclosures ?? []).map((d) => ({ key: d.key, value: d.value, digest: d._digest ?? '' }));
+  const paths = disclosurePaths(payload, disclosures);
+  if (paths.size !== disclosures.length) refuse('disclosures', 'The presentation carries a disclosure that is no part of the credential');
+  const unrequested = unrequestedDisclosure(context.query, paths);
+  if (unrequested !== undefined) refuse('unrequested_disclosure', `The wallet disclosed ${unrequested}, which the request did not ask for`);
   const vct = String(verified.payload.vct);
   const vcts = context.query.meta?.vct_values;
   if (vcts && !vcts.includes(vct)) refuse('type', `The credential is a ${vct}, not one of the types asked for`);
