@@ -91,7 +91,7 @@ describe('what a change affects', () => {
   });
 
   it('rebuilds only the apps that use a package', () => {
-    expect(affectedApps('packages/query-engine/src/values.ts')).toEqual(['@svc/identity-provider']);
+    expect(affectedApps('packages/query-engine/src/values.ts')).toEqual(['@svc/credential-issuer', '@svc/identity-provider']);
     expect(affectedApps('packages/api-keys/src/key-limiter.ts')).toEqual(['@svc/credential-issuer', '@svc/wallet-verify']);
   });
 
