@@ -11,6 +11,8 @@ import { authorizationsRouter } from './developer/authorizations.routes.js';
 import { applicationsRouter } from './applications/applications.routes.js';
 import { apiKeysRouter } from './applications/api-keys.routes.js';
 import { webhooksRouter } from './webhooks/webhooks.routes.js';
+import { actionsRouter } from './actions/actions.routes.js';
+import { proofsRouter } from './actions/proofs.routes.js';
 import { sandboxRouter } from './sandbox/sandbox.routes.js';
 import { registrationRouter } from './registration/register.routes.js';
 import { consoleRouter } from './console/console.routes.js';
@@ -51,6 +53,8 @@ export function createApp(deps: AppDeps): Express {
         applicationsRouter(deps),
         apiKeysRouter(deps),
         webhooksRouter(deps),
+        actionsRouter(deps),
+        proofsRouter(deps),
         // Test data exists only in the sandbox: production has no such paths at all.
         ...(deps.environment.sandbox ? [sandboxRouter(deps)] : []),
         // Kept mail is shown only where it is kept: a local deployment without SMTP_URL.

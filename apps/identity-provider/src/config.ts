@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { baseServiceEnv, ConfigError, env, keyEncryptionEnv, keyEncryptionSettings, parseEnv } from '@svc/http';
 import { API_KEY_MAX_LIMITS } from '@svc/schemas';
 import { ZWalletProviders } from '@svc/wallet-attestations';
@@ -46,6 +47,12 @@ const ZConfig = z.object({
   IDP_SECRET: env.strongSecret(32),
   /** Keys the per-organization user UUIDs (wallet-verify's user_id, user-token's user_id); shared with wallet-verify only. */
   PAIRWISE_SECRET: env.strongSecret(32),
+  /**
+   * Keys the nullifiers of actions (POST /v2/actions/{action}/proofs): the same on every replica and
+   * never changed, or every person could prove every action anew. Unset: derived from IDP_SECRET,
+   * which then must never change either; set it to keep the two apart.
+   */
+  ACTION_NULLIFIER_SECRET: z.preprocess(blank, env.strongSecret(32).optional()),
   /** Failed client authentications or grants per client and source address per 5 minutes, then 429. */
   AUTH_FAILURE_LIMIT: env.int(30, 1),
   /** Lets the server fetch a client's jwks_uri from private, loopback or link-local addresses: development only. */
@@ -127,6 +134,8 @@ export type Config = z.output<typeof ZConfig> & {
   credentialIssuer: { url: string; clientId: string } | undefined;
   /** How mail leaves: through SMTP, or into the local outbox (/dev/outbox). */
   mail: MailSettings;
+  /** The key of actions' nullifiers: ACTION_NULLIFIER_SECRET, or one derived from IDP_SECRET. */
+  nullifierSecret: string;
 };
 
 /**
@@ -203,5 +212,21 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
   // Whose account the hosted pages are about: a name only where the operator gave one (a default
   // such as "Identity provider" read as a proper noun: "signed out of Identity provider").
   const provider: Provider = { name: config.IDP_DISPLAY_NAME, host: new URL(issuer).host };
-  return { ...config, issuer, baseUrls, signup, resource: `${issuer}/v2`, kek, rateLimitPerGrant, rateLimitPerSource, credentialIssuer, mail, provider };
+  // A key of its own even when derived: a nullifier says nothing of the CSRF or pairwise keys.
+  const nullifierSecret =
+    config.ACTION_NULLIFIER_SECRET ?? createHmac('sha256', `nullifier:${config.IDP_SECRET}`).update('action nullifiers').digest('base64url');
+  return {
+    ...config,
+    issuer,
+    baseUrls,
+    signup,
+    resource: `${issuer}/v2`,
+    kek,
+    rateLimitPerGrant,
+    rateLimitPerSource,
+    credentialIssuer,
+    mail,
+    provider,
+    nullifierSecret,
+  };
 }

@@ -170,3 +170,25 @@ export const rateLimited = (retryAfterSeconds: number, description: string, head
   new RateLimitedError(retryAfterSeconds, description, headers);
 export const webhookNotFound = () => new NotFoundError('No such webhook endpoint in your organization', 'webhook_not_found');
 export const deliveryNotFound = () => new NotFoundError('No such delivery of this webhook endpoint', 'delivery_not_found');
+
+// One human, one action (actions/).
+export const actionNotFound = () => new NotFoundError('No such action in this organization', 'action_not_found');
+export const actionExists = (name: string) => conflict('action_exists', `The organization has an action named ${name} already`);
+export const proofNotFound = () => new NotFoundError('No proof of this action under this nullifier', 'proof_not_found');
+export const notUniqueHuman = () =>
+  new ForbiddenError('This action counts unique humans only: the person has not completed palm verification', 'not_unique_human');
+
+/** 409: the person proved the action as often as it allows this period; the nullifier says whose count it is. */
+export class MaxVerificationsReached extends HttpError {
+  override name = 'MaxVerificationsReached';
+  constructor(
+    readonly nullifier: string,
+    max: number,
+  ) {
+    super(409, 'max_verifications_reached', `This person has proved this action ${max === 1 ? 'once' : `${max} times`}, as often as it allows this period`);
+  }
+
+  override toBody() {
+    return { ...super.toBody(), nullifier: this.nullifier };
+  }
+}

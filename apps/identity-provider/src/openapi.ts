@@ -13,6 +13,7 @@ import { DEVELOPER_OPERATIONS } from './developer/openapi.js';
 import { MAIL_OPERATIONS } from './mail/openapi.js';
 import { APPLICATION_OPERATIONS } from './applications/openapi.js';
 import { WEBHOOK_OPERATIONS } from './webhooks/openapi.js';
+import { ACTION_OPERATIONS } from './actions/openapi.js';
 import { DISCOVERY_OPERATIONS } from './discovery/openapi.js';
 import { SANDBOX_OPERATIONS } from './sandbox/openapi.js';
 import { REGISTRATION_OPERATIONS } from './registration/openapi.js';
@@ -33,6 +34,7 @@ const OPERATIONS: ApiSpec['operations'] = [
   ...MAIL_OPERATIONS,
   ...APPLICATION_OPERATIONS,
   ...WEBHOOK_OPERATIONS,
+  ...ACTION_OPERATIONS,
   ...SANDBOX_OPERATIONS,
   ...DISCOVERY_OPERATIONS,
 ];
@@ -56,6 +58,6 @@ function allExamples() {
 export const IDENTITY_PROVIDER_API: ApiSpec = {
   title: 'Identity provider',
   description:
-    'OAuth 2.0 authorization code with PKCE (S256), hosted sign-in and consent, tokens, revocation, user info, presets, queries, the change list, discovery, developer self-service, webhooks and, in the sandbox environment, test data. Errors of the OAuth endpoints follow RFC 6749; data endpoints answer the preset error body with codes E4003, E4004, E4010, E4041, E4042 and E4044.',
+    'OAuth 2.0 authorization code with PKCE (S256), hosted sign-in and consent, tokens, revocation, user info, presets, queries, the change list, discovery, developer self-service, webhooks, actions counted once per person and, in the sandbox environment, test data. Errors of the OAuth endpoints follow RFC 6749; data endpoints answer the preset error body with codes E4003, E4004, E4010, E4041, E4042 and E4044.',
   operations: withExamples(OPERATIONS, allExamples()),
 };

@@ -100,6 +100,10 @@ GRANT SELECT, INSERT, UPDATE, DELETE ON "Authorization", "RevokedAccessToken" TO
 GRANT SELECT, INSERT, UPDATE, DELETE ON "WebhookEndpoint" TO ${idp};
 GRANT SELECT, INSERT, DELETE ON "WebhookEvent" TO ${idp};
 GRANT SELECT, UPDATE, DELETE ON "WebhookDelivery" TO ${idp};
+-- Actions its developers register, and the proofs of them: counted (insert, or add one), never
+-- deleted one by one (they go with their action, by the foreign key's cascade).
+GRANT SELECT, INSERT, UPDATE, DELETE ON "Action" TO ${idp};
+GRANT SELECT, INSERT, UPDATE ("count", "signalHash", "provedAt") ON "ActionProof" TO ${idp};
 ${
   environment === 'sandbox'
     ? `-- The sandbox's test users, with their wallets and verified data, made and deleted on request.

@@ -44,3 +44,4 @@ export * from './wallets.js';
 export * from './wallet-credential-types.js';
 export * from './mail.js';
 export * from './presentations.js';
+export * from './actions.js';

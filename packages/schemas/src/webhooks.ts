@@ -43,6 +43,8 @@ export const WEBHOOK_EVENTS = {
     data: z.object({ api_key_id: z.string(), hourly_limit: z.number().int(), resets_at: z.string() }),
     writers: ['wallet-verify', 'credential-issuer'],
   },
+  /** A person proved an action (POST /v2/actions/{action}/proofs): its name and the nullifier, nothing of the person. */
+  'action.proved': { data: z.object({ action: z.string(), nullifier: z.string() }), writers: ['identity-provider'] },
   'webhook.endpoint_disabled': { data: z.object({ webhook_endpoint_id: z.string(), failing_since: z.string() }), writers: ['identity-provider'] },
   'webhook.test': { data: z.object({ webhook_endpoint_id: z.string() }), writers: ['identity-provider'] },
 } as const satisfies Record<string, { data: z.ZodType<Record<string, unknown>>; writers: readonly WebhookEventWriter[] }>;

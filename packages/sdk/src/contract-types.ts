@@ -344,6 +344,7 @@ export type WebhookEventPayloads = {
   'presentation.verified': { presentation_request_id: string };
   'presentation.failed': { presentation_request_id: string };
   'api_key.limit_reached': { api_key_id: string; hourly_limit: number; resets_at: string };
+  'action.proved': { action: string; nullifier: string };
   'webhook.endpoint_disabled': { webhook_endpoint_id: string; failing_since: string };
   'webhook.test': { webhook_endpoint_id: string };
 };
@@ -360,5 +361,6 @@ export type WebhookEventType =
   | 'presentation.verified'
   | 'presentation.failed'
   | 'api_key.limit_reached'
+  | 'action.proved'
   | 'webhook.endpoint_disabled'
   | 'webhook.test';
