@@ -163,6 +163,8 @@ function serviceEnv(name, port) {
     IDP_SIGNING_KEY_KEK: name === 'identity-provider' ? env.IDP_SIGNING_KEY_KEK : '',
     ISSUER_SIGNING_KEY_KEK: name === 'credential-issuer' ? env.ISSUER_SIGNING_KEY_KEK : '',
     PAIRWISE_SECRET: name === 'credential-issuer' ? '' : env.PAIRWISE_SECRET,
+    // Keys actions' nullifiers: a key of its own, kept beside the data like the others.
+    ACTION_NULLIFIER_SECRET: name === 'identity-provider' ? (env.ACTION_NULLIFIER_SECRET ?? localSecret('action-nullifier-secret')) : '',
     LOG_LEVEL: env.LOG_LEVEL ?? 'info',
     // Locally every request is worth seeing, not only failures.
     LOG_REQUESTS: env.LOG_REQUESTS ?? 'all',
@@ -242,6 +244,7 @@ function sandboxEnv() {
     IDP_SECRET: env.SANDBOX_IDP_SECRET ?? localSecret('sandbox-idp-secret'),
     IDP_SIGNING_KEY_KEK: env.SANDBOX_IDP_SIGNING_KEY_KEK ?? localSecret('sandbox-idp-signing-key-kek'),
     PAIRWISE_SECRET: env.SANDBOX_PAIRWISE_SECRET ?? localSecret('sandbox-pairwise-secret'),
+    ACTION_NULLIFIER_SECRET: env.SANDBOX_ACTION_NULLIFIER_SECRET ?? localSecret('sandbox-action-nullifier-secret'),
     ISSUER_SIGNING_KEY_KEK: '',
     CONSOLE_SIGNUP: '',
     LOG_LEVEL: env.LOG_LEVEL ?? 'info',

@@ -3,6 +3,7 @@ import { DATA_ACCESS_EXAMPLES } from './data-access/openapi-examples.js';
 import { DISCOVERY_EXAMPLES } from './discovery/openapi-examples.js';
 import { bearer, CLIENT, REDIRECT_URI } from './example-values.js';
 import { TOKEN_EXAMPLES } from './tokens/openapi-examples.js';
+import { ACTION_EXAMPLES } from './actions/openapi-examples.js';
 import { REGISTRATION_EXAMPLES } from './registration/openapi-examples.js';
 
 // Every value works against `npm start`'s demo data; docs/identity-provider.md says where each
@@ -303,6 +304,8 @@ export const IDENTITY_PROVIDER_EXAMPLES: Record<string, OperationExample[]> = {
       },
     },
   ],
+  // One person, one vote (actions/openapi-examples.ts): registered, proved, checked, deleted.
+  ...ACTION_EXAMPLES,
   // Registering clients (RFC 7591/7592), with an initial access token the demo developer makes.
   ...REGISTRATION_EXAMPLES,
   // Presets and queries (data-access/openapi-examples.ts), then discovery.
