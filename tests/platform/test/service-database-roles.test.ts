@@ -161,6 +161,27 @@ describe('each service on its own PostgreSQL role', () => {
     expect(userToken.status).toBe(200);
   });
 
+  it('the identity provider counts a proof of an action, writes its event, and answers the check', async () => {
+    const issuer = services['identity-provider'].url;
+    const client = { clientId: arranged.client.client_id, clientSecret: arranged.client.client_secret, redirectUri: REDIRECT };
+    await db.action.create({ data: { organizationId: arranged.org.id, name: 'roles-vote' } });
+    const [tokens] = await authorizeThroughApi(issuer, arranged.user, client, 'openid identity:read');
+    const prove = () =>
+      call('identity-provider', '/v2/actions/roles-vote/proofs', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${tokens!.access_token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ signal: 'yes' }),
+      });
+    const proved = await prove();
+    expect(proved.status).toBe(201);
+    const { nullifier } = (await proved.json()) as { nullifier: string };
+    expect((await prove()).status).toBe(409);
+    const basic = `Basic ${Buffer.from(`${client.clientId}:${client.clientSecret}`).toString('base64')}`;
+    const check = await call('identity-provider', `/v2/actions/roles-vote/proofs/${nullifier}`, { headers: { authorization: basic } });
+    expect(await check.json()).toMatchObject({ nullifier, count: 1 });
+    expect(await db.webhookEvent.count({ where: { organizationId: arranged.org.id, type: 'action.proved' } })).toBe(1);
+  });
+
   it('the credential issuer issues a credential, with a signing key it made itself', async () => {
     const res = await call('credential-issuer', '/credentials/issue', {
       method: 'POST',
