@@ -108,7 +108,9 @@ ${
   environment === 'sandbox'
     ? `-- The sandbox's test users, with their wallets and verified data, made and deleted on request.
 GRANT UPDATE, DELETE ON "User" TO ${idp};
-GRANT INSERT, UPDATE, DELETE ON "Wallet", "UserCredential" TO ${idp};`
+GRANT INSERT, UPDATE, DELETE ON "Wallet", "UserCredential" TO ${idp};
+-- Its actions' proofs, forgotten on request so that tests can prove them again.
+GRANT DELETE ON "ActionProof" TO ${idp};`
     : ''
 }
 

@@ -303,6 +303,15 @@ export const SANDBOX_EXAMPLES: Record<string, OperationExample[]> = {
       response: presetError('preset_not_found', 'E4044', 'There is no preset named "shoe_size"', { context: { preset: 'shoe_size' } }),
     },
   ],
+  'DELETE /v2/sandbox/actions/{action}/proofs': [
+    {
+      summary: 'forget the proofs of one of your actions (one person, one free trial), so that the same test users can prove it again',
+      setup: `sbx POST /v2/developer/actions '{"action": "free-trial", "requires_palm_verification": false}' > /dev/null`,
+      params: { action: 'free-trial' },
+      headers: token,
+      status: 204,
+    },
+  ],
   'POST /v2/sandbox/authorizations/{authorization_id}/expire-data': [
     {
       summary: 'end a data window now: the next data read answers E4010',

@@ -1,5 +1,6 @@
 import { errorResponses, type ApiSpec } from '@svc/http';
 import {
+  ZActionParams,
   ZApproveResponse,
   ZAuthorizationIdParams,
   ZCreatedTestUser,
@@ -58,6 +59,17 @@ export const SANDBOX_OPERATIONS: ApiSpec['operations'] = [
     security: developer,
     params: ZTestUserParams,
     responses: { 204: { description: 'Deleted' }, ...refused({ ...invalid, 409: 'Asked with an application’s credentials: a developer deletes' }) },
+  },
+  {
+    method: 'delete',
+    path: '/v2/sandbox/actions/{action}/proofs',
+    tag: 'Sandbox',
+    summary: 'Forget every proof of one of your actions, so that tests can prove it again',
+    description:
+      'The counts go; the nullifiers do not change (a test user proving the action again gets the same nullifier, counted from 1). The action itself stays.',
+    security,
+    params: ZActionParams,
+    responses: { 204: { description: 'Forgotten' }, ...refused({ 400: 'Not an action name', 404: 'Production, or no such action of your organization' }) },
   },
   {
     method: 'post',

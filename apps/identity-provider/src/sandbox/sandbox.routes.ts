@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import { handle, methodNotAllowed } from '@svc/http';
-import { ZAuthorizationIdParams, ZCreateTestAuthorizationRequest, ZCreateTestUserRequest, ZTestUserParams } from '@svc/schemas';
+import { ZActionParams, ZAuthorizationIdParams, ZCreateTestAuthorizationRequest, ZCreateTestUserRequest, ZTestUserParams } from '@svc/schemas';
+import { resetActionProofs } from './action-resets.js';
 import type { SandboxDeps } from './deps.js';
 import { requireDeveloperCaller, requireSandboxCaller } from './sandbox-caller.js';
 import { authorizeTestUser, endDataWindow, expiredAccessToken } from './test-authorizations.js';
@@ -33,6 +34,15 @@ export function sandboxRouter(deps: SandboxDeps): Router {
     .delete(
       handle({ params: ZTestUserParams }, writes, requireDeveloperCaller, async ({ params }, _req, res) => {
         await deleteTestUser(deps, res.locals.sandboxCaller!.organizationId, params.user_id);
+        res.status(204).end();
+      }),
+    )
+    .all(methodNotAllowed);
+  router
+    .route('/v2/sandbox/actions/:action/proofs')
+    .delete(
+      handle({ params: ZActionParams }, writes, async ({ params }, _req, res) => {
+        await resetActionProofs(deps, res.locals.sandboxCaller!.organizationId, params.action);
         res.status(204).end();
       }),
     )
