@@ -1,4 +1,4 @@
-// Token issuance (refresh grant, client user-token) and GET /v2/userinfo, 50 connections each,
+// Token issuance (refresh grant, client user-token), GET /v2/userinfo and an action's proof, 50 connections each,
 // beside an Express handler that only parses the form and node oidc-provider issuing RS256 JWT
 // access tokens for client_credentials, all measured in this run.
 //   npm run --silent -w @svc/bench identity-provider [-- --seconds 8]
@@ -94,6 +94,16 @@ const stage = (s) => process.stderr.write(`[bench] ${s}\n`);
   });
   const access = (await issueTokens(issuer, fixture, 1))[0].access_token;
   rows.push({ name: 'identity-provider: GET /v2/userinfo', ...(await load(`${issuer}/v2/userinfo`, { headers: { authorization: `Bearer ${access}` } })) });
+  // One person proving one action again and again: every proof increments the same row, under its
+  // lock, with its action.proved event: the worst case of the count, not a crowd of voters.
+  rows.push({
+    name: 'identity-provider: POST action proof',
+    ...(await load(`${issuer}/v2/actions/${fixture.action}/proofs`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${access}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ signal: 'yes' }),
+    })),
+  });
   await target.stop();
 }
 await database.close();

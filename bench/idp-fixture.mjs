@@ -46,8 +46,11 @@ export async function createFixture(databaseUrl) {
   });
   const org = await createOrg(ctx, { name: 'Bench', ownerEmail: user.email });
   const client = await createClient(ctx, { org: org.id, name: 'Bench', redirectUris: [REDIRECT], scopes: SCOPE });
+  // An action whose limit no run reaches: every proof is counted, none refused.
+  const action = `bench.vote-${randomBytes(4).toString('hex')}`;
+  await db.action.create({ data: { organizationId: org.id, name: action, maxPerPerson: 2_000_000_000 } });
   await db.$disconnect();
-  return { user, password, client, basicAuth: `Basic ${Buffer.from(`${client.client_id}:${client.client_secret}`).toString('base64')}` };
+  return { user, password, client, action, basicAuth: `Basic ${Buffer.from(`${client.client_id}:${client.client_secret}`).toString('base64')}` };
 }
 
 /** `count` token responses, each from its own authorization. */
