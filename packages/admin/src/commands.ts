@@ -1,5 +1,6 @@
 import { revokeAuthorizationAsOperator } from './authorizations.js';
 import type { ParseArgsConfig } from 'node:util';
+import { createAction, deleteAction, listActions } from './actions.js';
 import { createApiKey, disableApiKey, rotateApiKey, setApiKeyLimits } from './api-keys.js';
 import { createClient } from './clients.js';
 import { issuerLinkEnvLines, linkIssuerCommand } from './issuer-link-command.js';
@@ -192,6 +193,33 @@ export const COMMANDS: Record<string, Command> = {
     options: { id: str, 'hourly-limit': str, 'burst-limit': str },
     required: ['id'],
     run: (ctx, v) => setApiKeyLimits(ctx, { id: s(v, 'id'), hourlyLimit: int(v, 'hourly-limit'), burstLimit: int(v, 'burst-limit') }),
+  },
+  'action:create': {
+    summary:
+      'register an action counted per person (one human, one action): --org ID --action NAME [--description TEXT] [--max-per-person N] [--period day|week|month|never] [--without-palm-verification] (defaults: 1, never, palm-verified people only)',
+    options: { org: str, action: str, description: str, 'max-per-person': str, period: str, 'without-palm-verification': flag },
+    required: ['org', 'action'],
+    run: (ctx, v) =>
+      createAction(ctx, {
+        org: s(v, 'org'),
+        action: s(v, 'action'),
+        description: opt(v, 'description'),
+        maxPerPerson: int(v, 'max-per-person'),
+        period: opt(v, 'period'),
+        requiresPalmVerification: v['without-palm-verification'] !== true,
+      }),
+  },
+  'action:list': {
+    summary: "list an organization's actions, oldest first: --org ID",
+    options: { org: str },
+    required: ['org'],
+    run: (ctx, v) => listActions(ctx, { org: s(v, 'org') }),
+  },
+  'action:delete': {
+    summary: 'delete an action and every count of it (registered again, it starts afresh): --org ID --action NAME',
+    options: { org: str, action: str },
+    required: ['org', 'action'],
+    run: (ctx, v) => deleteAction(ctx, { org: s(v, 'org'), action: s(v, 'action') }),
   },
   'keys:rotate': {
     summary: 'rotate a signing key: --service identity-provider|credential-issuer [--activate-in SECONDS]',

@@ -5,6 +5,7 @@ export { changedPresets, changingUserData, loadSubject } from './data-changes.js
 export { createOrg, addMember, ORG_NAME_MAX } from './orgs.js';
 export { createClient } from './clients.js';
 export { authMethodOf, checkedMetadata, registerClient, registrationResponse, newRegistrationToken, type RegisteredClient } from './registration.js';
+export { createAction, deleteAction, listActions, type CreateActionInput } from './actions.js';
 export { createApiKey, disableApiKey, rotateApiKey, setApiKeyLimits } from './api-keys.js';
 export { rotateSigningKey, rewrapKeys, keyEncryptionOf, KEY_SERVICES } from './signing-keys.js';
 export { seedDemo, hasDemoData, ensureSigningKeys, DEMO_REDIRECT_URI, type DemoData } from './seed.js';
