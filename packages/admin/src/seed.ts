@@ -1,4 +1,5 @@
 import { randomBase62 } from '@svc/secrets';
+import { createAction } from './actions.js';
 import { createApiKey } from './api-keys.js';
 import { createClient } from './clients.js';
 import { inTransaction, type AdminContext } from './context.js';
@@ -26,7 +27,8 @@ export async function ensureSigningKeys(ctx: AdminContext) {
 /**
  * A developer who owns an organization with a confidential and a public application, a
  * palm-verified user whose credentials back every preset, a user who is not palm-verified,
- * and API keys for wallet-verify and the credential issuer. Secrets exist only in the result.
+ * API keys for wallet-verify and the credential issuer, and an action counted once per person (the
+ * SDK's README proves it). Secrets exist only in the result.
  */
 export function seedDemo(ctx: AdminContext) {
   return inTransaction(ctx, seedDemoIn);
@@ -80,6 +82,7 @@ async function seedDemoIn(ctx: AdminContext) {
   const credentialIssuer = await createClient(ctx, { org: org.id, name: 'Credential issuer', redirectUris: [DEMO_REDIRECT_URI], scopes: 'openid' });
   const walletKey = await createApiKey(ctx, { org: org.id, permissions: 'wallet:verify', name: 'demo wallet-verify' });
   const issuerKey = await createApiKey(ctx, { org: org.id, permissions: 'credentials:issue,presentations:verify', name: 'demo credential-issuer' });
+  const vote = await createAction(ctx, { org: org.id, action: 'demo-vote', description: 'One vote per person' });
   const signingKeys = await ensureSigningKeys(ctx);
   return {
     organization: org,
@@ -95,6 +98,7 @@ async function seedDemoIn(ctx: AdminContext) {
       credential_issuer: credentialIssuer,
     },
     api_keys: { wallet_verify: walletKey, credential_issuer: issuerKey },
+    actions: { vote },
     signing_keys: signingKeys,
   };
 }

@@ -77,3 +77,4 @@ export const ZProofRefused = ZErrorBody.extend({ nullifier: z.string() });
 
 export type Action = z.infer<typeof ZAction>;
 export type Proof = z.infer<typeof ZProof>;
+export type ProofCheck = z.infer<typeof ZProofCheck>;

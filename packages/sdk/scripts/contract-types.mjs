@@ -23,6 +23,8 @@ export const CONTRACT_TYPES = [
   'PresetResult',
   'PresentablePreset',
   'PresentationResult',
+  'Proof',
+  'ProofCheck',
   'RevokeResponse',
   'ServiceConfiguration',
   'TokenResponse',

@@ -182,6 +182,10 @@ export type PresentationResult = {
     | undefined;
 };
 
+export type Proof = { action: string; nullifier: string; count: number; max_per_person: number; proved_at: string; signal_hash?: string | undefined };
+
+export type ProofCheck = { nullifier: string; count: number; proved_at: string; signal_hash?: string | undefined };
+
 export type RevokeResponse = {
   revoked: boolean;
   revoked_count: number;

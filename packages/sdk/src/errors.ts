@@ -65,6 +65,29 @@ export class RateLimitApiError extends SvcApiError {
   }
 }
 
+/**
+ * 409 from proving an action: the person proved it as often as it allows this period. `nullifier`
+ * is the same one their earlier proofs were counted under, for your backend to recognize them by.
+ */
+export class MaxVerificationsReachedError extends SvcApiError {
+  override name = 'MaxVerificationsReachedError';
+  constructor(
+    status: number,
+    error: string,
+    description: string,
+    readonly nullifier: string,
+    body: unknown,
+    headers: Headers,
+  ) {
+    super(status, error, description, body, headers);
+  }
+}
+
+/** 403 from proving an action that counts unique humans only: the person has not completed palm verification. */
+export class NotUniqueHumanError extends SvcApiError {
+  override name = 'NotUniqueHumanError';
+}
+
 const OAUTH_CODES = new Set([
   'invalid_request',
   'invalid_client',
@@ -93,6 +116,9 @@ export function toApiError(status: number, body: unknown, headers: Headers): Svc
       headers,
     );
   }
+  if (error === 'max_verifications_reached' && typeof b.nullifier === 'string')
+    return new MaxVerificationsReachedError(status, error, description, b.nullifier, body, headers);
+  if (error === 'not_unique_human') return new NotUniqueHumanError(status, error, description, body, headers);
   if (status === 429) return new RateLimitApiError(status, error, description, body, headers);
   if (Array.isArray(b.details)) return new ValidationApiError(status, error, description, b.details as { field: string; message: string }[], body, headers);
   if (OAUTH_CODES.has(error)) return new OAuthApiError(status, error, description, body, headers);

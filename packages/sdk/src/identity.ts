@@ -4,6 +4,8 @@ import type {
   PresetInfo,
   PresetError,
   PresetResult,
+  Proof,
+  ProofCheck,
   RevokeResponse,
   ServiceConfiguration,
   TokenResponse,
@@ -56,7 +58,7 @@ export interface ProjectionResult {
   expiresAt?: string;
 }
 
-/** The identity provider for one client: OAuth with PKCE, tokens, user info, presets and queries. */
+/** The identity provider for one client: OAuth with PKCE, tokens, user info, presets, queries and proofs of actions. */
 export class IdentityClient {
   constructor(private readonly options: IdentityClientOptions) {}
 
@@ -202,6 +204,31 @@ export class IdentityClient {
     if (query.updatedSince) params.set('updated_since', query.updatedSince);
     if (query.limit) params.set('limit', String(query.limit));
     return (await call<AuthorizationList>(this.options.issuer, `/v2/authorizations?${params}`, { headers: this.auth }, this.options)).body;
+  }
+
+  /**
+   * The person behind `accessToken` (scope openid, of any of your organization's applications)
+   * proves `action`: counted under their nullifier for it, which is neither the `sub` nor linkable
+   * to any other action. `signal` (a vote's choice, a wallet address) is bound by its SHA-256.
+   * Over the action's limit this throws MaxVerificationsReachedError with the same nullifier; a
+   * person who is not palm-verified, where the action needs it, NotUniqueHumanError.
+   */
+  async proveAction(accessToken: string, action: string, options: { signal?: string } = {}): Promise<Proof> {
+    const json = options.signal === undefined ? {} : { signal: options.signal };
+    return (
+      await call<Proof>(this.options.issuer, `/v2/actions/${encodeURIComponent(action)}/proofs`, { json, headers: this.bearer(accessToken) }, this.options)
+    ).body;
+  }
+
+  /**
+   * Your backend checks a nullifier the app handed it (client credentials of a confidential
+   * client): how often it proved `action`, when last and with which signal hash. A nullifier with
+   * no proof of the action throws SvcApiError 404 `proof_not_found`.
+   */
+  async checkActionProof(action: string, nullifier: string): Promise<ProofCheck> {
+    if (!this.options.clientSecret) throw new Error('checkActionProof needs a confidential client (clientSecret)');
+    const path = `/v2/actions/${encodeURIComponent(action)}/proofs/${encodeURIComponent(nullifier)}`;
+    return (await call<ProofCheck>(this.options.issuer, path, { headers: this.auth }, this.options)).body;
   }
 
   async discovery(): Promise<{ openid: OpenIdConfiguration; service: ServiceConfiguration }> {

@@ -20,13 +20,24 @@ export type {
   PresentedPreset,
   PresentedPresetValues,
 } from './presentations.js';
-export { SvcApiError, OAuthApiError, ValidationApiError, PresetApiError, RateLimitApiError, toApiError } from './errors.js';
+export {
+  SvcApiError,
+  OAuthApiError,
+  ValidationApiError,
+  PresetApiError,
+  RateLimitApiError,
+  MaxVerificationsReachedError,
+  NotUniqueHumanError,
+  toApiError,
+} from './errors.js';
 export type { TransportOptions } from './http.js';
 export { verifyWebhook, WebhookVerificationError, type WebhookEvent, type KnownWebhookEvent, type VerifyWebhookOptions } from './webhooks.js';
 export type {
   PresetResult,
   PresetError,
   PresetInfo,
+  Proof,
+  ProofCheck,
   TokenResponse,
   UserTokenResponse,
   UserInfo,

@@ -17,6 +17,8 @@ const same: [
   Same<Sdk.PresetResult, Contract.PresetResult>,
   Same<Sdk.PresentablePreset, Contract.PresentablePreset>,
   Same<Sdk.PresentationResult, Contract.PresentationResult>,
+  Same<Sdk.Proof, Contract.Proof>,
+  Same<Sdk.ProofCheck, Contract.ProofCheck>,
   Same<Sdk.RevokeResponse, Contract.RevokeResponse>,
   Same<Sdk.ServiceConfiguration, Contract.ServiceConfiguration>,
   Same<Sdk.TokenResponse, Contract.TokenResponse>,
@@ -27,7 +29,7 @@ const same: [
   Same<Sdk.WalletVerification, Contract.WalletVerification>,
   Same<Sdk.WebhookEventPayloads, Contract.WebhookEventPayloads>,
   Same<Sdk.WebhookEventType, Contract.WebhookEventType>,
-] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true];
+] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true];
 
 describe('the SDK’s own copy of the contract types', () => {
   it('is what scripts/contract-types.mjs generates from @svc/schemas today', () => {

@@ -83,7 +83,7 @@ function readmeBlocks(lang: 'ts' | 'js'): string[] {
 // After the README's revoke, its refresh token must be spent: tried from the same program.
 const REPORT =
   "const spent = await idp.refresh(next.refresh_token!).then(() => 'accepted', (e: { error?: string }) => e.error);\n" +
-  "console.log('\\nREPORT ' + JSON.stringify({ url, spent, me, over18, results, errors, answer, changes, is_human, rateLimit, verified, problems, verdict, revoked, asked, presentation, relayFromPage: typeof relayFromPage }));\n";
+  "console.log('\\nREPORT ' + JSON.stringify({ url, spent, nullifier, checked, me, over18, results, errors, answer, changes, is_human, rateLimit, verified, problems, verdict, revoked, asked, presentation, relayFromPage: typeof relayFromPage }));\n";
 
 /** Type-checks files of a scratch project strictly, as an integrator's tsconfig would; '' when clean. */
 function typecheck(dir: string, files: string[]): string {
@@ -166,6 +166,9 @@ async function runInteractively(dir: string, args: string[]): Promise<Record<str
 function expectTheReadmeWorked(out: Record<string, any>): void {
   expect(new URL(out.url).searchParams.get('code_challenge_method')).toBe('S256');
   expect(out.me).toMatchObject({ sub: expect.any(String), scopes: expect.arrayContaining(['openid', 'identity:read', 'kyc:read']) });
+  // Proved once for the demo user: the first run counted it, the second was refused with the same nullifier.
+  expect(out.nullifier).toMatch(/^nul_[A-Za-z0-9_-]{43}$/);
+  expect(out.checked).toEqual({ nullifier: out.nullifier, count: 1, proved_at: expect.any(String), signal_hash: expect.stringMatching(/^[0-9a-f]{64}$/) });
   expect(out.over18).toMatchObject({ preset: 'age_over_18', value: true, status: 'valid' });
   expect(out.results).toEqual([expect.objectContaining({ preset: 'nationality', status: 'valid' })]);
   expect(out.errors).toEqual([{ preset: 'date_of_birth', error: expect.objectContaining({ error_code: 'E4003' }) }]);

@@ -1,11 +1,14 @@
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { addCredential, createApiKey, createClient, createOrg, createUser, type AdminContext } from '@svc/admin';
+import { addCredential, createAction, createApiKey, createClient, createOrg, createUser, type AdminContext } from '@svc/admin';
 import type { Db } from '@svc/db';
 import { freePort, startService, testDb, testDatabaseUrl, testRedisUrl, uniqueEmail, uniqueNamespace, type StartedService } from '@svc/testkit';
 import {
   createPkce,
   CredentialIssuerClient,
   IdentityClient,
+  MaxVerificationsReachedError,
+  NotUniqueHumanError,
   OAuthApiError,
   PresetApiError,
   randomState,
@@ -62,7 +65,7 @@ async function userWithClient() {
   const org = await createOrg(ctx, { name: 'SDK Org', ownerEmail: email });
   const client = await createClient(ctx, { org: org.id, name: 'SDK App', redirectUris: [REDIRECT], scopes: 'openid identity:read kyc:read' });
   const sdk = new IdentityClient({ issuer: idp.url, clientId: client.client_id, clientSecret: client.client_secret! });
-  return { email, password, sdk, client };
+  return { email, password, sdk, client, org };
 }
 
 /** What the hosted pages do for a browser, done through the API: sign in and approve. */
@@ -150,6 +153,69 @@ describe('IdentityClient', () => {
     expect(await sdk.listPresets()).toHaveLength(42);
     const wrongSecret = new IdentityClient({ issuer: idp.url, clientId: 'svcc_nope', clientSecret: 'nope' });
     await expect(wrongSecret.userToken({ email })).rejects.toBeInstanceOf(OAuthApiError);
+  });
+});
+
+describe('IdentityClient: one person, one action', () => {
+  /** The person's access token (scope openid), as the app holds it after the code exchange. */
+  async function signedIn(sdk: IdentityClient, email: string, password: string): Promise<string> {
+    const pkce = createPkce();
+    const state = randomState();
+    const callback = await consent(sdk.authorizationUrl({ redirectUri: REDIRECT, scope: 'openid', state, codeChallenge: pkce.challenge }), email, password);
+    const { code } = sdk.parseCallback(callback, { state });
+    return (await sdk.exchangeCode({ code, redirectUri: REDIRECT, codeVerifier: pkce.verifier })).access_token;
+  }
+
+  it('proves an action, refuses the second proof with the same nullifier, and checks the nullifier with client credentials', async () => {
+    const { email, password, sdk, client, org } = await userWithClient();
+    await createAction(ctx, { org: org.id, action: 'vote.2026' });
+    const token = await signedIn(sdk, email, password);
+
+    const proof = await sdk.proveAction(token, 'vote.2026', { signal: 'candidate-b' });
+    expect(proof).toEqual({
+      action: 'vote.2026',
+      nullifier: expect.stringMatching(/^nul_[A-Za-z0-9_-]{43}$/),
+      signal_hash: createHash('sha256').update('candidate-b').digest('hex'),
+      count: 1,
+      max_per_person: 1,
+      proved_at: expect.any(String),
+    });
+    const again = await sdk.proveAction(token, 'vote.2026').catch((e: unknown) => e);
+    expect(again).toBeInstanceOf(MaxVerificationsReachedError);
+    expect(again).toBeInstanceOf(SvcApiError);
+    // Typed: the compiler knows the refusal carries the nullifier.
+    const counted: string = (again as MaxVerificationsReachedError).nullifier;
+    expect(counted).toBe(proof.nullifier);
+    expect(again).toMatchObject({ status: 409, error: 'max_verifications_reached' });
+
+    expect(await sdk.checkActionProof('vote.2026', proof.nullifier)).toEqual({
+      nullifier: proof.nullifier,
+      count: 1,
+      proved_at: proof.proved_at,
+      signal_hash: proof.signal_hash,
+    });
+    await expect(sdk.checkActionProof('vote.2026', `nul_${'A'.repeat(43)}`)).rejects.toMatchObject({ status: 404, error: 'proof_not_found' });
+    await expect(sdk.proveAction(token, 'no-such-action')).rejects.toMatchObject({ status: 404, error: 'action_not_found' });
+    // Only the client's secret reads counts: a client without one is stopped before it asks.
+    await expect(new IdentityClient({ issuer: idp.url, clientId: client.client_id }).checkActionProof('vote.2026', proof.nullifier)).rejects.toThrow(
+      /needs a confidential client/,
+    );
+    await expect(
+      new IdentityClient({ issuer: idp.url, clientId: client.client_id, clientSecret: 'wrong' }).checkActionProof('vote.2026', proof.nullifier),
+    ).rejects.toBeInstanceOf(OAuthApiError);
+  });
+
+  it('refuses a person who is not palm-verified with a typed error, where the action counts unique humans only', async () => {
+    const { sdk, org } = await userWithClient();
+    await createAction(ctx, { org: org.id, action: 'humans-only' });
+    await createAction(ctx, { org: org.id, action: 'anyone', requiresPalmVerification: false });
+    const email = uniqueEmail('unverified');
+    await createUser(ctx, { email, password: 'correct horse battery', palmVerified: false, wallets: [] });
+    const token = await signedIn(sdk, email, 'correct horse battery');
+    const refused = await sdk.proveAction(token, 'humans-only').catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(NotUniqueHumanError);
+    expect(refused).toMatchObject({ status: 403, error: 'not_unique_human' });
+    expect(await sdk.proveAction(token, 'anyone')).toMatchObject({ action: 'anyone', count: 1 });
   });
 });
 
