@@ -11,6 +11,7 @@ import { testSuiteDatabaseUrl } from '@svc/testkit';
 import { arrange, basic, buildIdp, issueTokens, signIn } from '../helpers.js';
 import { webhookDeliverer } from '../../src/webhook-outbox/deliverer.js';
 import { announceDataWindowEnds } from '../../src/webhook-outbox/data-window-events.js';
+import { accessToken, prove, registerAction } from '../actions/people.js';
 import { headersOf, startReceiver } from './receiver.js';
 
 const suite = {} as { db: Db; idp: ReturnType<typeof buildIdp> };
@@ -193,6 +194,26 @@ describe('webhook delivery', () => {
     await request(suite.idp.app).post(`/v2/developer/webhooks/${endpoint.id}/deliveries/${approval.id}/retry`).set(auth);
     await deliverer.drain();
     expect(types()).toEqual(['authorization.approved', 'authorization.approved', 'authorization.revoked']);
+  });
+
+  it('tells of a proved action with the action and the nullifier only, which a Standard Webhooks verifier accepts', async () => {
+    const { a, endpoint } = await owner(['action.proved']);
+    const app = suite.idp.app;
+    await registerAction(app, await signIn(app, a.user.email, a.user.password), { action: 'vote' }).expect(201);
+    const token = await accessToken(app, a.confidential, a.user);
+    const proved = await prove(app, token, 'vote', { signal: 'candidate-b' }).expect(201);
+    // A refusal is no proof: it tells nothing.
+    await prove(app, token, 'vote').expect(409);
+    await deliverer.drain();
+    const told = receiver.received
+      .filter((r) => r.body.includes(proved.body.nullifier))
+      .map((r) => ({ r, event: new Webhook(endpoint.secret).verify(r.body, headersOf(r)) as { type: string; timestamp: string; data: object } }));
+    expect(told.map(({ event }) => event)).toEqual([
+      { type: 'action.proved', timestamp: expect.any(String), data: { action: 'vote', nullifier: proved.body.nullifier } },
+    ]);
+    const sub = (await request(app).get('/v2/userinfo').set('Authorization', `Bearer ${token}`)).body.sub as string;
+    for (const personal of [a.user.email, a.user.id, sub, 'candidate-b', proved.body.signal_hash]) expect(told[0]!.r.body).not.toContain(personal);
+    expect(() => new Webhook(`whsec_${Buffer.alloc(32, 7).toString('base64')}`).verify(told[0]!.r.body, headersOf(told[0]!.r))).toThrow();
   });
 
   it('tells once that an authorization’s data window is over', async () => {
