@@ -14,7 +14,7 @@ const TAG = 'Presentations (OpenID4VP)';
 const keyRefused = {
   401: 'X-API-Token missing or unknown',
   403: 'Disabled, or without presentations:verify',
-  429: 'Over the key’s limits or its organization’s budget, or (making a request) PRESENTATION_REQUESTS_OPEN_PER_ORGANIZATION open at once (Retry-After)',
+  429: 'Over the key’s limits or its organization’s budget, or (making a request) as many requests open as PRESENTATION_REQUESTS_OPEN_PER_ORGANIZATION allows; Retry-After',
 };
 const tooMany = 'Over WALLET_REQUESTS_PER_MINUTE from this address (Retry-After)';
 
