@@ -1,5 +1,4 @@
-import type { Action as Row } from '@svc/db';
-import { type Action, type ActionPeriod, ZActionName, ZCreateActionRequest } from '@svc/schemas';
+import { type Action, actionView, ZActionName, ZCreateActionRequest } from '@svc/schemas';
 import type { AdminContext } from './context.js';
 import { AdminError } from './errors.js';
 import { orgById } from './lookups.js';
@@ -28,17 +27,6 @@ const FLAGS: Record<string, string> = {
 /** The contract's refusal as one line, naming each flag and why, as the API names each field. */
 function refusal(issues: readonly { path: readonly PropertyKey[]; message: string }[], whole: string): AdminError {
   return new AdminError(issues.map((i) => `${i.path.length ? (FLAGS[String(i.path[0])] ?? String(i.path[0])) : whole} ${i.message}`).join('; '));
-}
-
-function actionView(row: Row): Action {
-  return {
-    action: row.name,
-    description: row.description,
-    max_per_person: row.maxPerPerson,
-    period: row.period as ActionPeriod,
-    requires_palm_verification: row.requiresPalmVerification,
-    created_at: row.createdAt.toISOString(),
-  };
 }
 
 /** Registers an action in the organization; its name is taken once (the nullifiers are made from it). */

@@ -78,3 +78,25 @@ export const ZProofRefused = ZErrorBody.extend({ nullifier: z.string() });
 export type Action = z.infer<typeof ZAction>;
 export type Proof = z.infer<typeof ZProof>;
 export type ProofCheck = z.infer<typeof ZProofCheck>;
+
+/** An action as the database keeps it, as much of it as its view reads. */
+export interface StoredAction {
+  name: string;
+  description: string | null;
+  maxPerPerson: number;
+  period: string;
+  requiresPalmVerification: boolean;
+  createdAt: Date;
+}
+
+/** An action as the API and the admin CLI show it. */
+export function actionView(row: StoredAction): Action {
+  return {
+    action: row.name,
+    description: row.description,
+    max_per_person: row.maxPerPerson,
+    period: row.period as ActionPeriod,
+    requires_palm_verification: row.requiresPalmVerification,
+    created_at: row.createdAt.toISOString(),
+  };
+}

@@ -1,8 +1,8 @@
 import { handle, methodNotAllowed } from '@svc/http';
-import { ZActionParams, ZCreateActionRequest, ZUpdateActionRequest } from '@svc/schemas';
+import { actionView, ZActionParams, ZCreateActionRequest, ZUpdateActionRequest } from '@svc/schemas';
 import { Router } from 'express';
 import { requireDeveloper } from '../developer/developer-auth.js';
-import { actionOf, actionView, createAction, deleteAction, listActions, updateAction } from './actions.js';
+import { actionOf, createAction, deleteAction, listActions, updateAction } from './actions.js';
 import type { ActionDeps } from './deps.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { Action as Row } from '@svc/db';
-import type { Action, ActionPeriod, ZCreateActionRequest, ZUpdateActionRequest } from '@svc/schemas';
+import { type Action, actionView, type ZCreateActionRequest, type ZUpdateActionRequest } from '@svc/schemas';
 import type { z } from 'zod';
 import type { Developer } from '../developer/developer-auth.js';
 import { actionExists, actionNotFound } from '../errors.js';
@@ -7,17 +7,6 @@ import type { ActionDeps } from './deps.js';
 
 /** How many actions an organization keeps. */
 export const ACTIONS_PER_ORGANIZATION = 1000;
-
-export function actionView(row: Row): Action {
-  return {
-    action: row.name,
-    description: row.description,
-    max_per_person: row.maxPerPerson,
-    period: row.period as ActionPeriod,
-    requires_palm_verification: row.requiresPalmVerification,
-    created_at: row.createdAt.toISOString(),
-  };
-}
 
 const isUniqueViolation = (err: unknown) => (err as { code?: string }).code === 'P2002';
 
