@@ -3,7 +3,7 @@ import { createApp } from './app.js';
 import { loadConfig } from './config.js';
 import { buildDeps } from './deps.js';
 import { startWalletJobs } from './openid4vci/jobs.js';
-import { startPresentationPurge } from './openid4vp/purge.js';
+import { startPresentationPurge } from './openid4vp/requests/purge.js';
 
 const config = loadOrExit(() => loadConfig(process.env));
 const deps = buildDeps(config);

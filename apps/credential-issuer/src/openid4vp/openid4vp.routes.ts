@@ -2,11 +2,11 @@ import { Router } from 'express';
 import { methodNotAllowed, openCors } from '@svc/http';
 import { requireToken } from '../http/require-token.js';
 import { perAddress } from '../openid4vci/wallet-limits.js';
-import { dcApiResponseHandler, walletResponseHandler } from './answer.handlers.js';
-import { createPresentationRequestHandler } from './create-request.handlers.js';
+import { dcApiResponseHandler, walletResponseHandler } from './answers/answer.handlers.js';
+import { createPresentationRequestHandler } from './requests/create-request.handlers.js';
 import type { Openid4vpDeps } from './deps.js';
-import { requestObjectHandler } from './request-object.handlers.js';
-import { presentationResultHandler } from './result.handlers.js';
+import { requestObjectHandler } from './requests/request-object.handlers.js';
+import { presentationResultHandler } from './requests/result.handlers.js';
 
 /**
  * OpenID for Verifiable Presentations 1.0 (docs/credential-issuer.md, "Verifying wallets'

@@ -5,7 +5,7 @@ import 'reflect-metadata';
 import { webcrypto } from 'node:crypto';
 import { describe, expect, it } from '@jest/globals';
 import * as x509 from '@peculiar/x509';
-import { anchorsOf, trustedChain } from '../../src/openid4vp/trust.js';
+import { anchorsOf, trustedChain } from '../../src/openid4vp/formats/trust.js';
 
 x509.cryptoProvider.set(webcrypto as never);
 const ES256 = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;

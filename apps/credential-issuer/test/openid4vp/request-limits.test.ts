@@ -5,7 +5,7 @@ import { createApiKey } from '@svc/admin';
 import type { Db } from '@svc/db';
 import { testDb } from '@svc/testkit';
 import request from 'supertest';
-import { purgePresentationRequests } from '../../src/openid4vp/purge.js';
+import { purgePresentationRequests } from '../../src/openid4vp/requests/purge.js';
 import { arrangeOrg, buildIssuer } from '../helpers.js';
 
 let db: Db;

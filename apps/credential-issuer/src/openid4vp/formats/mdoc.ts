@@ -13,7 +13,7 @@ import type { PresentationCheck } from '@svc/schemas';
 import { Refusal, refuse } from '../refusals.js';
 import { VERIFIED_HUMAN_DOCTYPE } from '@svc/schemas';
 import { mdocSignatureDigest } from '../../openid4vci/credentials/mdoc.js';
-import { certificateIssuerNamed, leafNames, type TrustAnchors, trustedChain } from '../trust.js';
+import { certificateIssuerNamed, leafNames, type TrustAnchors, trustedChain } from './trust.js';
 import { checkRequestedClaims } from './claim-paths.js';
 import type { FormatVerifier } from './presented.js';
 

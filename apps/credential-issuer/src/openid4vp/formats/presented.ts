@@ -1,5 +1,5 @@
 import type { DcqlQuery, PresentationFormat } from '@svc/schemas';
-import type { TrustAnchors } from '../trust.js';
+import type { TrustAnchors } from './trust.js';
 
 export type CredentialQuery = DcqlQuery['credentials'][number];
 

@@ -11,7 +11,7 @@ import { SDJwtInstance, type SdJwtPayload } from '@sd-jwt/core';
 import { getListFromStatusListJWT } from '@sd-jwt/jwt-status-list';
 import { decodeJwt, decodeProtectedHeader, type JWK } from 'jose';
 import { Refusal, refuse } from '../refusals.js';
-import { certificateIssuerNamed, leafNames, trustedChain } from '../trust.js';
+import { certificateIssuerNamed, leafNames, trustedChain } from './trust.js';
 import { checkRequestedClaims } from './claim-paths.js';
 import { disclosurePaths, unrequestedDisclosure } from './disclosure-paths.js';
 import type { FormatVerifier, PresentationContext } from './presented.js';

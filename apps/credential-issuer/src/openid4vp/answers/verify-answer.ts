@@ -1,14 +1,14 @@
 import { compileQuery, type ClaimRecord, type PredicateResult } from '@svc/query-engine';
 import { PRESENTABLE_PRESETS, type PresentablePreset, type PresentationFormat } from '@svc/schemas';
 import { z } from 'zod';
-import { readClaimPath } from './formats/claim-paths.js';
-import { verifyLdpVc } from './formats/ldp-vc.js';
-import { verifyMdoc } from './formats/mdoc.js';
-import type { FormatVerifier, PresentationContext, PresentedCredential } from './formats/presented.js';
-import { verifySdJwtVc } from './formats/sd-jwt-vc.js';
-import { presetPath } from './preset-queries.js';
-import type { AskedFor, Outcome } from './presentation-requests.js';
-import { Refusal, refuse } from './refusals.js';
+import { readClaimPath } from '../formats/claim-paths.js';
+import { verifyLdpVc } from '../formats/ldp-vc.js';
+import { verifyMdoc } from '../formats/mdoc.js';
+import type { FormatVerifier, PresentationContext, PresentedCredential } from '../formats/presented.js';
+import { verifySdJwtVc } from '../formats/sd-jwt-vc.js';
+import { presetPath } from '../requests/preset-queries.js';
+import type { AskedFor, Outcome } from '../requests/presentation-requests.js';
+import { Refusal, refuse } from '../refusals.js';
 
 /** One verifier per format a wallet may present. */
 export const FORMAT_VERIFIERS: Record<PresentationFormat, FormatVerifier> = { 'dc+sd-jwt': verifySdJwtVc, mso_mdoc: verifyMdoc, ldp_vc: verifyLdpVc };

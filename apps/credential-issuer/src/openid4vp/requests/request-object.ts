@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { calculateJwkThumbprint, type JWK, SignJWT } from 'jose';
-import type { VerifierSigner } from '../keys/verifier-key.js';
+import type { VerifierSigner } from '../../keys/verifier-key.js';
 import type { AskedFor } from './presentation-requests.js';
 
 /** OpenID4VP 1.0 §5: the audience of a request object a wallet fetches or is handed. */

@@ -1,8 +1,8 @@
 import { handle } from '@svc/http';
 import { ZPresentationRequestParams } from '@svc/schemas';
 import { responseUri } from './create-request.handlers.js';
-import type { Openid4vpDeps } from './deps.js';
-import { requestNotOpen } from './errors.js';
+import type { Openid4vpDeps } from '../deps.js';
+import { requestNotOpen } from '../errors.js';
 import { findRequest, NOT_OPEN } from './presentation-requests.js';
 import { signRequestObject } from './request-object.js';
 

@@ -6,7 +6,7 @@
  * whose options are the credentials that can answer it.
  */
 import { type DcqlQuery, EU_AGE_VERIFICATION, type PresentablePreset, type PresentationFormat, WALLET_CREDENTIAL_TYPES } from '@svc/schemas';
-import type { CredentialQuery } from './formats/presented.js';
+import type { CredentialQuery } from '../formats/presented.js';
 
 type Path = (string | number)[];
 

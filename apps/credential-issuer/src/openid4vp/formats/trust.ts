@@ -1,8 +1,8 @@
 import 'reflect-metadata';
 import { createHash } from 'node:crypto';
 import * as x509 from '@peculiar/x509';
-import { pemCertificates } from '../keys/verifier-key.js';
-import { refuse } from './refusals.js';
+import { pemCertificates } from '../../keys/verifier-key.js';
+import { refuse } from '../refusals.js';
 
 /** ISO/IEC 18013-5 Annex B: a document signer (what signs mdocs) and a reader (what signs requests, never credentials). */
 const DOCUMENT_SIGNER = '1.0.18013.5.1.2';

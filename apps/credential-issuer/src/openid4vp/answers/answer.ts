@@ -1,17 +1,17 @@
 import { InternalAddressError } from '@svc/http';
 import { compactDecrypt, importJWK } from 'jose';
-import { pemOf } from '../keys/certificates.js';
-import { signedTokenStatusList, tokenStatusListUrl } from '../openid4vci/credentials/token-status-lists.js';
-import { verifyPresentation } from '../verification/verify-presentation.js';
-import type { Openid4vpDeps } from './deps.js';
-import { alreadyAnswered, undecryptableAnswer } from './errors.js';
-import { type Outcome, type PresentationState, recordOutcome } from './presentation-requests.js';
-import { responseKeyThumbprint } from './request-object.js';
+import { pemOf } from '../../keys/certificates.js';
+import { signedTokenStatusList, tokenStatusListUrl } from '../../openid4vci/credentials/token-status-lists.js';
+import { verifyPresentation } from '../../verification/verify-presentation.js';
+import type { Openid4vpDeps } from '../deps.js';
+import { alreadyAnswered, undecryptableAnswer } from '../errors.js';
+import { type Outcome, type PresentationState, recordOutcome } from '../requests/presentation-requests.js';
+import { responseKeyThumbprint } from '../requests/request-object.js';
 import { dcApiSessionTranscript, redirectSessionTranscript } from './session-transcript.js';
-import { anchorsOf } from './trust.js';
+import { anchorsOf } from '../formats/trust.js';
 import { verifyAnswer, ZAnswer } from './verify-answer.js';
-import { Refusal } from './refusals.js';
-import type { OwnReference, Voucher } from './formats/presented.js';
+import { Refusal } from '../refusals.js';
+import type { OwnReference, Voucher } from '../formats/presented.js';
 
 type Pending = Extract<PresentationState, { status: 'pending' }>;
 

@@ -1,5 +1,5 @@
 import { cborEncode, DataItem } from '@animo-id/mdoc';
-import { sha256 } from './request-object.js';
+import { sha256 } from '../requests/request-object.js';
 
 /**
  * The ISO 18013-5 SessionTranscript an mdoc's device signature covers, for OpenID4VP 1.0

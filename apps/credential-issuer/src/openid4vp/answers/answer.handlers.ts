@@ -1,10 +1,10 @@
 import { handle } from '@svc/http';
 import { ZDcApiPresentationResponse, ZPresentationRequestParams, ZWalletPresentationResponse } from '@svc/schemas';
 import { takeAnswer } from './answer.js';
-import { responseUri } from './create-request.handlers.js';
-import type { Openid4vpDeps } from './deps.js';
-import { notForDcApi, presentationRefused, presentationRequestNotFound, requestNotOpen, unexpectedOrigin } from './errors.js';
-import { findRequest, NOT_OPEN, resultOf } from './presentation-requests.js';
+import { responseUri } from '../requests/create-request.handlers.js';
+import type { Openid4vpDeps } from '../deps.js';
+import { notForDcApi, presentationRefused, presentationRequestNotFound, requestNotOpen, unexpectedOrigin } from '../errors.js';
+import { findRequest, NOT_OPEN, resultOf } from '../requests/presentation-requests.js';
 
 /**
  * POST /presentation-requests/:id/response: the wallet's answer (direct_post.jwt, OpenID4VP 1.0

@@ -1,7 +1,7 @@
 import { handle } from '@svc/http';
 import { ZPresentationRequestParams } from '@svc/schemas';
-import type { Openid4vpDeps } from './deps.js';
-import { presentationRequestNotFound } from './errors.js';
+import type { Openid4vpDeps } from '../deps.js';
+import { presentationRequestNotFound } from '../errors.js';
 import { findRequest, resultOf } from './presentation-requests.js';
 
 /** GET /presentation-requests/:id: pending, verified, failed or expired, with the presets, claims, policy result or failed checks. */
