@@ -1,4 +1,5 @@
-import { type Action, actionView, ZActionName, ZCreateActionRequest } from '@svc/schemas';
+import { isUniqueViolation } from '@svc/db';
+import { type Action, actionView, storedActionOf, ZActionName, ZCreateActionRequest } from '@svc/schemas';
 import type { AdminContext } from './context.js';
 import { AdminError } from './errors.js';
 import { orgById } from './lookups.js';
@@ -43,20 +44,12 @@ export async function createAction(ctx: AdminContext, input: CreateActionInput):
   const org = await orgById(ctx, input.org);
   try {
     const row = await ctx.db.action.create({
-      data: {
-        organizationId: org.id,
-        name: body.action,
-        description: body.description ?? null,
-        maxPerPerson: body.max_per_person,
-        period: body.period,
-        requiresPalmVerification: body.requires_palm_verification,
-        createdAt: ctx.now(),
-      },
+      data: { organizationId: org.id, ...storedActionOf(body), createdAt: ctx.now() },
     });
     return actionView(row);
   } catch (err) {
     // The unique index decides, as it does for the API.
-    if ((err as { code?: string }).code === 'P2002') throw new AdminError(`organization ${org.id} has an action named ${body.action} already`);
+    if (isUniqueViolation(err)) throw new AdminError(`organization ${org.id} has an action named ${body.action} already`);
     throw err;
   }
 }

@@ -89,6 +89,17 @@ export interface StoredAction {
   createdAt: Date;
 }
 
+/** What the database keeps of a new action, from its registration (the API's and the admin CLI's alike). */
+export function storedActionOf(body: z.output<typeof ZCreateActionRequest>): Omit<StoredAction, 'createdAt'> {
+  return {
+    name: body.action,
+    description: body.description ?? null,
+    maxPerPerson: body.max_per_person,
+    period: body.period,
+    requiresPalmVerification: body.requires_palm_verification,
+  };
+}
+
 /** An action as the API and the admin CLI show it. */
 export function actionView(row: StoredAction): Action {
   return {

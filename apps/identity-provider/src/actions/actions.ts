@@ -1,5 +1,5 @@
-import type { Action as Row } from '@svc/db';
-import { type Action, actionView, type ZCreateActionRequest, type ZUpdateActionRequest } from '@svc/schemas';
+import { type Action as Row, isUniqueViolation } from '@svc/db';
+import { type Action, actionView, storedActionOf, type ZCreateActionRequest, type ZUpdateActionRequest } from '@svc/schemas';
 import type { z } from 'zod';
 import type { Developer } from '../developer/developer-auth.js';
 import { actionExists, actionNotFound } from '../errors.js';
@@ -8,20 +8,10 @@ import type { ActionDeps } from './deps.js';
 /** How many actions an organization keeps. */
 export const ACTIONS_PER_ORGANIZATION = 1000;
 
-const isUniqueViolation = (err: unknown) => (err as { code?: string }).code === 'P2002';
-
 export async function createAction(deps: ActionDeps, developer: Developer, body: z.output<typeof ZCreateActionRequest>): Promise<Action> {
   try {
     const row = await deps.db.action.create({
-      data: {
-        organizationId: developer.organizationId,
-        name: body.action,
-        description: body.description ?? null,
-        maxPerPerson: body.max_per_person,
-        period: body.period,
-        requiresPalmVerification: body.requires_palm_verification,
-        createdAt: deps.clock.now(),
-      },
+      data: { organizationId: developer.organizationId, ...storedActionOf(body), createdAt: deps.clock.now() },
     });
     return actionView(row);
   } catch (err) {
