@@ -9,6 +9,7 @@ import { escapeHtml as e, layout } from '../views/pages.js';
 import { button, cards, check, field, hidden, number, text, when } from './console-html.js';
 import type { ConsoleTexts } from './texts/console-texts.js';
 import { consoleTexts } from './texts/registry.js';
+import { type ActionSummary, personActionsSection } from './sections/person-actions-section.js';
 import { type WebhookSummary, webhooksSection } from './sections/webhooks-section.js';
 
 export const CONSOLE_STYLE = `body{max-width:52rem}
@@ -158,6 +159,7 @@ export interface Dashboard {
   tokens: { id: string; name: string; prefix: string; expires_at: string | null; last_used_at: string | null }[];
   testUsers?: { user_id: string; email: string; palm_verified: boolean; presets: Record<string, string> }[];
   webhooks: WebhookSummary[];
+  actions: ActionSummary[];
   changes: { application: string; status: string; updated_at: string; user: string }[];
   problems: string[];
 }
@@ -243,6 +245,7 @@ ${number('expires_in_hours', `${t.initialAccessToken}: ${t.expiresInHours}`, 'mi
     ],
   ];
   sections.push(['webhooks', t.webhooks, webhooksSection(ctx.lang, d.csrf, d.webhooks)]);
+  sections.push(['actions', t.actions, personActionsSection(ctx.lang, d.csrf, ctx.environment === 'sandbox', d.actions)]);
   if (d.testUsers)
     sections.push([
       'test-users',

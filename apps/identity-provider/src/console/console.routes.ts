@@ -20,6 +20,7 @@ import { consoleEntry } from './console-entry.js';
 import { readConsoleSession, requireConsoleDeveloper, requireConsoleSession } from './console-guards.js';
 import { organizationActions } from './sections/console-organization.js';
 import { consolePage } from './console-page.js';
+import { personActionActions } from './sections/console-person-actions.js';
 import { webhookActions } from './sections/console-webhooks.js';
 import { trySignIn } from './try-sign-in/try-sign-in.routes.js';
 
@@ -55,6 +56,7 @@ export function consoleRouter(deps: SandboxDeps & WebhookDeps & EndSessionDeps):
   applicationActions(router, deps, actions);
   organizationActions(router, deps, actions);
   webhookActions(router, deps, actions);
+  personActionActions(router, deps, actions);
   trySignIn(router, deps, actions, page);
   return router;
 }

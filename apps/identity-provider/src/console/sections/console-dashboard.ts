@@ -13,12 +13,13 @@ import type { WebhookDeps } from '../../webhooks/deps.js';
 import type { Dashboard } from '../console-action.js';
 import type { ConsolePage } from '../console-page.js';
 import { renderDashboard, renderNoOrganization } from '../console-pages.js';
+import { consolePersonActions } from './console-person-actions.js';
 import { consoleWebhooks } from './console-webhooks.js';
 
 export function consoleDashboard(deps: SandboxDeps & WebhookDeps, page: ConsolePage): Dashboard {
   return async (req, res, { session, developer }, status = 200, problems = []) => {
-    // Independent reads: one round trip's wait, not eight.
-    const [org, changes, applications, apiKeys, members, tokens, webhooks, testUsers] = await Promise.all([
+    // Independent reads: one round trip's wait, not nine.
+    const [org, changes, applications, apiKeys, members, tokens, webhooks, actions, testUsers] = await Promise.all([
       deps.db.organization.findUniqueOrThrow({ where: { id: developer.organizationId } }),
       deps.db.authorization.findMany({
         where: { application: { organizationId: developer.organizationId }, status: { in: ['approved', 'consumed', 'revoked'] }, userId: { not: null } },
@@ -31,6 +32,7 @@ export function consoleDashboard(deps: SandboxDeps & WebhookDeps, page: ConsoleP
       listMembers(deps, developer),
       listPersonalAccessTokens(deps, developer),
       consoleWebhooks(deps, developer),
+      consolePersonActions(deps, developer),
       deps.environment.sandbox ? listTestUsers(deps, developer.organizationId) : undefined,
     ]);
     page.send(
@@ -45,6 +47,7 @@ export function consoleDashboard(deps: SandboxDeps & WebhookDeps, page: ConsoleP
         members: members.items,
         tokens: tokens.items,
         webhooks,
+        actions,
         ...(testUsers ? { testUsers: testUsers.items } : {}),
         changes: changes.map((a) => ({
           application: a.application.name,

@@ -1,3 +1,5 @@
+import type { ActionPeriod } from '@svc/schemas';
+
 /** Every text the developer console shows, in one language. */
 export interface ConsoleTexts {
   title: string;
@@ -93,6 +95,33 @@ export interface ConsoleTexts {
   trySignIn: string;
   /** Inside the webhook section (headed `webhooks`). */
   webhookSection: WebhookTexts;
+  /** The heading of the section of actions counted per person (one person, one vote). */
+  actions: string;
+  actionSection: ActionTexts;
+}
+
+/** The console's section of actions counted per person, in one language. */
+export interface ActionTexts {
+  intro: string;
+  name: string;
+  nameHint: string;
+  description: string;
+  maxPerPerson: string;
+  period: string;
+  periods: Record<ActionPeriod, string>;
+  requiresPalm: string;
+  /** How often one person may prove it, and when that starts anew. */
+  limit: (max: number, period: string) => string;
+  palmRequired: string;
+  /** Proofs counted so far, over every person and period. */
+  counted: (n: number) => string;
+  add: string;
+  change: string;
+  save: string;
+  delete: string;
+  /** Sandbox only: forget the counts, so test users can prove it again. */
+  reset: string;
+  none: string;
 }
 
 /** The console's webhook section, in one language. */

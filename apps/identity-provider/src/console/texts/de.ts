@@ -113,4 +113,25 @@ export const de: ConsoleTexts = {
     secretOnce:
       'Es wird nur einmal angezeigt. Prüfen Sie damit jede Zustellung (jede Standard-Webhooks-Bibliothek oder verifyWebhook aus dem SDK). Nach einer Erneuerung signiert das alte Geheimnis noch 24 Stunden mit.',
   },
+  actions: 'Eine Person, eine Aktion',
+  actionSection: {
+    intro:
+      'Zählen Sie, was jede verifizierte Person tut: eine Stimme, ein Anspruch, ein Gratis-Test. Ihre Anwendung weist eine Aktion mit dem Zugriffstoken der Person nach (POST /v2/actions/{action}/proofs) und erhält einen Nullifier zum Speichern; ein Nachweis über dem Limit wird mit demselben Nullifier abgelehnt.',
+    name: 'Name',
+    nameHint: 'a-z 0-9 _ . -, Teil der URL: später nicht änderbar',
+    description: 'Beschreibung (optional)',
+    maxPerPerson: 'Nachweise pro Person',
+    period: 'Die Zählung beginnt neu',
+    periods: { never: 'nie', day: 'jeden Tag (UTC)', week: 'jede Woche (UTC, ab Montag)', month: 'jeden Monat (UTC)' },
+    requiresPalm: 'Nur handflächenverifizierte Personen',
+    limit: (max, period) => `${max === 1 ? 'einmal' : `${max}-mal`} pro Person · beginnt neu: ${period}`,
+    palmRequired: 'nur handflächenverifizierte Personen',
+    counted: (n) => (n === 1 ? '1 Nachweis gezählt' : `${n} Nachweise gezählt`),
+    add: 'Aktion hinzufügen',
+    change: 'Ändern',
+    save: 'Speichern',
+    delete: 'Mit ihren Zählungen löschen',
+    reset: 'Zählungen vergessen (Sandbox)',
+    none: 'Noch keine Aktionen.',
+  },
 };

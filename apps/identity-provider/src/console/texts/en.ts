@@ -112,4 +112,25 @@ export const en: ConsoleTexts = {
     secretOnce:
       'This is shown once. Verify each delivery with it (any Standard Webhooks library, or the SDK’s verifyWebhook). After a rotation the old secret signs beside it for 24 hours.',
   },
+  actions: 'One person, one action',
+  actionSection: {
+    intro:
+      'Count what each verified person does: one vote, one claim, one free trial. Your application proves an action with the person’s access token (POST /v2/actions/{action}/proofs) and gets a nullifier it can store; a second proof over the limit is refused with the same nullifier.',
+    name: 'Name',
+    nameHint: 'a-z 0-9 _ . -, part of the URL: it cannot change later',
+    description: 'Description (optional)',
+    maxPerPerson: 'Proofs per person',
+    period: 'The count starts anew',
+    periods: { never: 'never', day: 'each day (UTC)', week: 'each week (UTC, from Monday)', month: 'each month (UTC)' },
+    requiresPalm: 'Only palm-verified people',
+    limit: (max, period) => `${max === 1 ? 'once' : `${max} times`} per person · starts anew: ${period}`,
+    palmRequired: 'palm-verified people only',
+    counted: (n) => (n === 1 ? '1 proof counted' : `${n} proofs counted`),
+    add: 'Add action',
+    change: 'Change',
+    save: 'Save',
+    delete: 'Delete with its counts',
+    reset: 'Forget its counts (sandbox)',
+    none: 'No actions yet.',
+  },
 };

@@ -113,4 +113,25 @@ export const fr: ConsoleTexts = {
     secretOnce:
       'Il n’est affiché qu’une fois. Vérifiez chaque livraison avec lui (toute bibliothèque Standard Webhooks, ou verifyWebhook du SDK). Après un renouvellement, l’ancien secret signe encore 24 heures.',
   },
+  actions: 'Une personne, une action',
+  actionSection: {
+    intro:
+      'Comptez ce que fait chaque personne vérifiée : un vote, une réclamation, un essai gratuit. Votre application prouve une action avec le jeton d’accès de la personne (POST /v2/actions/{action}/proofs) et reçoit un nullifier à conserver ; une preuve au-delà de la limite est refusée avec le même nullifier.',
+    name: 'Nom',
+    nameHint: 'a-z 0-9 _ . -, partie de l’URL : ne peut plus changer',
+    description: 'Description (facultative)',
+    maxPerPerson: 'Preuves par personne',
+    period: 'Le compte repart à zéro',
+    periods: { never: 'jamais', day: 'chaque jour (UTC)', week: 'chaque semaine (UTC, dès le lundi)', month: 'chaque mois (UTC)' },
+    requiresPalm: 'Seulement les personnes vérifiées par la paume',
+    limit: (max, period) => `${max === 1 ? 'une fois' : `${max} fois`} par personne · repart à zéro : ${period}`,
+    palmRequired: 'personnes vérifiées par la paume seulement',
+    counted: (n) => (n <= 1 ? `${n} preuve comptée` : `${n} preuves comptées`),
+    add: 'Ajouter l’action',
+    change: 'Modifier',
+    save: 'Enregistrer',
+    delete: 'Supprimer avec ses comptes',
+    reset: 'Oublier ses comptes (bac à sable)',
+    none: 'Aucune action pour l’instant.',
+  },
 };
