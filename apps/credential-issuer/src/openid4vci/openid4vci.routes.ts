@@ -1,9 +1,11 @@
 import { Router } from 'express';
-import { methodNotAllowed, openCors } from '@svc/http';
+import { handle, methodNotAllowed, openCors } from '@svc/http';
+import { ZCredentialRequest, ZNotificationRequest } from '@svc/schemas';
 import { requireToken } from '../http/require-token.js';
-import { approvalEventsHandler } from './approvals/approval-events.handlers.js';
+import { approvalEventsHandler, requireIdentityProviderSignature } from './approvals/approval-events.handlers.js';
 import { credentialHandler, nonceHandler, notificationHandler } from './credentials/credential.handlers.js';
 import { decryptedRequest } from './credentials/encryption.js';
+import { requireWalletToken } from './credentials/wallet-token.js';
 import type { Openid4vciDeps } from './deps.js';
 import {
   authorizationServerMetadataHandler,
@@ -37,6 +39,7 @@ import { perAddress } from './wallet-limits.js';
 export function openid4vciRouter(deps: Openid4vciDeps): Router {
   const router = Router();
   const walletCalls = (what: string) => perAddress(deps, what, () => deps.config.WALLET_REQUESTS_PER_MINUTE);
+  const walletToken = { ...deps, dpop: deps.walletDpop.credential };
 
   router.get('/.well-known/openid-credential-issuer', credentialIssuerMetadataHandler(deps));
   router.get('/.well-known/oauth-authorization-server', authorizationServerMetadataHandler(deps));
@@ -59,9 +62,22 @@ export function openid4vciRouter(deps: Openid4vciDeps): Router {
   router
     .route('/credential')
     .options(openCors)
-    .post(openCors, walletCalls('credential'), decryptedRequest(deps.requestEncryptionKey), credentialHandler(deps))
+    .post(
+      openCors,
+      walletCalls('credential'),
+      decryptedRequest(deps.requestEncryptionKey),
+      handle({ body: ZCredentialRequest }, requireWalletToken(walletToken, '/credential'), credentialHandler(deps)),
+    )
     .all(methodNotAllowed);
-  router.route('/notification').options(openCors).post(openCors, walletCalls('notification'), notificationHandler(deps)).all(methodNotAllowed);
+  router
+    .route('/notification')
+    .options(openCors)
+    .post(
+      openCors,
+      walletCalls('notification'),
+      handle({ body: ZNotificationRequest }, requireWalletToken(walletToken, '/notification'), notificationHandler(deps)),
+    )
+    .all(methodNotAllowed);
   router.route('/token-status-lists/:id').get(tokenStatusListHandler(deps)).all(methodNotAllowed);
 
   // Only where the identity provider can sign its events: with the authorization server and its webhook secret configured.
@@ -69,7 +85,7 @@ export function openid4vciRouter(deps: Openid4vciDeps): Router {
   if (server?.webhookSecret)
     router
       .route('/authorization-server/events')
-      .post(approvalEventsHandler(deps, { organizationId: server.organizationId, webhookSecret: server.webhookSecret }))
+      .post(requireIdentityProviderSignature(deps, server.webhookSecret), approvalEventsHandler(deps, server.organizationId))
       .all(methodNotAllowed);
   return router;
 }

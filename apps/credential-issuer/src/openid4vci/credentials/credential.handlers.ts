@@ -1,13 +1,12 @@
-import type { Request, RequestHandler } from 'express';
-import { handle, readAuthorization } from '@svc/http';
-import { ZCredentialRequest, ZNotificationRequest } from '@svc/schemas';
+import type { RequestHandler } from 'express';
+import type { ValidatedHandler } from '@svc/http';
+import type { ZCredentialRequest, ZNotificationRequest } from '@svc/schemas';
 import type { Openid4vciDeps } from '../deps.js';
-import { invalidAccessToken } from '../errors.js';
 import { encryptedResponse, responseKeyOf } from './encryption.js';
 import { issueNonce } from './holder-proofs.js';
 import { noStore } from '../metadata/http-caching.js';
 import { takeNotification } from './notifications.js';
-import { issueToWallet, type PresentedToken } from './wallet-credentials.js';
+import { issueToWallet } from './wallet-credentials.js';
 
 /** POST /nonce: a c_nonce for the holder's proof. */
 export const nonceHandler =
@@ -16,18 +15,9 @@ export const nonceHandler =
     res.set(noStore).json({ c_nonce: await issueNonce(deps.store.cache) });
   };
 
-/** The access token a wallet's request presents, with its scheme and the DPoP proof beside it. */
-function presentedTokenOf(req: Request): PresentedToken | undefined {
-  const authorization = readAuthorization(req);
-  // Garbage after the scheme is a token that is not one, refused as an unknown one is.
-  if (authorization && authorization.token === undefined) throw invalidAccessToken();
-  return authorization?.token ? { token: authorization.token, scheme: authorization.scheme, proof: req.get('dpop') } : undefined;
-}
-
 /** POST /credential: the credential (or a batch of copies), bound to the key each of the wallet's proofs shows it holds. */
-export function credentialHandler(deps: Openid4vciDeps) {
-  return handle({ body: ZCredentialRequest }, async ({ body }, req, res) => {
-    const presented = presentedTokenOf(req);
+export function credentialHandler(deps: Openid4vciDeps): ValidatedHandler<{ body: typeof ZCredentialRequest }> {
+  return async ({ body }, _req, res) => {
     // The wallet's encryption key is checked before anything is issued.
     const encryption = body.credential_response_encryption;
     const responseKey = encryption && (await responseKeyOf(encryption, res.locals.encryptedRequest === true));
@@ -41,10 +31,9 @@ export function credentialHandler(deps: Openid4vciDeps) {
         clock: deps.clock,
         cache: deps.store.cache,
         limiter: deps.store.limiter,
-        dpop: deps.walletDpop.credential,
         walletProviders: deps.walletProviders,
       },
-      presented,
+      res.locals.walletToken!,
       body,
       deps.authorizationServer,
     );
@@ -55,18 +44,13 @@ export function credentialHandler(deps: Openid4vciDeps) {
         .type('application/jwt')
         .send(await encryptedResponse(issued, encryption, responseKey));
     else res.set(noStore).json(issued);
-  });
+  };
 }
 
 /** POST /notification: what became of the credentials of one response; 204. */
-export function notificationHandler(deps: Openid4vciDeps) {
-  return handle({ body: ZNotificationRequest }, async ({ body }, req, res) => {
-    await takeNotification(
-      { db: deps.db, config: deps.config, clock: deps.clock, dpop: deps.walletDpop.credential },
-      presentedTokenOf(req),
-      body,
-      deps.authorizationServer,
-    );
+export function notificationHandler(deps: Openid4vciDeps): ValidatedHandler<{ body: typeof ZNotificationRequest }> {
+  return async ({ body }, _req, res) => {
+    await takeNotification(deps, res.locals.walletToken!, body);
     res.set(noStore).status(204).end();
-  });
+  };
 }

@@ -6,19 +6,16 @@
  * told to the organization's webhooks in the same transaction.
  */
 import { randomUUID } from 'node:crypto';
-import type { CoreDeps, DpopProofs } from '@svc/runtime';
+import type { CoreDeps } from '@svc/runtime';
 import type { WalletProviders } from '@svc/wallet-attestations';
 import type { ZCredentialRequest } from '@svc/schemas';
 import type { z } from 'zod';
 import { overLimit } from '../../http/errors.js';
 import { alreadyIssuedOnApproval } from '../../issuance/errors.js';
 import {
-  accessTokenMissing,
-  certificateBoundTokenRefused,
   credentialRequestDenied,
   invalidAccessToken,
   invalidCredentialRequest,
-  invalidDpopProofAtResource,
   invalidProof,
   unknownConfiguration,
   unknownCredentialIdentifier,
@@ -29,13 +26,12 @@ import { endedMeanwhile } from '../approvals/approval-events.js';
 import { type CredentialConfiguration, configurationById } from '../metadata/configurations.js';
 import { type Holder, holderKeysOf, holderKeysOfAttestation, proofAlgorithmsFor } from './holder-proofs.js';
 import { issueFor } from './issue-copies.js';
-import { offerOfAccessToken } from '../offers/offers.js';
+import type { Offer, WalletToken } from './wallet-token.js';
 
-/** What issuing needs: the issuer's own (signing pool and keys included, for ldp_vc), the nonce store, the limiter, and DPoP proofs at this endpoint. */
+/** What issuing needs: the issuer's own (signing pool and keys included, for ldp_vc), the nonce store, the limiter and the wallet providers. */
 export interface WalletIssueDeps extends IssueContext {
   cache: CoreDeps['store']['cache'];
   limiter: CoreDeps['store']['limiter'];
-  dpop: DpopProofs;
   walletProviders: WalletProviders;
 }
 
@@ -45,38 +41,6 @@ export interface WalletIssueDeps extends IssueContext {
  * introspection budget there, for every wallet.
  */
 const APPROVAL_ASKS_PER_MINUTE = 10;
-
-/** The access token as the request presents it: its scheme, and the DPoP proof beside it (RFC 9449 §7). */
-export interface PresentedToken {
-  token: string;
-  scheme: 'Bearer' | 'DPoP';
-  proof: string | undefined;
-}
-
-/**
- * RFC 9449 §7: a token bound to the key `jkt` is accepted only with the DPoP scheme and a proof of
- * that key over this request and this token; an unbound token only with the Bearer scheme.
- */
-export async function checkBinding(
-  deps: Pick<WalletIssueDeps, 'config' | 'dpop'>,
-  presented: PresentedToken,
-  jkt: string | null | undefined,
-  endpoint: '/credential' | '/notification' = '/credential',
-): Promise<void> {
-  if (!jkt) {
-    if (presented.scheme === 'DPoP') throw invalidDpopProofAtResource('This access token is not DPoP-bound: send it with the Bearer scheme');
-    return;
-  }
-  if (presented.scheme !== 'DPoP' || presented.proof === undefined)
-    throw invalidDpopProofAtResource('This access token is DPoP-bound: send it as Authorization: DPoP <token>, with a DPoP proof of its key');
-  const proven = await deps.dpop.verify(presented.proof, {
-    method: 'POST',
-    url: `${deps.config.publicUrl}${endpoint}`,
-    accessToken: presented.token,
-    requireNonce: false,
-  });
-  if (proven !== jkt) throw invalidDpopProofAtResource('The DPoP proof is signed by another key than the one the access token is bound to');
-}
 
 /**
  * The key proofs a request carries, checked (nonce, audience, freshness, a key the format binds
@@ -113,31 +77,20 @@ async function holdersOfRequest(deps: WalletIssueDeps, body: z.output<typeof ZCr
 }
 
 /**
- * A wallet's credential request: on an offer's access token (pre-authorized code), or on one the
- * identity provider issued when the person approved it (authorization code; `authorizationServer`
- * introspects it there).
+ * A wallet's credential request, on the token requireWalletToken proved: an offer's access token
+ * (pre-authorized code), or one the identity provider issued when the person approved it
+ * (authorization code; `authorizationServer` is asked there what the approval grants).
  */
 export async function issueToWallet(
   deps: WalletIssueDeps,
-  presented: PresentedToken | undefined,
+  wallet: WalletToken,
   body: z.output<typeof ZCredentialRequest>,
   authorizationServer?: AuthorizationServerClient,
 ) {
-  if (!presented) throw accessTokenMissing();
-  const { token } = presented;
-  const offer = await offerOfAccessToken({ db: deps.db, publicUrl: deps.config.publicUrl, now: () => deps.clock.now() }, token);
-  if (offer) {
-    await checkBinding(deps, presented, offer.dpopJkt);
-    return issueOnOffer(deps, offer, body);
-  }
-  // The identity provider's tokens are JWTs; this issuer's own are not, and are never sent there.
-  // Whatever can be refused without asking the identity provider is refused first: a token it did
-  // not sign for this issuer, a bound token without its proof, a credential this approval already
-  // received, and more asks on one approval than a wallet makes.
-  const verified = authorizationServer && token.split('.').length === 3 ? await authorizationServer.verify(token) : undefined;
-  if (!verified) throw invalidAccessToken();
-  if (verified.certificateBound) throw certificateBoundTokenRefused();
-  await checkBinding(deps, presented, verified.jkt);
+  if (wallet.kind === 'offer') return issueOnOffer(deps, wallet.offer, body);
+  const { verified, presented } = wallet;
+  // Whatever can be refused without asking the identity provider is refused first: a credential
+  // this approval already received, and more asks on one approval than a wallet makes.
   const named = body.credential_identifier ?? body.credential_configuration_id;
   if (named !== undefined && (await issuedOn(deps, `${verified.authorizationId}#${named}`))) throw alreadyIssuedOnApproval();
   const asks = await deps.limiter.consume(`wallet:approval:${verified.authorizationId}`, { limit: APPROVAL_ASKS_PER_MINUTE, windowSeconds: 60 });
@@ -145,7 +98,7 @@ export async function issueToWallet(
     throw overLimit(asks.retryAfterSeconds, 'Too many credential requests on this approval', { 'Retry-After': String(asks.retryAfterSeconds) });
   // What the identity provider answers is as of this moment or later (endedMeanwhile).
   const askedAt = deps.clock.now();
-  const approved = await authorizationServer!.approvedGrant(token);
+  const approved = await authorizationServer!.approvedGrant(presented.token);
   if (!approved || approved.authorizationId !== verified.authorizationId || approved.jkt !== verified.jkt) throw invalidAccessToken();
   return issueOnApproval(deps, approved, body, askedAt);
 }
@@ -229,5 +182,3 @@ async function issueOnApproval(deps: WalletIssueDeps, approved: ApprovedGrant, b
 
 /** How long a claim on an approval holds while its credential is signed and recorded (then the record is what refuses a second one). */
 const CLAIM_SECONDS = 120;
-
-type Offer = NonNullable<Awaited<ReturnType<typeof offerOfAccessToken>>>;
