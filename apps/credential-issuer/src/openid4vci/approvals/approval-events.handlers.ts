@@ -4,17 +4,24 @@ import { invalidField } from '../../http/errors.js';
 import type { Openid4vciDeps } from '../deps.js';
 import { approvalEventOf, endApprovalCredentials, verifyEventSignature } from './approval-events.js';
 
-/**
- * POST /authorization-server/events: the identity provider's wallet_approval.revoked and
- * .data_changed (Standard Webhooks), signed with `webhookSecret`: what was issued on the approval is revoked.
- */
-export function approvalEventsHandler(deps: Openid4vciDeps, server: { organizationId: string; webhookSecret: string }): RequestHandler {
-  const approvalDeps = { db: deps.db, cache: deps.store.cache, now: () => deps.clock.now(), organizationId: server.organizationId };
-  return async (req, res) => {
+/** The guard of the approval events: signed by the identity provider with `webhookSecret` (Standard Webhooks), recently. */
+export function requireIdentityProviderSignature(deps: Pick<Openid4vciDeps, 'clock'>, webhookSecret: string): RequestHandler {
+  return (req, _res, next) => {
     const headers = { id: req.get('webhook-id'), timestamp: req.get('webhook-timestamp'), signature: req.get('webhook-signature') };
     const body = rawJsonBody(req);
     if (headers.signature && !body) throw invalidField('body', 'must be the event as JSON (Content-Type: application/json)');
-    verifyEventSignature(server.webhookSecret, headers, body ?? Buffer.alloc(0), deps.clock.now());
+    verifyEventSignature(webhookSecret, headers, body ?? Buffer.alloc(0), deps.clock.now());
+    next();
+  };
+}
+
+/**
+ * POST /authorization-server/events, after requireIdentityProviderSignature: the identity
+ * provider's wallet_approval.revoked and .data_changed: what was issued on the approval is revoked.
+ */
+export function approvalEventsHandler(deps: Openid4vciDeps, organizationId: string): RequestHandler {
+  const approvalDeps = { db: deps.db, cache: deps.store.cache, now: () => deps.clock.now(), organizationId };
+  return async (req, res) => {
     const event = approvalEventOf(req.body);
     if (event) {
       const revoked = await endApprovalCredentials(approvalDeps, event.authorizationId, event.configurationIds);
