@@ -33,3 +33,11 @@ export function requireDataAccess(deps: DataAccessDeps): RequestHandler {
     next();
   };
 }
+
+/** After requireAccessToken, where a token is read without the data loader (user info): inside its authorization's data window (E4010). */
+export function requireDataWindow(deps: Pick<DataAccessDeps, 'clock'>): RequestHandler {
+  return (_req, res, next) => {
+    assertDataWindow(res.locals.access!.grant, deps.clock.now());
+    next();
+  };
+}

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { methodNotAllowed, openCors } from '@svc/http';
 import type { DataAccessDeps } from './deps.js';
-import { assertDataWindow } from '../tokens/access-tokens.js';
+import { requireDataWindow } from './data-access.js';
 import { requireAccessToken } from '../access-token-guard/access-token-guard.js';
 
 /**
@@ -14,9 +14,8 @@ export function userinfoRouter(deps: DataAccessDeps): Router {
   router
     .route('/v2/userinfo')
     .options(openCors)
-    .get(openCors, requireAccessToken(deps), async (_req, res) => {
+    .get(openCors, requireAccessToken(deps), requireDataWindow(deps), async (_req, res) => {
       const { claims, scopes, grant } = res.locals.access!;
-      assertDataWindow(grant, deps.clock.now());
       const user = grant.user;
       res.json({
         sub: claims.sub,
