@@ -7,7 +7,9 @@ import { z } from 'zod';
  * Each claim names the preset it comes from there; a claim without one (`kyc_level`) is only ever
  * vouched for by an integrator's offer.
  */
-export type WalletLocale = 'en' | 'de' | 'fr';
+/** The languages every credential type's names and claim labels are given in, as wallets show them. */
+export const WALLET_LOCALES = ['en', 'de', 'fr'] as const;
+export type WalletLocale = (typeof WALLET_LOCALES)[number];
 
 export interface WalletClaimType {
   name: string;

@@ -4,7 +4,7 @@
  * are cards that stack on a phone; every secret is shown once, on a page of its own.
  */
 import { API_KEY_PERMISSIONS, SCOPES } from '@svc/schemas';
-import type { Locale } from '../views/locales/locale.js';
+import { type Locale, LOCALES } from '../views/locales/locale.js';
 import { escapeHtml as e, layout } from '../views/pages.js';
 import { button, cards, check, field, hidden, number, text, when } from './console-html.js';
 import type { ConsoleTexts } from './texts/console-texts.js';
@@ -42,7 +42,7 @@ const badge = (t: ConsoleTexts, ctx: ConsoleContext) =>
   `<span class="badge ${ctx.environment}">${e(ctx.environment === 'sandbox' ? t.sandboxBadge : t.productionBadge)}</span>`;
 
 const languages = (ctx: ConsoleContext) =>
-  `<p class="lang muted">${(['en', 'de', 'fr'] as const).map((l) => (l === ctx.lang ? `<strong>${l}</strong>` : `<a href="/console?lang=${l}" hreflang="${l}">${l}</a>`)).join('')}</p>`;
+  `<p class="lang muted">${LOCALES.map((l) => (l === ctx.lang ? `<strong>${l}</strong>` : `<a href="/console?lang=${l}" hreflang="${l}">${l}</a>`)).join('')}</p>`;
 
 const moved = (t: ConsoleTexts, ctx: ConsoleContext) => (ctx.movedTo ? `<p class="muted" role="status">${e(t.movedHere(ctx.movedTo))}</p>` : '');
 

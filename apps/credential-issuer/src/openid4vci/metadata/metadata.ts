@@ -5,14 +5,12 @@
  * signed with (SD-JWT VC §5), and each credential type's metadata at its `vct` URL (§6).
  */
 import { DPOP_ALGORITHMS } from '@svc/runtime';
-import { PRE_AUTHORIZED_CODE_GRANT, type WalletFormat } from '@svc/schemas';
+import { PRE_AUTHORIZED_CODE_GRANT, WALLET_LOCALES, type WalletFormat } from '@svc/schemas';
 import { ATTEST_JWT_CLIENT_AUTH, ATTESTATION_ALGORITHMS } from '@svc/wallet-attestations';
 import { CREDENTIAL_CONFIGURATIONS, type CredentialConfiguration, vctOf } from './configurations.js';
 import { proofAlgorithmsFor } from '../credentials/holder-proofs.js';
 import { KEY_ATTESTATIONS_REQUIRED } from '../credentials/key-attestations.js';
 import { CREDENTIALS_V2, UNDEFINED_TERMS_V2 } from '../../vc/document-loader.js';
-
-const LOCALES = ['en', 'de', 'fr'] as const;
 
 export interface IssuerMetadataSettings {
   publicUrl: string;
@@ -38,7 +36,7 @@ export function credentialIssuerMetadata({ publicUrl, displayName, authorization
     // Up to batch_size proofs in one request, one credential each, each bound to its own key.
     batch_credential_issuance: { batch_size: batchSize },
     ...encryption,
-    display: LOCALES.map((locale) => ({ name: displayName, locale })),
+    display: WALLET_LOCALES.map((locale) => ({ name: displayName, locale })),
     credential_configurations_supported: Object.fromEntries(CREDENTIAL_CONFIGURATIONS.map((c) => [c.id, configurationMetadata(publicUrl, c, keyAttestations)])),
   };
 }
@@ -80,8 +78,8 @@ function configurationMetadata(publicUrl: string, c: CredentialConfiguration, ke
       ...(keyAttestations.taken ? { attestation: { proof_signing_alg_values_supported: [...ATTESTATION_ALGORITHMS], ...required } } : {}),
     },
     credential_metadata: {
-      display: LOCALES.map((locale) => ({ name: c.names[locale], locale, description: c.description })),
-      claims: c.claims.map((claim) => ({ path: path(claim.name), display: LOCALES.map((locale) => ({ name: claim.labels[locale], locale })) })),
+      display: WALLET_LOCALES.map((locale) => ({ name: c.names[locale], locale, description: c.description })),
+      claims: c.claims.map((claim) => ({ path: path(claim.name), display: WALLET_LOCALES.map((locale) => ({ name: claim.labels[locale], locale })) })),
     },
   };
 }
@@ -117,8 +115,8 @@ export function typeMetadata(publicUrl: string, c: CredentialConfiguration) {
     vct: vctOf(publicUrl, c),
     name: c.names.en,
     description: c.description,
-    display: LOCALES.map((locale) => ({ locale, name: c.names[locale], description: c.description })),
-    claims: c.claims.map((claim) => ({ path: [claim.name], display: LOCALES.map((locale) => ({ locale, label: claim.labels[locale] })), sd: 'always' })),
+    display: WALLET_LOCALES.map((locale) => ({ locale, name: c.names[locale], description: c.description })),
+    claims: c.claims.map((claim) => ({ path: [claim.name], display: WALLET_LOCALES.map((locale) => ({ locale, label: claim.labels[locale] })), sd: 'always' })),
   };
 }
 
