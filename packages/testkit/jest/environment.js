@@ -24,7 +24,7 @@ function holding() {
   return [...described, ...(timers ? [`${timers} timer(s)`] : [])];
 }
 
-// Issue #25. jest asks an idle worker to end by dropping its message listener, then waits 500 ms
+// jest asks an idle worker to end by dropping its message listener, then waits 500 ms
 // for the process to exit on its own before it kills it and prints "a worker process has failed to
 // exit gracefully". A worker whose event loop is already empty can still take longer than that to
 // exit on a busy machine (CI runs two suites at once): a natural exit tears the whole heap of a

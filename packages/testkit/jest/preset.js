@@ -27,7 +27,7 @@ export default {
   // Two cores: more workers only contend.
   maxWorkers: 2,
   // How long jest waits for an idle worker to exit when the run ends before it kills it and prints
-  // "a worker process has failed to exit gracefully" (issue #25). A worker exits within 20 ms of
+  // "a worker process has failed to exit gracefully". A worker exits within 20 ms of
   // the request (environment.js), whatever it still holds, and names what that is: a leak is
   // reported there, file by file. What made it miss jest's 500 ms was a worker whose event loop was
   // held at that moment (a long collection, two suites on two cores), not a leak.

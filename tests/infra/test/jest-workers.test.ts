@@ -27,7 +27,7 @@ function runBusyWorkers(graceMs?: number) {
 }
 
 describe('the shared jest preset', () => {
-  // Issue #25: on a busy machine jest printed "a worker process has failed to exit gracefully" at
+  // On a busy machine jest printed "a worker process has failed to exit gracefully" at
   // the end of passing runs, when a worker's event loop was held as jest asked it to end.
   it('reproduces the warning with jest’s own wait (500 ms) and two workers busy when asked to end', () => {
     const run = runBusyWorkers(500);

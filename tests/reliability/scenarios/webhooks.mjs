@@ -1,4 +1,4 @@
-// Webhook delivery that loses nothing (issue #29): a receiver that fails the first attempts, a
+// Webhook delivery that loses nothing: a receiver that fails the first attempts, a
 // replica killed with SIGKILL right after a change, 1 000 events through three replicas, and
 // PostgreSQL restarted mid-delivery. The identity provider's replicas are real processes on the
 // suite's PostgreSQL; the receiver is an HTTP server in this process.
