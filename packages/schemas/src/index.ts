@@ -45,3 +45,4 @@ export * from './wallet-credential-types.js';
 export * from './mail.js';
 export * from './presentations.js';
 export * from './actions.js';
+export * from './assurance.js';

@@ -1,7 +1,7 @@
 import type { Db } from '@svc/db';
 import { authorizationApproved, recordWebhookEvent, WEBHOOK_LOG_DAYS } from '../webhook-outbox/events.js';
 import type { Cache } from '@svc/kv';
-import { type CredentialAuthorizationDetail, isUuid, SCOPES, type Scope, scopeDetail, withImplied } from '@svc/schemas';
+import { type CredentialAuthorizationDetail, isUuid, SCOPES, type Scope, scopeDetail, type SignInAssurance, withImplied } from '@svc/schemas';
 import { deriveKey, randomBase62, seal, sha256Hex, unseal } from '@svc/secrets';
 import type { EnvironmentGuard } from '../environment/environment.js';
 import { authorizationConflict, authorizationNotFound, decisionScope, palmVerificationRequired, RedirectableError } from '../errors.js';
@@ -198,7 +198,7 @@ export async function approve(
     authorization: AuthorizationWithApp;
     chosen: string[] | undefined;
     /** `sessionId`: the sign-in session deciding (none for the sandbox's browserless approvals). */
-    user: { userId: string; palmVerified: boolean; authTime: Date; sessionId?: string };
+    user: { userId: string; palmVerified: boolean; authTime: Date; sessionId?: string } & Partial<SignInAssurance>;
     now: Date;
   },
 ) {
@@ -219,7 +219,15 @@ export async function approve(
   const won = await db.$transaction(async (tx) => {
     const moved = await tx.authorization.updateMany({
       where: { id: a.id, status: 'pending_admin' },
-      data: { status: 'approved', grantedScopes: granted, approvedAt: now, authTime: user.authTime, sessionId: user.sessionId ?? null },
+      data: {
+        status: 'approved',
+        grantedScopes: granted,
+        approvedAt: now,
+        authTime: user.authTime,
+        sessionId: user.sessionId ?? null,
+        acr: user.acr ?? null,
+        amr: user.amr ?? [],
+      },
     });
     if (moved.count !== 1) return false;
     await tx.authorizationCode.create({ data: { authorizationId: a.id, codeHash: sha256Hex(code), expiresAt: codeExpiresAt } });

@@ -1,5 +1,6 @@
 import type { Db } from '@svc/db';
 import type { RateLimiter } from '@svc/kv';
+import { isAcr, PASSWORD_SIGN_IN, type SignInAssurance } from '@svc/schemas';
 import { DUMMY_PASSWORD_HASH, randomBase62, sha256Hex, verifyPassword } from '@svc/secrets';
 import { wrongPassword } from '../errors.js';
 import type { EnvironmentGuard } from '../environment/environment.js';
@@ -9,12 +10,31 @@ export const SESSION_TTL_SECONDS = 12 * 3600;
 /** A session token of either environment: the other's is then not found, and refused with its reason. */
 export const SESSION_TOKEN = /^(sbx_)?svcsess_/;
 
-export interface SessionUser {
+export interface SessionUser extends SignInAssurance {
   sessionId: string;
   userId: string;
   email: string;
   authTime: Date;
   palmVerified: boolean;
+}
+
+/**
+ * A new session of `userId`, signed in as `assurance` says (a password, a passkey): its token,
+ * shown once (only its hash is kept). Every way of signing in ends here.
+ */
+export async function startSession({ db, environment }: { db: Db; environment: EnvironmentGuard }, userId: string, assurance: SignInAssurance, now: Date) {
+  const token = environment.mark(`svcsess_${randomBase62(43)}`);
+  const session = await db.session.create({
+    data: {
+      userId,
+      tokenHash: sha256Hex(token),
+      expiresAt: new Date(now.getTime() + SESSION_TTL_SECONDS * 1000),
+      createdAt: now,
+      acr: assurance.acr,
+      amr: assurance.amr,
+    },
+  });
+  return { token, session };
 }
 
 /**
@@ -38,18 +58,22 @@ export async function signIn(
     await attempt.finish(ok);
   }
   if (!user || !ok) throw wrongPassword();
-  const token = environment.mark(`svcsess_${randomBase62(43)}`);
-  const session = await db.session.create({
-    data: { userId: user.id, tokenHash: sha256Hex(token), expiresAt: new Date(now.getTime() + SESSION_TTL_SECONDS * 1000) },
-  });
-  return { token, session, user };
+  return { ...(await startSession({ db, environment }, user.id, PASSWORD_SIGN_IN, now)), user };
 }
 
 export async function sessionUser(db: Db, token: string | undefined, now: Date): Promise<SessionUser | undefined> {
   if (!token || !SESSION_TOKEN.test(token) || token.length > 100) return undefined;
   const session = await db.session.findUnique({ where: { tokenHash: sha256Hex(token) }, include: { user: { select: { email: true, palmVerified: true } } } });
   if (!session || session.revokedAt || session.expiresAt <= now) return undefined;
-  return { sessionId: session.id, userId: session.userId, email: session.user.email, authTime: session.createdAt, palmVerified: session.user.palmVerified };
+  return {
+    sessionId: session.id,
+    userId: session.userId,
+    email: session.user.email,
+    authTime: session.createdAt,
+    palmVerified: session.user.palmVerified,
+    acr: isAcr(session.acr) ? session.acr : 'pwd',
+    amr: session.amr,
+  };
 }
 
 /** Ends the session of `token`; answers its id when this call ended it (so its clients can be told once). */

@@ -37,7 +37,8 @@ export function signAccessToken(
     audience,
   }: {
     app: Application;
-    authorization: { id: string; userId: string | null };
+    /** With the sign-in it was approved in, when a person signed in for it (not for the client user-token). */
+    authorization: { id: string; userId: string | null } & Partial<SignedInWith>;
     scopes: string[];
     jkt?: string | undefined;
     x5t?: string | undefined;
@@ -49,12 +50,34 @@ export function signAccessToken(
   const aud = audience?.length ? [ctx.resource, ...audience] : ctx.resource;
   return signToken(
     ctx,
-    { sub, aud, client_id: app.clientId, scope: scopes.join(' '), authorization_id: a.id, jti: randomUUID(), ...confirmation(jkt, x5t) },
+    {
+      sub,
+      aud,
+      client_id: app.clientId,
+      scope: scopes.join(' '),
+      authorization_id: a.id,
+      jti: randomUUID(),
+      ...signInClaims(a),
+      ...confirmation(jkt, x5t),
+    },
     'at+jwt',
     app.accessTokenTtlSeconds,
     signingAlgorithmOf(app, 'access_token'),
   );
 }
+
+/** The sign-in a grant was approved in: its time, acr and amr (null for grants older than acr). */
+export interface SignedInWith {
+  authTime: Date | null;
+  acr: string | null;
+  amr: string[];
+}
+
+/** OpenID Connect's auth_time, acr and amr of a grant, for its id_tokens and (RFC 9470) access tokens. */
+export const signInClaims = (a: Partial<SignedInWith>) => ({
+  ...(a.authTime ? { auth_time: seconds(a.authTime) } : {}),
+  ...(a.acr ? { acr: a.acr, amr: a.amr ?? [] } : {}),
+});
 
 /**
  * What an access token is bound to (RFC 7800 `cnf`): the DPoP key's thumbprint (RFC 9449 §6), or
@@ -77,10 +100,9 @@ export interface TokenRequestTerms {
 }
 
 /** What the tokens of a grant are made from: the authorization and, for a code exchange, its nonce. */
-export interface GrantHolder {
+export interface GrantHolder extends SignedInWith {
   id: string;
   userId: string | null;
-  authTime: Date | null;
   /** The sign-in session it was approved in: the id_token's sid (per client). */
   sessionId: string | null;
   nonce?: string | null;
@@ -119,6 +141,7 @@ export async function tokenResponse(ctx: TokenContext, { app, holder: a, scopes,
             aud: app.clientId,
             authorization_id: a.id,
             auth_time: seconds(a.authTime ?? now),
+            ...signInClaims({ acr: a.acr, amr: a.amr }),
             ...(a.nonce ? { nonce: a.nonce } : {}),
             ...(a.sessionId ? { sid: clientSessionId(ctx.secret, app.clientId, a.sessionId) } : {}),
           },

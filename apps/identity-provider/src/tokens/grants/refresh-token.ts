@@ -111,6 +111,8 @@ async function refresh(ctx: TokenContext, app: Application, input: { refreshToke
     id: row.authorizationId,
     userId: row.userId,
     authTime: row.authTime,
+    acr: row.acr,
+    amr: row.amr ?? [],
     sessionId: row.sessionId,
     authorizationDetails: row.authorizationDetails,
   };

@@ -7,6 +7,8 @@ export interface PresentedRefreshToken {
   status: string;
   userId: string | null;
   authTime: Date | null;
+  acr: string | null;
+  amr: string[];
   sessionId: string | null;
   /** The authorization's RFC 9396 details (credentials for a wallet), if any. */
   authorizationDetails: unknown;
@@ -21,7 +23,7 @@ export interface PresentedRefreshToken {
 
 const PRESENTED = `
   SELECT r.id, r."authorizationId", r.scopes, r."dpopJkt", r."expiresAt", r."rotatedAt", r."revokedAt", r."familyId",
-         a."applicationId", a.status::text AS status, a."userId", a."authTime", a."sessionId", a."authorizationDetails"
+         a."applicationId", a.status::text AS status, a."userId", a."authTime", a.acr, a.amr, a."sessionId", a."authorizationDetails"
   FROM "RefreshToken" r JOIN "Authorization" a ON a.id = r."authorizationId"
   WHERE r."tokenHash" = $1`;
 
