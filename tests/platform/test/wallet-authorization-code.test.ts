@@ -5,7 +5,7 @@ import { digest, ES256 } from '@sd-jwt/crypto-nodejs';
 import { SDJwtVcInstance } from '@sd-jwt/sd-jwt-vc';
 import { DataItem, DeviceResponse, parse, Verifier } from '@auth0/mdl';
 import { cborDecode, cborEncode } from '@auth0/mdl/lib/cbor/index.js';
-import { exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
+import { type CryptoKey, exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
 import {
   apiToken,
   db,
@@ -27,6 +27,30 @@ import {
 // approves, and the issuer introspects the wallet's token with its own client to learn what was
 // approved and what the person's verified data says.
 useWalletServices();
+
+/**
+ * The wallet answers a reader with the claims `wanted` of its mdoc, signed with its device key,
+ * and the reader, trusting only the issuer CA as served, verifies the answer (@auth0/mdl on both
+ * sides): the issuer's signature and chain, every digest, the validity and the device signature,
+ * which holds only if the mdoc's device key is the wallet's. The document as verified.
+ */
+async function presentedMdoc(holder: { privateKey: CryptoKey }, credential: string, doctype: string, wanted: string[]) {
+  const issuerSigned = cborDecode(Buffer.from(credential, 'base64url'));
+  const mdoc = parse(Buffer.from(cborEncode({ version: '1.0', documents: [{ docType: doctype, issuerSigned }], status: 0 })));
+  const fields = wanted.map((name) => ({ path: [`$['${doctype}']['${name}']`], intent_to_retain: false }));
+  const transcript = Buffer.from(cborEncode(DataItem.fromData([null, null, ['nonce', 'https://reader.example', 'handover']])));
+  const answer = await DeviceResponse.from(mdoc)
+    .usingPresentationDefinition({
+      id: doctype,
+      input_descriptors: [{ id: doctype, format: { mso_mdoc: { alg: ['ES256'] } }, constraints: { limit_disclosure: 'required', fields } }],
+    })
+    .usingSessionTranscriptBytes(transcript)
+    .authenticateWithSignature(await exportJWK(holder.privateKey), 'ES256')
+    .sign();
+  const ca = await (await fetch(`${issuer.url}/certificates/issuer-ca.pem`)).text();
+  const verified = await new Verifier([ca]).verify(answer.encode(), { encodedSessionTranscript: transcript });
+  return verified.documents[0]!;
+}
 
 describe('OpenID4VCI authorization code flow through the identity provider', () => {
   it('advertises both authorization servers, and the identity provider the openid_credential type', async () => {
@@ -99,24 +123,18 @@ describe('OpenID4VCI authorization code flow through the identity provider', () 
     const { retrieve, holder } = await receive(person, 'age_over_mdoc');
     const { credentialResponse } = await retrieve();
     const credential = (credentialResponse.credentials![0] as { credential: string }).credential;
-    // The wallet answers a reader with both claims, signed with its device key (@auth0/mdl on both sides).
-    const issuerSigned = cborDecode(Buffer.from(credential, 'base64url'));
-    const mdoc = parse(Buffer.from(cborEncode({ version: '1.0', documents: [{ docType: 'eu.europa.ec.av.1', issuerSigned }], status: 0 })));
-    const wanted = ['age_over_18', 'age_over_21'].map((name) => ({ path: [`$['eu.europa.ec.av.1']['${name}']`], intent_to_retain: false }));
-    const transcript = Buffer.from(cborEncode(DataItem.fromData([null, null, ['nonce', 'https://reader.example', 'handover']])));
-    const answer = await DeviceResponse.from(mdoc)
-      .usingPresentationDefinition({
-        id: 'age',
-        input_descriptors: [
-          { id: 'eu.europa.ec.av.1', format: { mso_mdoc: { alg: ['ES256'] } }, constraints: { limit_disclosure: 'required', fields: wanted } },
-        ],
-      })
-      .usingSessionTranscriptBytes(transcript)
-      .authenticateWithSignature(await exportJWK(holder.privateKey), 'ES256')
-      .sign();
-    const ca = await (await fetch(`${issuer.url}/certificates/issuer-ca.pem`)).text();
-    const verified = await new Verifier([ca]).verify(answer.encode(), { encodedSessionTranscript: transcript });
-    expect(verified.documents[0]!.getIssuerNameSpace('eu.europa.ec.av.1')).toEqual({ age_over_18: true, age_over_21: true });
+    const verified = await presentedMdoc(holder, credential, 'eu.europa.ec.av.1', ['age_over_18', 'age_over_21']);
+    expect(verified.getIssuerNameSpace('eu.europa.ec.av.1')).toEqual({ age_over_18: true, age_over_21: true });
+  });
+
+  it('issues the verified-human mdoc under its own doctype with the person’s palm verification, verified as the age mdoc is', async () => {
+    const { retrieve, holder, context } = await receive(person, 'verified_human_mdoc');
+    expect(context.authorization_details).toEqual([{ type: 'openid_credential', credential_configuration_id: 'verified_human_mdoc', locations: [issuer.url] }]);
+    const { credentialResponse } = await retrieve();
+    const credential = (credentialResponse.credentials![0] as { credential: string }).credential;
+    const verified = await presentedMdoc(holder, credential, 'org.svc.verified_human.1', ['unique_human', 'palm_verified']);
+    expect(verified.docType).toBe('org.svc.verified_human.1');
+    expect(verified.getIssuerNameSpace('org.svc.verified_human.1')).toEqual({ unique_human: true, palm_verified: true });
   });
 
   it('takes a request by the configuration’s scope (HAIP 1.0), shown and granted as its authorization detail would be', async () => {

@@ -88,6 +88,9 @@ export function useWalletServices(): void {
         CREDENTIAL_ISSUER_URL: issuerUrl,
         CREDENTIAL_ISSUER_CLIENT_ID: issuerClient.client_id,
         WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+        // One wallet from one address runs every flow of the file within a minute, two authorization
+        // requests each (PAR, then the request_uri): more than the 30 a minute a person's wallet needs.
+        AUTHORIZE_RATE_LIMIT: '100',
       }),
       startService('credential-issuer', {
         ...shared,
