@@ -49,7 +49,7 @@ export const AUTHORIZE_OPERATIONS: ApiSpec['operations'] = [
       201: { description: 'The reference to send the browser with', schema: ZPushedAuthorizationResponse },
       ...oauthErrors({
         400: 'invalid_request (a redirect_uri not registered exactly, a request_uri pushed), invalid_scope, invalid_authorization_details, unsupported_response_type',
-        401: 'invalid_client',
+        401: 'invalid_client: client authentication failed, a wallet attestation that does not hold, or none for a request for credentials where WALLET_ATTESTATION_REQUIRED',
       }),
       ...rateLimited,
     },

@@ -42,7 +42,8 @@ export function tokenRouter(deps: TokenDeps): Router {
           if (!app.isPublic) await deps.limits.tokens(app.clientId);
           const admit = app.isPublic ? (holder: string) => deps.limits.tokens(app.clientId, holder, req.ip ?? 'unknown') : async () => undefined;
           const grant: TokenGrant = TOKEN_GRANTS[body.grant_type];
-          return grant.handle(deps.tokens, app, body, { jkt, x5t, admit });
+          const unattestedWallet = deps.walletAttestations.config.WALLET_ATTESTATION_REQUIRED && !res.locals.walletAttestation;
+          return grant.handle(deps.tokens, app, body, { jkt, x5t, admit, unattestedWallet });
         });
         deps.counters.tokensIssued.inc({ grant: body.grant_type });
         res.json(result);

@@ -11,6 +11,7 @@ import { signJws } from '../keys/jws.js';
 import type { SigningAlgorithm } from '../keys/signing-keys.js';
 import { signingAlgorithmOf } from '../clients/signing-algorithms.js';
 import type { TokenContext } from './token-context.js';
+import { invalidClient } from '../errors.js';
 
 export const REFRESH_TTL_SECONDS = 30 * 86_400;
 
@@ -97,6 +98,25 @@ export interface TokenRequestTerms {
    * failures never use the budget. `holder`: the user the grant belongs to.
    */
   admit: (holder: string) => Promise<void>;
+  /**
+   * WALLET_ATTESTATION_REQUIRED is on and the request presented no wallet attestation: a grant that
+   * carries credentials is then refused (checkWalletAttested).
+   */
+  unattestedWallet?: boolean | undefined;
+}
+
+/**
+ * HAIP 1.0 under WALLET_ATTESTATION_REQUIRED: a grant that carries credentials was pushed by an
+ * attested wallet, and its code and refresh tokens are good only in that wallet's attested
+ * requests; otherwise whoever holds a copy (a public client has no other authentication) would get
+ * the credentials' tokens without being the wallet. Answered as PAR answers a request for
+ * credentials without an attestation.
+ */
+export function checkWalletAttested(terms: TokenRequestTerms, authorizationDetails: unknown): void {
+  if (terms.unattestedWallet && storedDetails(authorizationDetails).length > 0)
+    throw invalidClient(
+      'This grant carries credentials: its tokens need a wallet attestation here: send OAuth-Client-Attestation and OAuth-Client-Attestation-PoP',
+    );
 }
 
 /** What the tokens of a grant are made from: the authorization and, for a code exchange, its nonce. */

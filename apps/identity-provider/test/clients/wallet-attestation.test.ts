@@ -105,10 +105,13 @@ const par = (headers: Record<string, string>, instead?: Record<string, string>, 
       ...(instead ?? { authorization_details: DETAILS }),
     });
 
-/** The wallet's attested pushed request, approved by the person: a code the wallet may exchange, and its verifier. */
-async function approvedCode() {
+/**
+ * The wallet's attested pushed request, approved by the person: a code the wallet may exchange, and
+ * its verifier. `instead`: how it asks, when not for the credential of DETAILS.
+ */
+async function approvedCode(instead?: Record<string, string>) {
   const { verifier, challenge } = pkce();
-  const pushed = await par(await attestationHeaders(), undefined, challenge);
+  const pushed = await par(await attestationHeaders(), instead, challenge);
   const started = await request(idp.app)
     .get('/oauth/authorize')
     .set('Accept', 'application/json')
@@ -209,5 +212,58 @@ describe('wallet attestation at the identity provider', () => {
     const granted = await exchange(await attestationHeaders());
     expect(granted.status).toBe(200);
     expect(granted.body.authorization_details).toEqual([expect.objectContaining({ credential_configuration_id: 'age_over_sd_jwt' })]);
+  });
+
+  it('refuses a credential grant’s code and refresh token presented without an attestation: 401 invalid_client, nothing spent', async () => {
+    const { code, verifier, authorizationId } = await approvedCode();
+    const token = (headers: Record<string, string>, body: Record<string, string>) =>
+      request(idp.app)
+        .post('/oauth/token')
+        .type('form')
+        .set(headers)
+        .send({ client_id: walletId, ...body });
+    const exchange = (headers: Record<string, string>) =>
+      token(headers, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: verifier });
+    // Answered as PAR answers a request for credentials without one: same status, error and challenge.
+    const atPar = await par({});
+    const bare = await exchange({});
+    expect(bare.status).toBe(401);
+    expect(bare.body).toMatchObject({ error: 'invalid_client', error_description: expect.stringContaining('wallet attestation') });
+    expect(bare.body).not.toHaveProperty('access_token');
+    expect(bare.headers['www-authenticate']).toEqual(atPar.headers['www-authenticate']);
+    // The code is neither spent nor its grant revoked: the wallet, attested, still gets its tokens with it.
+    const kept = await db.authorization.findUniqueOrThrow({ where: { id: authorizationId }, include: { codes: true, refreshTokens: true } });
+    expect(kept).toMatchObject({ status: 'approved', lastTokenIssuedAt: null, refreshTokens: [] });
+    expect(kept.codes.map((c) => c.consumedAt)).toEqual([null]);
+    const granted = await exchange(await attestationHeaders());
+    expect(granted.status).toBe(200);
+
+    const refresh = (headers: Record<string, string>) => token(headers, { grant_type: 'refresh_token', refresh_token: granted.body.refresh_token });
+    const unattested = await refresh({});
+    expect(unattested.status).toBe(401);
+    expect(unattested.body).toMatchObject({ error: 'invalid_client', error_description: expect.stringContaining('wallet attestation') });
+    expect(unattested.body).not.toHaveProperty('access_token');
+    expect(unattested.headers['www-authenticate']).toEqual(atPar.headers['www-authenticate']);
+    // The refresh token is not rotated and nothing is revoked: attested, it refreshes.
+    const tokens = await db.refreshToken.findMany({ where: { authorizationId } });
+    expect(tokens.map((t) => [t.rotatedAt, t.revokedAt])).toEqual([[null, null]]);
+    const refreshed = await refresh(await attestationHeaders());
+    expect(refreshed.status).toBe(200);
+    expect(refreshed.body.authorization_details).toEqual([expect.objectContaining({ credential_configuration_id: 'age_over_sd_jwt' })]);
+  });
+
+  it('asks no attestation at the token endpoint for a grant of data alone, no credentials', async () => {
+    const { code, verifier } = await approvedCode({ scope: 'openid' });
+    const granted = await request(idp.app)
+      .post('/oauth/token')
+      .type('form')
+      .send({ grant_type: 'authorization_code', client_id: walletId, code, redirect_uri: REDIRECT, code_verifier: verifier });
+    expect(granted.status).toBe(200);
+    expect(granted.body).not.toHaveProperty('authorization_details');
+    const refreshed = await request(idp.app)
+      .post('/oauth/token')
+      .type('form')
+      .send({ grant_type: 'refresh_token', client_id: walletId, refresh_token: granted.body.refresh_token });
+    expect(refreshed.status).toBe(200);
   });
 });

@@ -6,7 +6,15 @@ import { forgetCode } from '../../authorize/authorizations.js';
 import type { Application } from '../../clients/application.js';
 import type { TokenContext } from '../token-context.js';
 import type { TokenGrant } from './token-grant.js';
-import { newRefreshToken, REFRESH_TTL_SECONDS, refreshBinding, revokeAuthorization, type TokenRequestTerms, tokenResponse } from '../tokens.js';
+import {
+  checkWalletAttested,
+  newRefreshToken,
+  REFRESH_TTL_SECONDS,
+  refreshBinding,
+  revokeAuthorization,
+  type TokenRequestTerms,
+  tokenResponse,
+} from '../tokens.js';
 
 const VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/;
 
@@ -38,6 +46,9 @@ export async function exchangeCode(
   // Another client's code is refused before anything else: a spent code leaked to it must not let
   // it revoke the grant (and with it the person's wallet credentials) of the client it belongs to.
   if (a.applicationId !== app.id) throw invalidGrant('The authorization code was issued to another client');
+  // A request without the wallet's attestation is not known to be the wallet's: refused, as a failed
+  // client authentication is, before the code can be spent or its reuse revoke the wallet's grant.
+  checkWalletAttested(grant, a.authorizationDetails);
   if (row.consumedAt) {
     // RFC 9700 §4.2.4: a second use means the code leaked; everything issued from it goes.
     await revokeAuthorization(ctx, a.id, 'reuse_detected');

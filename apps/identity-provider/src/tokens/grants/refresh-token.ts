@@ -6,7 +6,15 @@ import type { TokenContext } from '../token-context.js';
 import { rotateRefreshToken, type PresentedRefreshToken, readRefreshToken } from '../refresh/refresh-tokens.js';
 import { recallRotation, rememberRotation } from '../refresh/refresh-retry.js';
 import type { TokenGrant } from './token-grant.js';
-import { newRefreshToken, REFRESH_TTL_SECONDS, refreshBinding, revokeAuthorization, type TokenRequestTerms, tokenResponse } from '../tokens.js';
+import {
+  checkWalletAttested,
+  newRefreshToken,
+  REFRESH_TTL_SECONDS,
+  refreshBinding,
+  revokeAuthorization,
+  type TokenRequestTerms,
+  tokenResponse,
+} from '../tokens.js';
 
 /**
  * Whether a second presentation of a rotated refresh token can be a retry of the client that
@@ -70,8 +78,14 @@ async function refresh(ctx: TokenContext, app: Application, input: { refreshToke
   }
   const presented = { token: input.refreshToken, hash: presentedHash };
   const terms = { jkt: grant.jkt, asked };
+  // Read first where the token decides the request before it may be rotated: a public client's (its
+  // budget is charged once the token proved valid) and, without the wallet attestation a credential
+  // grant needs, any client's: not known to be the wallet's, that request is refused as a failed
+  // client authentication is, before anything is replayed, rotated or revoked.
+  const read = app.isPublic || grant.unattestedWallet ? await readRefreshToken(ctx.sql, presentedHash) : undefined;
+  if (read?.applicationId === app.id) checkWalletAttested(grant, read.authorizationDetails);
   if (app.isPublic) {
-    const row = await readRefreshToken(ctx.sql, presentedHash);
+    const row = read;
     if (row?.rotatedAt && retryProvable(app, row)) {
       // A concurrent rotation may still be remembering its answer: wait for it, as below.
       const replayed = await recallRotation(ctx, presented, terms, { rotatedAt: row.rotatedAt, wait: true });
