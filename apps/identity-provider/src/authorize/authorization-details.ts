@@ -93,11 +93,18 @@ export function credentialScopeDetails(
   });
 }
 
-/** Details asked both ways count once. */
+/**
+ * The credentials a request asks for, by authorization_details and by scope: asked both ways, one
+ * counts once. The cap holds for them together, as for authorization_details alone (with the same
+ * error), or a wallet could ask for every configuration by scope.
+ */
 export const mergedDetails = (...lists: (CredentialAuthorizationDetail[] | undefined)[]): CredentialAuthorizationDetail[] | undefined => {
   const all = lists.flatMap((l) => l ?? []);
   if (all.length === 0) return lists.some((l) => l !== undefined) ? [] : undefined;
-  return [...new Map(all.map((d) => [d.credential_configuration_id, d])).values()];
+  const merged = [...new Map(all.map((d) => [d.credential_configuration_id, d])).values()];
+  if (merged.length > MAX_DETAILS)
+    throw invalid(`A request may name at most ${MAX_DETAILS} credentials, by authorization_details and credential scopes together`);
+  return merged;
 };
 
 /**

@@ -22,7 +22,8 @@ export const authorizeRequestOf = (p: RequestParameters): AuthorizeRequest => ({
 /**
  * What /oauth/authorize and /oauth/par both check once client and redirect URI are good: the
  * scopes, and the credentials asked for a wallet, by `authorization_details` or by each
- * configuration's scope (HAIP 1.0), which is granted as its authorization detail would be.
+ * configuration's scope (HAIP 1.0), which is granted as its authorization detail would be; at
+ * most 6 credentials both ways together (mergedDetails).
  */
 export function checkedRequest(config: Pick<Config, 'credentialIssuer'>, app: Application, request: AuthorizeRequest) {
   const asked = request.scope.split(' ').filter(Boolean);
