@@ -53,6 +53,7 @@ const PRESET_ERRORS = {
   E4003: { status: 403, error: 'insufficient_scope' },
   E4004: { status: 409, error: 'verification_unavailable' },
   E4010: { status: 401, error: 'reauthorization_required' },
+  E4011: { status: 401, error: 'insufficient_user_authentication' },
   E4041: { status: 401, error: 'token_expired' },
   E4042: { status: 401, error: 'invalid_token' },
   E4044: { status: 404, error: 'preset_not_found' },
@@ -122,6 +123,10 @@ export const authorizationNotFound = () => new NotFoundError('No such authorizat
 /** A decision the authorization's state no longer allows. */
 export const authorizationConflict = (d: string) => new HttpError(409, 'invalid_request', d);
 export const decisionScope = (d: string) => new HttpError(400, 'invalid_scope', d);
+/** The deciding session does not meet what the request asked of the sign-in (prompt=login, max_age, an acr): the consent page asks for it. */
+export const signInRequired = () =>
+  new HttpError(403, 'login_required', 'This request asks for a newer or stronger sign-in than this session’s: open its consent page to sign in again');
+
 export const palmVerificationRequired = (appName: string) =>
   new HttpError(403, 'palm_verification_required', `${appName} requires palm verification, which this account has not completed`);
 

@@ -17,7 +17,9 @@ export const developerWriteRefused = (extra: Record<number, string> = {}) =>
 
 /** A developer: signed in to the console (session), or a script with a personal access token. */
 export const developer = [['personalAccessToken'], ...session!] as ApiSpec['operations'][number]['security'];
-export const dataErrors = presetErrors({ 401: 'E4041 expired token, E4042 invalid or revoked token, E4010 data window over' });
+export const dataErrors = presetErrors({
+  401: 'E4041 expired token, E4042 invalid or revoked token, E4010 data window over, E4011 a stronger or more recent sign-in needed (step-up)',
+});
 export const rateLimited = errorResponses({ 429: 'Over the client’s rate limit, or its end user’s share of it (Retry-After says when to retry)' });
 export const FORM = ['application/json', 'application/x-www-form-urlencoded'];
 /** A refusal that a browser on the sign-in pages gets as a page in its language (routes/page-errors.ts). */

@@ -58,6 +58,6 @@ function allExamples() {
 export const IDENTITY_PROVIDER_API: ApiSpec = {
   title: 'Identity provider',
   description:
-    'OAuth 2.0 authorization code with PKCE (S256), hosted sign-in and consent, tokens, revocation, user info, presets, queries, the change list, discovery, developer self-service, webhooks, actions counted once per person and, in the sandbox environment, test data. Errors of the OAuth endpoints follow RFC 6749; data endpoints answer the preset error body with codes E4003, E4004, E4010, E4041, E4042 and E4044.',
+    'OAuth 2.0 authorization code with PKCE (S256), hosted sign-in and consent, tokens, revocation, user info, presets, queries, the change list, discovery, developer self-service, webhooks, actions counted once per person and, in the sandbox environment, test data. Errors of the OAuth endpoints follow RFC 6749; data endpoints answer the preset error body with codes E4003, E4004, E4010, E4011, E4041, E4042 and E4044.',
   operations: withExamples(OPERATIONS, allExamples()),
 };

@@ -1,4 +1,4 @@
-import { jwksProblem, redirectUriProblem, SCOPES } from '@svc/schemas';
+import { jwksProblem, redirectUriProblem, SCOPES, type SignInPolicy, storedSignInPolicy, ZSignInPolicy } from '@svc/schemas';
 import { generateClientId, generateClientSecret } from '@svc/secrets';
 import type { AdminContext } from './context.js';
 import { AdminError } from './errors.js';
@@ -26,6 +26,8 @@ export interface CreateClientInput {
   introspectionSignedResponseAlg?: 'RS256' | 'PS256' | undefined;
   /** "fapi2": the FAPI 2.0 Security Profile as a whole (needs private_key_jwt keys). */
   fapiProfile?: 'fapi2' | undefined;
+  /** What it asks of its users' sign-in (default acr values and max_age; step-up for sensitive presets). */
+  signInPolicy?: SignInPolicy | undefined;
   /** RFC 7523 private_key_jwt: the client's public keys (a JWK Set as JSON), or where to fetch them. */
   jwks?: string | undefined;
   jwksUri?: string | undefined;
@@ -93,6 +95,11 @@ export async function createClient(ctx: AdminContext, input: CreateClientInput) 
     throw new AdminError(
       `token_endpoint_auth_method ${method} ${keyed ? 'needs --jwks or --jwks-uri' : 'takes no keys'}: keys are for private_key_jwt or self_signed_tls_client_auth`,
     );
+  const policy = ZSignInPolicy.safeParse(input.signInPolicy ?? {});
+  if (!policy.success) {
+    const issue = policy.error.issues[0]!;
+    throw new AdminError(`--${String(issue.path[0]).replaceAll('_', '-')} ${issue.message}`);
+  }
   const org = await orgById(ctx, input.org);
   // A client that authenticates with its keys (private_key_jwt) has no shared secret.
   const secret = input.public || jwks || input.jwksUri ? null : generateClientSecret(ctx.environment);
@@ -121,6 +128,7 @@ export async function createClient(ctx: AdminContext, input: CreateClientInput) 
       ...(presetCacheTtl ? { presetCacheTtlSeconds: presetCacheTtl } : {}),
       ...(accessTokenTtl ? { accessTokenTtlSeconds: accessTokenTtl } : {}),
       ...(method ? { tokenEndpointAuthMethod: method } : {}),
+      ...storedSignInPolicy(policy.data),
       ...(input.createdByUserId ? { createdByUserId: input.createdByUserId } : {}),
       ...(input.registrationTokenHash ? { registrationTokenHash: input.registrationTokenHash } : {}),
     },

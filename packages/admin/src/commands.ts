@@ -1,5 +1,6 @@
 import { revokeAuthorizationAsOperator } from './authorizations.js';
 import type { ParseArgsConfig } from 'node:util';
+import type { Acr } from '@svc/schemas';
 import { createAction, deleteAction, listActions } from './actions.js';
 import { createApiKey, disableApiKey, rotateApiKey, setApiKeyLimits } from './api-keys.js';
 import { createClient } from './clients.js';
@@ -111,7 +112,7 @@ export const COMMANDS: Record<string, Command> = {
   },
   'client:create': {
     summary:
-      'create an OAuth client: --org --name --redirect-uri URI... --scopes "a b" [--public] [--requires-palm-verification] [--preset-cache-ttl S] [--access-token-ttl S] [--require-dpop] [--require-par] [--post-logout-redirect-uri URI...] [--backchannel-logout-uri URI] [--jwks JSON | --jwks-uri URL] (with keys: private_key_jwt, no secret)',
+      'create an OAuth client: --org --name --redirect-uri URI... --scopes "a b" [--public] [--requires-palm-verification] [--preset-cache-ttl S] [--access-token-ttl S] [--require-dpop] [--require-par] [--post-logout-redirect-uri URI...] [--backchannel-logout-uri URI] [--jwks JSON | --jwks-uri URL] (with keys: private_key_jwt, no secret) [--default-acr-values "phr"] [--default-max-age S] [--sensitive-data-acr phr] [--sensitive-data-max-age S]',
     options: {
       org: str,
       name: str,
@@ -127,6 +128,10 @@ export const COMMANDS: Record<string, Command> = {
       'backchannel-logout-uri': str,
       jwks: str,
       'jwks-uri': str,
+      'default-acr-values': str,
+      'default-max-age': str,
+      'sensitive-data-acr': str,
+      'sensitive-data-max-age': str,
     },
     required: ['org', 'name', 'redirect-uri', 'scopes'],
     run: (ctx, v) =>
@@ -145,6 +150,12 @@ export const COMMANDS: Record<string, Command> = {
         backchannelLogoutUri: opt(v, 'backchannel-logout-uri'),
         jwks: opt(v, 'jwks'),
         jwksUri: opt(v, 'jwks-uri'),
+        signInPolicy: {
+          default_acr_values: opt(v, 'default-acr-values')?.split(' ').filter(Boolean) as Acr[] | undefined,
+          default_max_age: int(v, 'default-max-age'),
+          sensitive_data_acr: opt(v, 'sensitive-data-acr') as Acr | undefined,
+          sensitive_data_max_age: int(v, 'sensitive-data-max-age'),
+        },
       }),
   },
   'client:register': {

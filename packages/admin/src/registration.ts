@@ -5,14 +5,14 @@
  * the RFC 7591 registration response with an RFC 7592 registration access token (`svcrat_…`,
  * shown once, only its hash kept) for reading, changing and deleting it.
  */
-import { type ClientMetadata, grantTypesFor, parseClientMetadata, SCOPES } from '@svc/schemas';
+import { type ClientMetadata, grantTypesFor, parseClientMetadata, SCOPES, type StoredSignInPolicy, signInPolicyView } from '@svc/schemas';
 import { marked, randomBase62, sha256Hex } from '@svc/secrets';
 import { createClient } from './clients.js';
 import type { AdminContext } from './context.js';
 import { AdminError } from './errors.js';
 
 /** The columns the response is built from. */
-export interface RegisteredClient {
+export interface RegisteredClient extends StoredSignInPolicy {
   clientId: string;
   name: string;
   isPublic: boolean;
@@ -76,6 +76,7 @@ export function registrationResponse(
     id_token_signed_response_alg: (app.fapiProfile === 'fapi2' ? 'PS256' : (app.idTokenSignedResponseAlg ?? 'RS256')) as 'RS256' | 'PS256',
     introspection_signed_response_alg: (app.fapiProfile === 'fapi2' ? 'PS256' : (app.introspectionSignedResponseAlg ?? 'RS256')) as 'RS256' | 'PS256',
     ...(app.fapiProfile === 'fapi2' ? { fapi_profile: 'fapi2' as const } : {}),
+    ...signInPolicyView(app),
   };
 }
 
@@ -106,6 +107,7 @@ export async function registerClient(
     idTokenSignedResponseAlg: m.id_token_signed_response_alg,
     introspectionSignedResponseAlg: m.introspection_signed_response_alg,
     fapiProfile: m.fapi_profile,
+    signInPolicy: m,
     jwks: m.jwks ? JSON.stringify(m.jwks) : undefined,
     jwksUri: m.jwks_uri,
     tokenEndpointAuthMethod: m.token_endpoint_auth_method,

@@ -1,5 +1,6 @@
 // What a client may register, checked the same way wherever it is registered: the admin CLI, the
 // developer console and API, and RFC 7591 registration.
+import { type Acr, ZSignInPolicy } from './assurance.js';
 import { GRANT_TYPES, type GrantType, grantTypesFor, grantTypesInWords } from './grant-types.js';
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
@@ -86,6 +87,11 @@ export interface ClientMetadata {
    * and PS256, and needs private_key_jwt; what is registered says so.
    */
   fapi_profile?: 'fapi2';
+  /** OpenID Connect Registration §2, and RFC 9470 step-up for sensitive presets (assurance.ts). */
+  default_acr_values?: Acr[];
+  default_max_age?: number;
+  sensitive_data_acr?: Acr;
+  sensitive_data_max_age?: number;
 }
 
 const SERVER_ALGORITHMS = ['RS256', 'PS256'] as const;
@@ -197,7 +203,15 @@ export function parseClientMetadata(
   const par = m.require_pushed_authorization_requests;
   if (par !== undefined && typeof par !== 'boolean') bad('require_pushed_authorization_requests', 'must be true or false');
 
-  if (problems.length) return { ok: false, problems };
+  const policy = ZSignInPolicy.safeParse({
+    default_acr_values: m.default_acr_values,
+    default_max_age: m.default_max_age,
+    sensitive_data_acr: m.sensitive_data_acr,
+    sensitive_data_max_age: m.sensitive_data_max_age,
+  });
+  if (!policy.success) for (const issue of policy.error.issues) bad(issue.path.join('.'), issue.message);
+
+  if (problems.length || !policy.success) return { ok: false, problems };
   const uris = redirectUris as string[];
   return {
     ok: true,
@@ -221,6 +235,7 @@ export function parseClientMetadata(
       id_token_signed_response_alg: fapi === 'fapi2' || m.id_token_signed_response_alg === 'PS256' ? 'PS256' : 'RS256',
       introspection_signed_response_alg: fapi === 'fapi2' || m.introspection_signed_response_alg === 'PS256' ? 'PS256' : 'RS256',
       ...(fapi === 'fapi2' ? { fapi_profile: 'fapi2' as const } : {}),
+      ...Object.fromEntries(Object.entries(policy.data).filter(([, v]) => v !== undefined)),
     },
   };
 }

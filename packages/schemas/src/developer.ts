@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { signInPolicySettings, ZSignInPolicy } from './assurance.js';
 import { jwksProblem, redirectUriProblem } from './client-metadata.js';
 import { ZGrantType } from './grant-types.js';
 import { SCOPES, ZScope } from './scopes.js';
@@ -92,6 +93,7 @@ export const ZCreateApplicationRequest = z
     jwks: ZClientJwks.optional(),
     /** "fapi2": the FAPI 2.0 Security Profile (docs/identity-provider.md); needs a keyed authentication method. */
     fapi_profile: z.literal('fapi2').optional(),
+    ...ZSignInPolicy.shape,
   })
   .superRefine((app, ctx) => {
     const method = app.token_endpoint_auth_method;
@@ -114,6 +116,11 @@ export const ZUpdateApplicationRequest = z
     preset_cache_ttl_seconds: applicationSettings.preset_cache_ttl_seconds.optional(),
     access_token_ttl_seconds: applicationSettings.access_token_ttl_seconds.optional(),
     jwks: ZClientJwks.optional(),
+    // [] or null clears a setting.
+    default_acr_values: signInPolicySettings.default_acr_values.optional(),
+    default_max_age: signInPolicySettings.default_max_age.nullable().optional(),
+    sensitive_data_acr: signInPolicySettings.sensitive_data_acr.nullable().optional(),
+    sensitive_data_max_age: signInPolicySettings.sensitive_data_max_age.nullable().optional(),
   })
   .refine((update) => Object.keys(update).length > 0, 'must change at least one setting');
 
@@ -132,6 +139,7 @@ export const ZApplicationView = z.object({
   access_token_ttl_seconds: z.number(),
   /** Present when the application is held to the FAPI 2.0 Security Profile. */
   fapi_profile: z.literal('fapi2').optional(),
+  ...ZSignInPolicy.shape,
   status: z.enum(['active', 'revoked']),
   created_at: z.string(),
 });
@@ -268,6 +276,7 @@ export const ZClientRegistrationRequest = z
     id_token_signed_response_alg: z.enum(['RS256', 'PS256']).optional(),
     introspection_signed_response_alg: z.enum(['RS256', 'PS256']).optional(),
     fapi_profile: z.literal('fapi2').optional(),
+    ...ZSignInPolicy.shape,
   })
   .catchall(z.unknown());
 
@@ -297,4 +306,5 @@ export const ZClientRegistration = z.object({
   id_token_signed_response_alg: z.enum(['RS256', 'PS256']),
   introspection_signed_response_alg: z.enum(['RS256', 'PS256']),
   fapi_profile: z.literal('fapi2').optional(),
+  ...ZSignInPolicy.shape,
 });

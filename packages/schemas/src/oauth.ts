@@ -35,6 +35,14 @@ const authorizationParameters = {
   authorization_details: plainText(4096).optional(),
   /** RFC 9449 §10: the thumbprint of the DPoP key the code is bound to. */
   dpop_jkt: plainText(100).optional(),
+  /** OpenID Connect Core §3.1.2.1: none, login, consent (space-separated). */
+  prompt: plainText(100).optional(),
+  /** Seconds since the person last signed in, at most. */
+  max_age: plainText(12).optional(),
+  /** Acceptable acr values, in order of preference (voluntary). */
+  acr_values: plainText(200).optional(),
+  /** OpenID Connect Core §5.5: a JSON object; an essential `acr` in it is honoured. */
+  claims: plainText(4096).optional(),
 };
 
 export const ZAuthorizeQuery = z.object({
@@ -52,6 +60,9 @@ export const ZRequestObjectClaims = z.object({
   ...authorizationParameters,
   // RFC 9396 §3: inside a request object the details are JSON itself, not a string of it.
   authorization_details: z.union([plainText(4096), z.array(z.unknown()).max(20)]).optional(),
+  // Inside a request object these are JSON too.
+  max_age: z.union([plainText(12), z.number()]).optional(),
+  claims: z.union([plainText(4096), z.record(z.string(), z.unknown())]).optional(),
 });
 
 export const ZAuthorizeResponse = z.object({

@@ -12,7 +12,7 @@ export const ZPresetBatchRequest = z.object({
   presets: z.array(ZPresetNameInput).min(1, 'must name at least one preset').max(MAX_BATCH_PRESETS, `must name at most ${MAX_BATCH_PRESETS} presets`),
 });
 
-export const PRESET_ERROR_CODES = ['E4003', 'E4004', 'E4010', 'E4041', 'E4042', 'E4044'] as const;
+export const PRESET_ERROR_CODES = ['E4003', 'E4004', 'E4010', 'E4011', 'E4041', 'E4042', 'E4044'] as const;
 export type PresetErrorCode = (typeof PRESET_ERROR_CODES)[number];
 
 export const ZPresetError = z

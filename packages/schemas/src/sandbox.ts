@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZAcr } from './assurance.js';
 import { ZEvmAddress } from './common.js';
 
 // The sandbox's test data (404 in production; docs/sandbox.md).
@@ -47,6 +48,10 @@ export const ZCreateTestAuthorizationRequest = z
     code_challenge_method: z.literal('S256').default('S256'),
     state: z.string().max(500).optional(),
     nonce: z.string().max(500).optional(),
+    /** How the test user signed in (pwd, phr, phrh: a password, a passkey, a hardware passkey), to try step-up: pwd by default. */
+    acr: ZAcr.default('pwd'),
+    /** How long ago, in seconds, to try max_age: 0 by default (just now). */
+    signed_in_seconds_ago: z.number().int().min(0, 'must be at least 0').max(86_400, 'must be at most 86400').default(0),
   })
   .superRefine((body, ctx) => {
     if ((body.scope === undefined) === (body.scopes === undefined))

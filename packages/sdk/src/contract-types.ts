@@ -79,6 +79,9 @@ export type OpenIdConfiguration = {
   introspection_endpoint_auth_methods_supported?: string[] | undefined;
   introspection_endpoint_auth_signing_alg_values_supported?: string[] | undefined;
   introspection_signing_alg_values_supported?: string[] | undefined;
+  acr_values_supported?: string[] | undefined;
+  prompt_values_supported?: string[] | undefined;
+  claims_parameter_supported?: boolean | undefined;
   authorization_response_iss_parameter_supported?: boolean | undefined;
   token_endpoint_auth_signing_alg_values_supported?: string[] | undefined;
   dpop_signing_alg_values_supported?: string[] | undefined;
@@ -88,14 +91,14 @@ export type OpenIdConfiguration = {
 
 export type PresetError = {
   error: string;
-  error_code: 'E4003' | 'E4004' | 'E4010' | 'E4041' | 'E4042' | 'E4044';
+  error_code: 'E4003' | 'E4004' | 'E4010' | 'E4011' | 'E4041' | 'E4042' | 'E4044';
   error_description: string;
   error_subcode?: string | undefined;
   context?: Record<string, string | number | boolean | string[] | null> | undefined;
   request_id?: string | undefined;
 };
 
-export type PresetErrorCode = 'E4003' | 'E4004' | 'E4010' | 'E4041' | 'E4042' | 'E4044';
+export type PresetErrorCode = 'E4003' | 'E4004' | 'E4010' | 'E4011' | 'E4041' | 'E4042' | 'E4044';
 
 export type PresetInfo = {
   name: string;
@@ -161,9 +164,9 @@ export type PresentationResult = {
           | 'type'
           | 'format'
           | 'status'
+          | 'claims'
           | 'state'
           | 'nonce'
-          | 'claims'
           | 'validity'
           | 'credential_sets'
           | 'vp_token'

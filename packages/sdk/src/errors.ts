@@ -56,6 +56,23 @@ export class PresetApiError extends SvcApiError {
   }
 }
 
+/**
+ * 401 E4011 (RFC 9470 step-up): the read touches a preset of high or critical sensitivity and the
+ * token's sign-in is weaker or older than the application asks. Send the person through
+ * authorization again with `acrValues` and `maxAge` (e.g. `authorizationUrl({acr_values, max_age})`).
+ */
+export class InsufficientUserAuthenticationError extends PresetApiError {
+  override name = 'InsufficientUserAuthenticationError';
+  /** The acr to ask for (`acr_values`), when the application sets one. */
+  get acrValues(): string | undefined {
+    return typeof this.context?.acr_values === 'string' ? this.context.acr_values : undefined;
+  }
+  /** The `max_age` to ask for, in seconds, when the application sets one. */
+  get maxAge(): number | undefined {
+    return typeof this.context?.max_age === 'number' ? this.context.max_age : undefined;
+  }
+}
+
 /** 429: over a rate limit; `retryAfterSeconds` from Retry-After. */
 export class RateLimitApiError extends SvcApiError {
   override name = 'RateLimitApiError';
@@ -105,7 +122,7 @@ export function toApiError(status: number, body: unknown, headers: Headers): Svc
   const error = typeof b.error === 'string' ? b.error : `http_${status}`;
   const description = typeof b.error_description === 'string' ? b.error_description : error;
   if (typeof b.error_code === 'string') {
-    return new PresetApiError(
+    return new (b.error_code === 'E4011' ? InsufficientUserAuthenticationError : PresetApiError)(
       status,
       error,
       description,

@@ -32,6 +32,12 @@ export interface AuthorizationUrlInput {
   loginHint?: string;
   /** BCP 47; the hosted pages speak English, German and French. */
   locale?: string;
+  /** none, login or consent (OpenID Connect): `none` answers at once, with a code or an error such as login_required. */
+  prompt?: string;
+  /** Seconds since the person last signed in, at most (an InsufficientUserAuthenticationError says what to send). */
+  maxAge?: number;
+  /** Acceptable acr values, weakest last or first as you prefer: pwd, phr (a passkey), phrh (a passkey on attested hardware). */
+  acrValues?: string;
 }
 
 export type Query =
@@ -88,6 +94,9 @@ export class IdentityClient {
       nonce: input.nonce,
       login_hint: input.loginHint,
       locale: input.locale,
+      prompt: input.prompt,
+      max_age: input.maxAge === undefined ? undefined : String(input.maxAge),
+      acr_values: input.acrValues,
     };
     for (const [k, v] of Object.entries(params)) if (v !== undefined) url.searchParams.set(k, v);
     return url.toString();

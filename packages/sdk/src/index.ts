@@ -25,6 +25,7 @@ export {
   OAuthApiError,
   ValidationApiError,
   PresetApiError,
+  InsufficientUserAuthenticationError,
   RateLimitApiError,
   MaxVerificationsReachedError,
   NotUniqueHumanError,

@@ -7,6 +7,7 @@ import {
   createPkce,
   CredentialIssuerClient,
   IdentityClient,
+  InsufficientUserAuthenticationError,
   MaxVerificationsReachedError,
   NotUniqueHumanError,
   OAuthApiError,
@@ -86,6 +87,40 @@ async function consent(authorizationUrl: string, email: string, password: string
 }
 
 describe('IdentityClient', () => {
+  it('surfaces a step-up challenge as a typed error with the acr_values and max_age to send', async () => {
+    const email = uniqueEmail('sdk-step-up');
+    const password = 'correct horse battery';
+    await createUser(ctx, { email, password, palmVerified: true, wallets: [] });
+    await addCredential(ctx, { email, source: 'kyc_provider', claims: JSON.stringify({ date_of_birth: '1990-04-12' }) });
+    const org = await createOrg(ctx, { name: 'Step-up Org', ownerEmail: email });
+    const client = await createClient(ctx, {
+      org: org.id,
+      name: 'Step-up App',
+      redirectUris: [REDIRECT],
+      scopes: 'openid identity:read identity:date_of_birth',
+      signInPolicy: { sensitive_data_acr: 'phr', sensitive_data_max_age: 600 },
+    });
+    const sdk = new IdentityClient({ issuer: idp.url, clientId: client.client_id, clientSecret: client.client_secret! });
+    const pkce = createPkce();
+    const state = randomState();
+    const url = sdk.authorizationUrl({ redirectUri: REDIRECT, scope: 'openid identity:date_of_birth', state, codeChallenge: pkce.challenge, maxAge: 900 });
+    expect(new URL(url).searchParams.get('max_age')).toBe('900');
+    const { code } = sdk.parseCallback(await consent(url, email, password), { state });
+    const tokens = await sdk.exchangeCode({ code, redirectUri: REDIRECT, codeVerifier: pkce.verifier });
+    const refused = await sdk.preset(tokens.access_token, 'date_of_birth').catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(InsufficientUserAuthenticationError);
+    expect(refused).toMatchObject({ status: 401, code: 'E4011', acrValues: 'phr', maxAge: 600 });
+    const again = sdk.authorizationUrl({
+      redirectUri: REDIRECT,
+      scope: 'openid identity:date_of_birth',
+      state,
+      codeChallenge: pkce.challenge,
+      acrValues: (refused as InsufficientUserAuthenticationError).acrValues,
+      maxAge: (refused as InsufficientUserAuthenticationError).maxAge,
+    });
+    expect(Object.fromEntries(new URL(again).searchParams)).toMatchObject({ acr_values: 'phr', max_age: '600' });
+  });
+
   it('runs PKCE, the callback, the code exchange, user info, presets, a query, refresh and revocation', async () => {
     const { email, password, sdk } = await userWithClient();
     const pkce = createPkce();

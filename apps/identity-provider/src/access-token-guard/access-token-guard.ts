@@ -3,6 +3,7 @@ import { readAuthorization, type TokenScheme } from '@svc/http';
 import { insufficientScope, tokenRejected } from '../errors.js';
 import { type ClientClaims, loadGrant, loadTokenClient, verifyAccessJwt, verifyClientJwt } from '../tokens/access-tokens.js';
 import type { AccessClaims, Grant } from '../tokens/grant.js';
+import type { Application } from '../clients/application.js';
 import type { AccessTokenGuardDeps } from './deps.js';
 import { checkSender, type Style } from './sender.js';
 
@@ -11,6 +12,8 @@ export interface Access {
   grant: Grant;
   /** The scopes this token carries (a refreshed token may carry fewer than were granted). */
   scopes: string[];
+  /** The client it was issued to (its step-up policy among its settings). */
+  client: Application | undefined;
 }
 
 declare module 'express-serve-static-core' {
@@ -61,7 +64,7 @@ export async function checkedAccessToken(deps: AccessTokenGuardDeps, req: Reques
   await deps.limits.grant(jwt.value.client_id, jwt.value.sub, client?.isPublic ? (req.ip ?? 'unknown') : undefined);
   const grant = await loadGrant(deps.tokens, jwt.value);
   if (!grant.ok) throw tokenRejected(grant.rejection, style);
-  return { claims: jwt.value, grant: grant.value, scopes: jwt.value.scope.split(' ').filter(Boolean) };
+  return { claims: jwt.value, grant: grant.value, scopes: jwt.value.scope.split(' ').filter(Boolean), client: client ?? undefined };
 }
 
 /** The guard of a route for access tokens (see checkedAccessToken): leaves the token in `res.locals.access`. */

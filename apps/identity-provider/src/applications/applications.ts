@@ -6,7 +6,7 @@
  */
 import { authMethodOf, createClient } from '@svc/admin';
 import { walletApprovalsOfApplicationRevoked } from '@svc/db';
-import type { ApplicationView } from '@svc/schemas';
+import { type ApplicationView, signInPolicyView, storedSignInPolicy } from '@svc/schemas';
 import { generateClientSecret } from '@svc/secrets';
 import type { z } from 'zod';
 import type { ZCreateApplicationRequest, ZUpdateApplicationRequest } from '@svc/schemas';
@@ -32,6 +32,7 @@ export function applicationView(app: Application): ApplicationView {
     preset_cache_ttl_seconds: app.presetCacheTtlSeconds,
     access_token_ttl_seconds: app.accessTokenTtlSeconds,
     ...(app.fapiProfile === 'fapi2' ? { fapi_profile: 'fapi2' as const } : {}),
+    ...signInPolicyView(app),
     status: app.status,
     created_at: app.createdAt.toISOString(),
   };
@@ -63,6 +64,7 @@ export async function registerApplication(deps: DeveloperDeps, developer: Develo
       jwks: body.jwks ? JSON.stringify(body.jwks) : undefined,
       tokenEndpointAuthMethod: method,
       fapiProfile: body.fapi_profile,
+      signInPolicy: body,
       createdByUserId: developer.userId,
     }),
   );
@@ -97,6 +99,7 @@ export async function updateApplication(deps: DeveloperDeps, developer: Develope
       ...(body.preset_cache_ttl_seconds !== undefined ? { presetCacheTtlSeconds: body.preset_cache_ttl_seconds } : {}),
       ...(body.access_token_ttl_seconds !== undefined ? { accessTokenTtlSeconds: body.access_token_ttl_seconds } : {}),
       ...(body.jwks ? { jwks: body.jwks as object } : {}),
+      ...storedSignInPolicy(body),
     },
   });
   deps.tokens.grants.announce('c', app.id);

@@ -4,8 +4,9 @@ import type { Cache } from '@svc/kv';
 import { type CredentialAuthorizationDetail, isUuid, SCOPES, type Scope, scopeDetail, type SignInAssurance, withImplied } from '@svc/schemas';
 import { deriveKey, randomBase62, seal, sha256Hex, unseal } from '@svc/secrets';
 import type { EnvironmentGuard } from '../environment/environment.js';
-import { authorizationConflict, authorizationNotFound, decisionScope, palmVerificationRequired, RedirectableError } from '../errors.js';
+import { authorizationConflict, authorizationNotFound, decisionScope, palmVerificationRequired, RedirectableError, signInRequired } from '../errors.js';
 import type { Application } from '../clients/application.js';
+import { judgeSignIn, type SentRequirements, type SignInRequirements } from './sign-in-requirements.js';
 import { FAPI_CODE_TTL_SECONDS, isFapi } from '../clients/fapi.js';
 import { appScopedUserId } from '../keys/keyed.js';
 import { storedDetails } from './authorization-details.js';
@@ -28,6 +29,8 @@ export interface AuthorizeRequest {
   authorizationDetails?: string | unknown[] | undefined;
   /** RFC 9449 §10: the thumbprint of the DPoP key the code is bound to. */
   dpopJkt?: string | undefined;
+  /** What it asks of the person's sign-in, as sent (checked by signInRequirementsOf). */
+  signIn?: SentRequirements | undefined;
 }
 
 const CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
@@ -61,10 +64,12 @@ export interface NewAuthorization {
   details?: CredentialAuthorizationDetail[] | undefined;
   /** The signed-in user, when there is one: the authorization is bound to them at once. */
   userId: string | undefined;
+  /** What the request asks of the sign-in, checked; none: nothing beyond a session. */
+  requirements?: SignInRequirements | undefined;
   now: Date;
 }
 
-export async function createAuthorization(db: Db, { app, redirectUri, request: req, scopes, details, userId, now }: NewAuthorization) {
+export async function createAuthorization(db: Db, { app, redirectUri, request: req, scopes, details, userId, requirements, now }: NewAuthorization) {
   return db.authorization.create({
     data: {
       applicationId: app.id,
@@ -79,7 +84,12 @@ export async function createAuthorization(db: Db, { app, redirectUri, request: r
       locale: req.locale ?? null,
       dpopJkt: req.dpopJkt ?? null,
       ...(details?.length ? { authorizationDetails: details } : {}),
+      ...(requirements
+        ? { prompt: requirements.prompt, maxAge: requirements.maxAge, acrValues: requirements.acrValues, acrEssential: requirements.acrEssential }
+        : {}),
       expiresAt: new Date(now.getTime() + PENDING_TTL_SECONDS * 1000),
+      // On the service's clock, as sessions' sign-in times are: prompt=login and max_age compare the two.
+      createdAt: now,
     },
   });
 }
@@ -203,6 +213,8 @@ export async function approve(
   },
 ) {
   assertPending(a, now);
+  // What the request asked of the sign-in holds for the approval itself, however it is posted.
+  if (!judgeSignIn(a, a.createdAt, { authTime: user.authTime, acr: user.acr ?? 'pwd' }, now).ok) throw signInRequired();
   if (a.application.requiresPalmVerification && !user.palmVerified) {
     throw palmVerificationRequired(a.application.name);
   }

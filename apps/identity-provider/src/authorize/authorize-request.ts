@@ -11,6 +11,7 @@ import { pickLocale } from '../views/locales/locale.js';
 import { pageTexts } from '../views/locales/registry.js';
 import { pageCsp, type Provider, renderError } from '../views/pages.js';
 import { createAuthorization, redirectWith } from './authorizations.js';
+import { silentAnswer } from './silent-authorization.js';
 import type { AuthorizeDeps } from './deps.js';
 import { type PushedRequest, takePushedRequest } from './pushed-requests.js';
 import { authorizeRequestOf, checkedRequest } from './request-checks.js';
@@ -39,6 +40,9 @@ export function authorizeRequest(deps: AuthorizeDeps): ValidatedHandler<{ query:
   /** Records a checked request as a pending authorization and sends the caller on to consent. */
   const start = async (req: Request, res: Response, app: Application, checked: Omit<PushedRequest, 'clientId'>) => {
     const user = await optionalSession(deps, req);
+    const now = deps.clock.now();
+    // prompt=none: no page may be shown; the answer goes back to the client at once.
+    if (checked.requirements?.prompt.includes('none')) return res.redirect(303, await silentAnswer(deps, app, checked, user, now));
     const authorization = await createAuthorization(deps.db, {
       app,
       redirectUri: checked.redirectUri,
@@ -46,7 +50,8 @@ export function authorizeRequest(deps: AuthorizeDeps): ValidatedHandler<{ query:
       scopes: checked.scopes,
       details: checked.details,
       userId: user?.userId,
-      now: deps.clock.now(),
+      requirements: checked.requirements,
+      now,
     });
     const consentUrl = `${issuer}/consent?authorization_id=${authorization.id}`;
     if (wantsHtml(req)) return res.redirect(303, consentUrl);

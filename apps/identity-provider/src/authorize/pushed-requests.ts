@@ -1,6 +1,7 @@
 import type { Cache } from '@svc/kv';
 import type { CredentialAuthorizationDetail } from '@svc/schemas';
 import { randomBase62, sha256Hex } from '@svc/secrets';
+import type { SignInRequirements } from './sign-in-requirements.js';
 import type { AuthorizeRequest } from './authorizations.js';
 
 /**
@@ -20,6 +21,8 @@ export interface PushedRequest {
   scopes: string[];
   /** The credentials asked for a wallet (RFC 9396), checked. */
   details?: CredentialAuthorizationDetail[] | undefined;
+  /** What it asks of the person's sign-in, checked. */
+  requirements?: SignInRequirements | undefined;
 }
 
 // The store holds the reference's hash only: a copy of it names no usable request_uri.

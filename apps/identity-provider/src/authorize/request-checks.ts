@@ -4,6 +4,7 @@ import { CREDENTIAL_CONFIGURATION_IDS } from '@svc/schemas';
 import { credentialDetails, credentialScopeDetails, mergedDetails } from './authorization-details.js';
 import { type AuthorizeRequest, checkAuthorizeRequest } from './authorizations.js';
 import type { RequestParameters } from './request-objects.js';
+import { signInRequirementsOf } from './sign-in-requirements.js';
 
 /** The parameters of an authorization request, as the checks and the stored row name them. */
 export const authorizeRequestOf = (p: RequestParameters): AuthorizeRequest => ({
@@ -17,6 +18,7 @@ export const authorizeRequestOf = (p: RequestParameters): AuthorizeRequest => ({
   locale: p.locale,
   authorizationDetails: p.authorization_details,
   dpopJkt: p.dpop_jkt,
+  signIn: { prompt: p.prompt, max_age: p.max_age, acr_values: p.acr_values, claims: p.claims },
 });
 
 /**
@@ -36,5 +38,5 @@ export function checkedRequest(config: Pick<Config, 'credentialIssuer'>, app: Ap
     credentialDetails(request.authorizationDetails, config.credentialIssuer, app.allowedScopes),
     credentialScopes.length ? fromScopes : undefined,
   );
-  return { scopes, details };
+  return { scopes, details, requirements: signInRequirementsOf(app, request.signIn ?? {}) };
 }

@@ -9,6 +9,8 @@ export function renderSignIn(input: {
   authorizationId: string;
   email?: string | undefined;
   error?: string | undefined;
+  /** Why a signed-in person is asked to sign in again (the request's prompt, max_age or acr). */
+  notice?: string | undefined;
   csrf: string;
   appName: string;
   lang: Locale;
@@ -18,6 +20,7 @@ export function renderSignIn(input: {
     t.signInTitle,
     `${accountHeader(input.lang, input.provider)}
 <h1>${e(t.signInHeading(input.appName))}</h1>
+${input.notice ? `<p role="status">${e(input.notice)}</p>` : ''}
 ${input.error ? `<p class="error" role="alert">${e(input.error)}</p>` : ''}
 <form method="post" action="/consent/sign-in">
 <input type="hidden" name="authorization_id" value="${e(input.authorizationId)}">

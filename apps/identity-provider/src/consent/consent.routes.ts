@@ -8,6 +8,8 @@ import { signIn } from '../sessions/sessions.js';
 import { endSession } from '../sessions/end-session.js';
 import { renderConsent, renderSignIn } from './consent-pages.js';
 import { asksFreshSignIn } from './fresh-sign-in.js';
+import { judgeSignIn, type SignInNeed } from '../authorize/sign-in-requirements.js';
+import { unmetRequirements } from './unmet-requirements.js';
 import { pageTexts } from '../views/locales/registry.js';
 import { renderError, sendPage } from '../views/pages.js';
 import { issueLoginCsrf, requireLoginForm } from '../sessions/login-form.js';
@@ -19,7 +21,7 @@ export function consentRouter(deps: ConsentDeps): Router {
   const { provider } = deps.config;
 
   // Sign-in has no session yet to bind a CSRF token to: its form carries the login-CSRF cookie's token (requireLoginForm).
-  const showSignIn = (res: Response, { authorization: a, lang }: PendingRequest, status = 200, error?: string, email?: string) =>
+  const showSignIn = (res: Response, { authorization: a, lang }: PendingRequest, status = 200, error?: string, email?: string, need?: SignInNeed) =>
     sendPage(
       res,
       status,
@@ -28,6 +30,12 @@ export function consentRouter(deps: ConsentDeps): Router {
         authorizationId: a.id,
         email: email ?? a.loginHint ?? undefined,
         error,
+        notice:
+          need === 'acr'
+            ? pageTexts(lang).signInWithPasskey(a.application.name)
+            : need && need !== 'no_session'
+              ? pageTexts(lang).signInAgain(a.application.name)
+              : undefined,
         csrf: issueLoginCsrf(deps, res),
         appName: a.application.name,
         lang,
@@ -43,6 +51,9 @@ export function consentRouter(deps: ConsentDeps): Router {
         const { authorization: a, lang } = res.locals.pending!;
         const session = res.locals.session;
         if (!session || asksFreshSignIn(a, session, deps.config.issuer)) return showSignIn(res, res.locals.pending!);
+        const verdict = judgeSignIn(a, a.createdAt, session, deps.clock.now());
+        if (!verdict.ok && 'need' in verdict) return showSignIn(res, res.locals.pending!, 200, undefined, session.email, verdict.need);
+        if (!verdict.ok) return res.redirect(303, await unmetRequirements(deps, a, session.userId));
         const bound = await authorizationFor(deps.db, a.id, session.userId).catch(() => undefined);
         if (!bound) return sendPage(res, 404, renderError(pageTexts(lang).otherAccount, provider, lang));
         sendPage(

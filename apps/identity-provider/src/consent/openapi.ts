@@ -64,7 +64,7 @@ export const CONSENT_OPERATIONS: ApiSpec['operations'] = [
       ...errorResponses({
         400: 'Invalid request or scopes not requested',
         401: 'No session',
-        403: 'CSRF token missing, or palm verification required',
+        403: 'CSRF token missing, palm verification required, or the request asks for a newer or stronger sign-in (login_required)',
         404: 'No such authorization (or another user’s)',
         409: 'Already decided, revoked or expired',
       }),

@@ -3,7 +3,7 @@
  * script, one hashed inline style, every form posting to this service with its CSRF token. Lists
  * are cards that stack on a phone; every secret is shown once, on a page of its own.
  */
-import { API_KEY_PERMISSIONS, SCOPES } from '@svc/schemas';
+import { ACR_VALUES, API_KEY_PERMISSIONS, SCOPES } from '@svc/schemas';
 import { type Locale, LOCALES } from '../views/locales/locale.js';
 import { escapeHtml as e, layout } from '../views/pages.js';
 import { button, cards, check, field, hidden, number, text, when } from './console-html.js';
@@ -43,6 +43,14 @@ const badge = (t: ConsoleTexts, ctx: ConsoleContext) =>
 
 const languages = (ctx: ConsoleContext) =>
   `<p class="lang muted">${LOCALES.map((l) => (l === ctx.lang ? `<strong>${l}</strong>` : `<a href="/console?lang=${l}" hreflang="${l}">${l}</a>`)).join('')}</p>`;
+
+/** A choice of acr value (ACR_VALUES), or none. */
+const acrSelect = (name: string, label: string, t: ConsoleTexts) =>
+  field(
+    name,
+    label,
+    `<select id="${name}" name="${name}"><option value="">${e(t.anySignIn)}</option>${ACR_VALUES.map((acr) => `<option value="${acr}">${e(t.acr[acr])}</option>`).join('')}</select>`,
+  );
 
 const moved = (t: ConsoleTexts, ctx: ConsoleContext) => (ctx.movedTo ? `<p class="muted" role="status">${e(t.movedHere(ctx.movedTo))}</p>` : '');
 
@@ -191,6 +199,8 @@ ${field('token_endpoint_auth_method', t.authMethod, `<select id="token_endpoint_
 ${field('jwks', t.jwks, '<textarea id="jwks" name="jwks" placeholder=\'{"keys": [{"kty": "EC", "crv": "P-256", "x": "…", "y": "…"}]}\'></textarea>')}
 ${check('require_dpop', 'true', t.requireDpop)}${check('requires_palm_verification', 'true', t.requiresPalm)}${check('fapi_profile', 'fapi2', t.fapiProfile)}
 ${number('preset_cache_ttl_seconds', t.presetWindow, 'min="60" max="2592000" placeholder="3600"')}
+${acrSelect('default_acr_values', t.defaultAcr, t)}${number('default_max_age', t.defaultMaxAge, 'min="0" placeholder="—"')}
+${acrSelect('sensitive_data_acr', t.sensitiveDataAcr, t)}${number('sensitive_data_max_age', t.sensitiveDataMaxAge, 'min="0" placeholder="—"')}
 <button class="primary">${e(t.register)}</button></form>`,
     ],
     [

@@ -25,11 +25,15 @@ declare module 'express-serve-static-core' {
  */
 export function requireDataAccess(deps: DataAccessDeps): RequestHandler {
   return async (req, res, next) => {
-    const { grant, scopes } = await checkedAccessToken(deps, req, 'data');
+    const { grant, scopes, claims, client } = await checkedAccessToken(deps, req, 'data');
     const now = deps.clock.now();
     assertDataWindow(grant, now);
     const access: DataAccess = { scopes, windowEndsAt: grant.dataWindowEndsAt };
     res.locals.dataRead = { access, now, subject: () => deps.presetCache.subject(grant, now) };
+    res.locals.stepUp = {
+      signedIn: { acr: claims.acr, authTime: claims.auth_time },
+      needs: { acr: client?.sensitiveDataAcr ?? null, maxAge: client?.sensitiveDataMaxAge ?? null },
+    };
     next();
   };
 }

@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import { type Request, Router } from 'express';
 import { handle, methodNotAllowed, openCors } from '@svc/http';
 import { PRESET_LISTING, resolvePreset, type PresetName } from '@svc/presets';
 import { ZPresetBatchRequest, ZPresetParams } from '@svc/schemas';
@@ -6,6 +6,11 @@ import type { DataAccessDeps } from './deps.js';
 import { PresetError } from '../errors.js';
 import { checkPresetAccess, presetOutcome, readPresets } from './read-presets.js';
 import { requireDataAccess } from './data-access.js';
+import { requireSignInFor } from './step-up.js';
+
+// What each read touches, from the request handle() has checked.
+const batchNames = (req: Request) => (req.body as { presets: string[] }).presets;
+const pathName = (req: Request) => [String(req.params.preset_name)];
 
 export function presetsRouter(deps: DataAccessDeps): Router {
   const router = Router();
@@ -23,7 +28,7 @@ export function presetsRouter(deps: DataAccessDeps): Router {
     .options(openCors)
     .post(
       openCors,
-      handle({ body: ZPresetBatchRequest }, requireDataAccess(deps), async ({ body }, _req, res) => {
+      handle({ body: ZPresetBatchRequest }, requireDataAccess(deps), requireSignInFor(deps, batchNames), async ({ body }, _req, res) => {
         const { access, now, subject } = res.locals.dataRead!;
         res.set('Cache-Control', 'no-store').json(await readPresets(body.presets, access, subject, now));
       }),
@@ -35,7 +40,7 @@ export function presetsRouter(deps: DataAccessDeps): Router {
     .options(openCors)
     .get(
       openCors,
-      handle({ params: ZPresetParams }, requireDataAccess(deps), async ({ params }, _req, res) => {
+      handle({ params: ZPresetParams }, requireDataAccess(deps), requireSignInFor(deps, pathName), async ({ params }, _req, res) => {
         const { access, now, subject } = res.locals.dataRead!;
         const name = params.preset_name;
         const refused = checkPresetAccess(name, access);

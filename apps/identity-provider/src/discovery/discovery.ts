@@ -1,11 +1,28 @@
 import { PRESETS } from '@svc/presets';
 import type { Environment } from '@svc/secrets';
 import type { BaseUrls } from '../environment/environment.js';
-import { CLIENT_SCOPES, CREDENTIAL_CONFIGURATION_IDS, GRANT_TYPES, OPENID_CREDENTIAL, SCOPE_CATALOG, SCOPES } from '@svc/schemas';
+import { ACR_VALUES, CLIENT_SCOPES, CREDENTIAL_CONFIGURATION_IDS, GRANT_TYPES, OPENID_CREDENTIAL, SCOPE_CATALOG, SCOPES } from '@svc/schemas';
+import { PROMPT_VALUES } from '../authorize/sign-in-requirements.js';
 import { ASSERTION_ALGORITHMS } from '../clients/client-assertions.js';
 import { DPOP_ALGORITHMS } from '@svc/runtime';
 
-const CLAIMS = ['sub', 'iss', 'aud', 'exp', 'iat', 'auth_time', 'nonce', 'sid', 'authorization_id', 'email', 'email_verified', 'wallet_address', 'service_id'];
+const CLAIMS = [
+  'sub',
+  'iss',
+  'aud',
+  'exp',
+  'iat',
+  'auth_time',
+  'acr',
+  'amr',
+  'nonce',
+  'sid',
+  'authorization_id',
+  'email',
+  'email_verified',
+  'wallet_address',
+  'service_id',
+];
 
 /**
  * The standard OpenID Provider metadata (RFC 8414 / OpenID Connect Discovery), plus which
@@ -55,6 +72,11 @@ export function openidConfiguration(issuer: string, environment: Environment, op
     subject_types_supported: ['pairwise'],
     claim_types_supported: ['normal'],
     claims_supported: CLAIMS,
+    // Weakest first: a password, a passkey, a passkey on attested hardware (docs/identity-provider.md, "Passkeys and step-up").
+    acr_values_supported: [...ACR_VALUES],
+    prompt_values_supported: [...PROMPT_VALUES],
+    // Only an `acr` member of the claims request is acted on; the others are answered as the scopes decide.
+    claims_parameter_supported: true,
     // RS256 by default; PS256 for a client that registers it, and for every FAPI 2.0 client.
     id_token_signing_alg_values_supported: ['RS256', 'PS256'],
     authorization_response_iss_parameter_supported: true,

@@ -7,7 +7,7 @@
 import { authMethodOf, type RegisteredClient, registerClient, registrationResponse } from '@svc/admin';
 import { Prisma } from '@svc/db';
 import { ValidationError } from '@svc/http';
-import { type ClientMetadata, type MetadataProblem, parseClientMetadata, SCOPES } from '@svc/schemas';
+import { type ClientMetadata, type MetadataProblem, parseClientMetadata, SCOPES, storedSignInPolicy } from '@svc/schemas';
 import type { Application } from '../clients/application.js';
 import { adminContext, asRequest } from '../developer/admin-calls.js';
 import { assertRoomForApplication, endApplication } from '../applications/applications.js';
@@ -65,6 +65,13 @@ export async function replaceRegistration(deps: DeveloperDeps, app: Application,
       idTokenSignedResponseAlg: metadata.id_token_signed_response_alg,
       introspectionSignedResponseAlg: metadata.introspection_signed_response_alg,
       fapiProfile: metadata.fapi_profile ?? null,
+      // Replaced whole, as every registered member is: what is not sent is cleared.
+      ...storedSignInPolicy({
+        default_acr_values: metadata.default_acr_values ?? [],
+        default_max_age: metadata.default_max_age ?? null,
+        sensitive_data_acr: metadata.sensitive_data_acr ?? null,
+        sensitive_data_max_age: metadata.sensitive_data_max_age ?? null,
+      }),
       ...(metadata.jwks ? { jwks: metadata.jwks as object, jwksUri: null } : {}),
       ...(metadata.jwks_uri ? { jwksUri: metadata.jwks_uri, jwks: Prisma.DbNull } : {}),
     },

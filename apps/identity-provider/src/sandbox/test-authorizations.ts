@@ -6,7 +6,7 @@
  * the verifier, as usual. Also the two things a test needs that time would otherwise bring: a data
  * window that has ended (E4010), and an access token that has expired (E4041).
  */
-import { isUuid } from '@svc/schemas';
+import { AMR_OF, isUuid } from '@svc/schemas';
 import type { z } from 'zod';
 import type { ZCreateTestAuthorizationRequest } from '@svc/schemas';
 import { approvalAnswer, approve, authorizationFor, checkAuthorizeRequest, createAuthorization } from '../authorize/authorizations.js';
@@ -50,7 +50,19 @@ export async function authorizeTestUser(deps: SandboxDeps, caller: SandboxCaller
   const authorization = await authorizationFor(deps.db, created.id, user.id);
   const { code, codeExpiresAt, granted } = await approve(
     { db: deps.db, cache: deps.store.cache, secret: deps.config.IDP_SECRET, environment: deps.environment },
-    { authorization, chosen: undefined, user: { userId: user.id, palmVerified: user.palmVerified, authTime: now }, now },
+    {
+      authorization,
+      chosen: undefined,
+      // As the test user is said to have signed in, so that step-up and max_age can be tried.
+      user: {
+        userId: user.id,
+        palmVerified: user.palmVerified,
+        authTime: new Date(now.getTime() - body.signed_in_seconds_ago * 1000),
+        acr: body.acr,
+        amr: AMR_OF[body.acr],
+      },
+      now,
+    },
   );
   return approvalAnswer(authorization, { code, codeExpiresAt, granted, userId: user.id, secret: deps.config.IDP_SECRET, issuer: deps.config.issuer });
 }

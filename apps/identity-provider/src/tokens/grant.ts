@@ -25,6 +25,10 @@ export interface AccessClaims {
   aud: string | string[];
   /** What the token is bound to: a DPoP key's thumbprint (RFC 9449 §6) or a client certificate's (RFC 8705 §3.1). */
   cnf?: Confirmation;
+  /** The sign-in its grant was approved in (RFC 9470): when, and how (tokens made before acr was kept have none). */
+  auth_time?: number;
+  acr?: string;
+  amr?: string[];
 }
 
 /** What a live access token grants, read in the same round trip that checks revocation. */

@@ -72,7 +72,7 @@ describe('webhooks in the developer console', () => {
     const section = page.locator('#webhooks');
     await section.getByText('No endpoints yet.').waitFor();
     await page.getByLabel('Endpoint URL (https)').fill(receiver.url);
-    await page.getByLabel('Description (optional)').fill('Revocations to the CRM');
+    await section.getByLabel('Description (optional)').fill('Revocations to the CRM');
     await page.getByLabel('credential.revoked').check();
     await page.getByRole('button', { name: 'Add endpoint' }).click();
     const secret = await copySecret(page);

@@ -87,6 +87,12 @@ export async function codeFlowWithOpenIdClient(
     requestKey?: oidc.PrivateKey;
     /** Sender-constrains the tokens with this DPoP handle (RFC 9449). */
     dpop?: oidc.DPoPHandle;
+    /** More authorization request parameters (prompt, max_age, acr_values, claims). */
+    extra?: Record<string, string>;
+    /** Approve as this session instead of signing in with the password after the request. */
+    sessionToken?: string;
+    /** openid-client checks the id_token's auth_time against it. */
+    maxAge?: number;
   },
 ) {
   const verifier = oidc.randomPKCECodeVerifier();
@@ -99,6 +105,7 @@ export async function codeFlowWithOpenIdClient(
     code_challenge_method: 'S256',
     state,
     nonce,
+    ...input.extra,
   };
   if (input.requestKey) parameters = (await oidc.buildAuthorizationUrlWithJAR(config, parameters, input.requestKey)).searchParams;
   const url = input.pushed
@@ -113,12 +120,19 @@ export async function codeFlowWithOpenIdClient(
       })
     ).json()) as Record<string, string>;
   const started = (await (await fetch(url)).json()) as { authorization_id: string };
-  const session = await json('/auth/session', { email: input.email, password: input.password });
+  const session = input.sessionToken ? { session_token: input.sessionToken } : await json('/auth/session', { email: input.email, password: input.password });
   const approved = await json('/oauth/authorize/approve', { authorization_id: started.authorization_id }, session.session_token);
+  if (!approved.redirect_to) throw new Error(`approve: ${JSON.stringify(approved)}`);
   const tokens = await oidc.authorizationCodeGrant(
     config,
     new URL(approved.redirect_to!),
-    { pkceCodeVerifier: verifier, expectedState: state, expectedNonce: nonce, idTokenExpected: true },
+    {
+      pkceCodeVerifier: verifier,
+      expectedState: state,
+      expectedNonce: nonce,
+      idTokenExpected: true,
+      ...(input.maxAge !== undefined ? { maxAge: input.maxAge } : {}),
+    },
     undefined,
     input.dpop ? { DPoP: input.dpop } : undefined,
   );

@@ -2,6 +2,7 @@
 // browser, and every preset error produced on purpose; only in the sandbox, only for their organization.
 import { describe, expect, it } from '@jest/globals';
 import { uniqueEmail } from '@svc/testkit';
+import { decodeJwt } from 'jose';
 import request from 'supertest';
 import { signUp } from '../developer/developers.js';
 import { basic, type buildIdp, eventually, holdNotifications, pkce, useIdp, useSandbox } from '../helpers.js';
@@ -193,6 +194,31 @@ describe('test users', () => {
 });
 
 describe('a browserless authorization of a test user', () => {
+  it('signs the test user in as the request says, so that step-up can be tried: acr and its age', async () => {
+    const org = await organization(sandbox.idp.app);
+    const user = await testUser(org, { palm_verified: true, presets: { date_of_birth: '1990-04-12' } });
+    const { challenge } = pkce();
+    const approve = (extra: object) =>
+      request(sandbox.idp.app)
+        .post('/v2/sandbox/authorizations')
+        .set(org.auth)
+        .send({ client_id: org.client.client_id, user_id: user.user_id, scope: 'openid', redirect_uri: CALLBACK, code_challenge: challenge, ...extra });
+    const refused = await approve({ acr: 'gold', signed_in_seconds_ago: -1 });
+    expect(refused.status).toBe(400);
+    expect(refused.body.details.map((d: { field: string }) => d.field)).toEqual(['body.acr', 'body.signed_in_seconds_ago']);
+    const { verifier, challenge: c2 } = pkce();
+    const approval = await approve({ acr: 'phr', signed_in_seconds_ago: 600, code_challenge: c2 });
+    expect(approval.status).toBe(201);
+    const tokens = await request(sandbox.idp.app)
+      .post('/oauth/token')
+      .type('form')
+      .set('Authorization', basic(org.client.client_id, org.client.client_secret))
+      .send({ grant_type: 'authorization_code', code: approval.body.code, redirect_uri: CALLBACK, code_verifier: verifier });
+    const claims = decodeJwt(tokens.body.id_token);
+    expect(claims).toMatchObject({ acr: 'phr', amr: ['swk', 'user'] });
+    expect(Math.abs((claims.auth_time as number) - (Date.now() / 1000 - 600))).toBeLessThan(30);
+  });
+
   it('gives a code the client exchanges as usual, and each preset error can be produced on purpose', async () => {
     const org = await organization(sandbox.idp.app);
     const user = await testUser(org, { palm_verified: true, presets: { date_of_birth: '1990-04-12', kyc_passed: true }, statuses: { kyc_passed: 'pending' } });

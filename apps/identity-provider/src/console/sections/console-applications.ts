@@ -34,6 +34,10 @@ export function applicationActions(router: Router, deps: SandboxDeps, { signedIn
         requires_palm_verification: one(form.requires_palm_verification) === 'true',
         ...(one(form.fapi_profile) === 'fapi2' ? { fapi_profile: 'fapi2' } : {}),
         ...(num(form.preset_cache_ttl_seconds) !== undefined ? { preset_cache_ttl_seconds: num(form.preset_cache_ttl_seconds) } : {}),
+        ...(one(form.default_acr_values) ? { default_acr_values: [one(form.default_acr_values)] } : {}),
+        ...(num(form.default_max_age) !== undefined ? { default_max_age: num(form.default_max_age) } : {}),
+        ...(one(form.sensitive_data_acr) ? { sensitive_data_acr: one(form.sensitive_data_acr) } : {}),
+        ...(num(form.sensitive_data_max_age) !== undefined ? { sensitive_data_max_age: num(form.sensitive_data_max_age) } : {}),
       });
       const app = await registerApplication(deps, developer, body);
       if (!app.client_secret) return { section: 'applications' };

@@ -1,4 +1,4 @@
-import type { ActionPeriod } from '@svc/schemas';
+import type { Acr, ActionPeriod } from '@svc/schemas';
 
 /** Every text the developer console shows, in one language. */
 export interface ConsoleTexts {
@@ -91,6 +91,13 @@ export interface ConsoleTexts {
   environmentNote: (other: string) => string;
   /** Said on arrival after a page opened at another name of this machine was moved here. */
   movedHere: (address: string) => string;
+  /** An application's sign-in policy: defaults when a request names none, and step-up for sensitive presets. */
+  defaultAcr: string;
+  defaultMaxAge: string;
+  sensitiveDataAcr: string;
+  sensitiveDataMaxAge: string;
+  anySignIn: string;
+  acr: Record<Acr, string>;
   /** The button that runs the authorization code flow for an application, from the console. */
   trySignIn: string;
   /** Inside the webhook section (headed `webhooks`). */

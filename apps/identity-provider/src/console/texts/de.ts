@@ -89,6 +89,12 @@ export const de: ConsoleTexts = {
   movedHere: (address) =>
     `Die Konsole funktioniert nur unter ${address}, wo Anmeldung und Formulare funktionieren: Sie wurden von einer anderen Adresse dieses Rechners hierher geleitet.`,
   trySignIn: 'Anmeldung ausprobieren',
+  defaultAcr: 'Verlangte Anmeldung, wenn eine Anfrage keine nennt (default_acr_values)',
+  defaultMaxAge: 'Höchstens so viele Sekunden seit der Anmeldung, standardmäßig (default_max_age)',
+  sensitiveDataAcr: 'Nötige Anmeldung für Presets hoher oder kritischer Sensibilität (sensitive_data_acr)',
+  sensitiveDataMaxAge: 'Erlaubte Sekunden seit der Anmeldung für diese Abfragen (sensitive_data_max_age)',
+  anySignIn: 'jede Anmeldung',
+  acr: { pwd: 'ein Passwort (pwd)', phr: 'ein Passkey (phr)', phrh: 'ein Passkey auf bestätigter Hardware (phrh)' },
   webhookSection: {
     url: 'Endpunkt-URL (https)',
     description: 'Beschreibung (optional)',

@@ -88,6 +88,12 @@ export const en: ConsoleTexts = {
   environmentNote: (other) => `Production is at ${other}: its credentials are separate.`,
   movedHere: (address) => `The console works at ${address} only, where its sign-in and forms work: you were brought here from another address of this machine.`,
   trySignIn: 'Try a sign-in',
+  defaultAcr: 'Sign-in asked for when a request names none (default_acr_values)',
+  defaultMaxAge: 'At most this many seconds since sign-in, by default (default_max_age)',
+  sensitiveDataAcr: 'Sign-in needed to read high or critical presets (sensitive_data_acr)',
+  sensitiveDataMaxAge: 'Seconds since sign-in allowed for those reads (sensitive_data_max_age)',
+  anySignIn: 'any sign-in',
+  acr: { pwd: 'a password (pwd)', phr: 'a passkey (phr)', phrh: 'a passkey on attested hardware (phrh)' },
   webhookSection: {
     url: 'Endpoint URL (https)',
     description: 'Description (optional)',

@@ -89,6 +89,12 @@ export const fr: ConsoleTexts = {
   movedHere: (address) =>
     `La console ne fonctionne qu’à ${address}, où la connexion et les formulaires fonctionnent : vous y avez été amené depuis une autre adresse de cette machine.`,
   trySignIn: 'Essayer une connexion',
+  defaultAcr: 'Connexion demandée quand une requête n’en nomme aucune (default_acr_values)',
+  defaultMaxAge: 'Au plus ce nombre de secondes depuis la connexion, par défaut (default_max_age)',
+  sensitiveDataAcr: 'Connexion requise pour lire les presets sensibles ou critiques (sensitive_data_acr)',
+  sensitiveDataMaxAge: 'Secondes depuis la connexion permises pour ces lectures (sensitive_data_max_age)',
+  anySignIn: 'toute connexion',
+  acr: { pwd: 'un mot de passe (pwd)', phr: 'une clé d’accès (phr)', phrh: 'une clé d’accès sur matériel attesté (phrh)' },
   webhookSection: {
     url: 'URL du point de terminaison (https)',
     description: 'Description (facultative)',

@@ -21,6 +21,8 @@ export const de: PageTexts = {
   requestExpired: 'Diese Anfrage ist abgelaufen oder wurde bereits beantwortet. Kehren Sie zur Anwendung zurück und beginnen Sie neu.',
   otherAccount: 'Diese Anfrage wurde mit einem anderen Konto begonnen. Melden Sie sich ab und mit dem Konto an, mit dem Sie begonnen haben.',
   wrongPassword: 'E-Mail oder Passwort ist falsch.',
+  signInAgain: (app) => `${app} bittet Sie, sich erneut anzumelden.`,
+  signInWithPasskey: (app) => `${app} bittet Sie, sich mit einem Passkey anzumelden.`,
   tooManyAttempts: 'Zu viele fehlgeschlagene Anmeldungen. Versuchen Sie es in einigen Minuten erneut.',
   formExpired: 'Ihr Anmeldeformular ist abgelaufen. Bitte versuchen Sie es erneut.',
   notYou: (email) => `Nicht ${email}?`,

@@ -22,6 +22,8 @@ export const en: PageTexts = {
   requestExpired: 'This request has expired or was already answered. Return to the application and start again.',
   otherAccount: 'This request was started with another account. Sign out, then sign in with the account you started with.',
   wrongPassword: 'The email or password is wrong.',
+  signInAgain: (app) => `${app} asks you to sign in again.`,
+  signInWithPasskey: (app) => `${app} asks you to sign in with a passkey.`,
   tooManyAttempts: 'Too many failed sign-ins. Try again in a few minutes.',
   formExpired: 'Your sign-in form expired. Please try again.',
   notYou: (email) => `Not ${email}?`,

@@ -21,6 +21,8 @@ export const fr: PageTexts = {
   requestExpired: "Cette demande a expiré ou a déjà reçu une réponse. Revenez à l'application et recommencez.",
   otherAccount: 'Cette demande a été commencée avec un autre compte. Déconnectez-vous, puis connectez-vous avec le compte utilisé au départ.',
   wrongPassword: "L'e-mail ou le mot de passe est incorrect.",
+  signInAgain: (app) => `${app} vous demande de vous reconnecter.`,
+  signInWithPasskey: (app) => `${app} vous demande de vous connecter avec une clé d’accès.`,
   tooManyAttempts: 'Trop de tentatives de connexion échouées. Réessayez dans quelques minutes.',
   formExpired: 'Votre formulaire de connexion a expiré. Veuillez réessayer.',
   notYou: (email) => `Vous n’êtes pas ${email} ?`,

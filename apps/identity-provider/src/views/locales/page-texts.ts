@@ -25,6 +25,10 @@ export interface PageTexts {
   requestExpired: string;
   otherAccount: string;
   wrongPassword: string;
+  /** On the sign-in page when the application asked for a newer sign-in (prompt=login, max_age). */
+  signInAgain: (app: string) => string;
+  /** On the sign-in page when the application asked for a passkey (acr_values phr or phrh). */
+  signInWithPasskey: (app: string) => string;
   tooManyAttempts: string;
   formExpired: string;
   /** "Not you?" on the consent page, and the button that signs the account out. */
