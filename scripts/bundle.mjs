@@ -22,7 +22,7 @@ const APPS = {
 
 /** Files read at run time, next to the code that reads them. */
 const FILES = {
-  'identity-provider': ['apps/identity-provider/package.json', 'packages/db/prisma/migrations'],
+  'identity-provider': ['apps/identity-provider/package.json', 'apps/identity-provider/assets', 'packages/db/prisma/migrations'],
   'wallet-verify': ['apps/wallet-verify/package.json'],
   'credential-issuer': ['apps/credential-issuer/package.json'],
 };

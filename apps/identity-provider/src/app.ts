@@ -25,6 +25,7 @@ import { revokeRouter } from './revocation/revoke.routes.js';
 import { introspectRouter } from './introspection/introspect.routes.js';
 import { logoutRouter } from './logout/logout.routes.js';
 import { sessionRouter } from './sessions/session.routes.js';
+import { passkeysRouter } from './passkeys/passkeys.routes.js';
 import { tokenRouter } from './tokens/token.routes.js';
 import { userinfoRouter } from './data-access/userinfo.routes.js';
 import { userTokenRouter } from './user-tokens/user-token.routes.js';
@@ -36,6 +37,7 @@ export function createApp(deps: AppDeps): Express {
       routers: [
         discoveryRouter(deps),
         sessionRouter(deps),
+        passkeysRouter(deps),
         authorizeRouter(deps),
         decisionRouter(deps),
         consentRouter(deps),

@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, X509Certificate } from 'node:crypto';
 import { baseServiceEnv, ConfigError, env, keyEncryptionEnv, keyEncryptionSettings, parseEnv } from '@svc/http';
 import { API_KEY_MAX_LIMITS } from '@svc/schemas';
 import { ZWalletProviders } from '@svc/wallet-attestations';
@@ -117,6 +117,31 @@ const ZConfig = z.object({
    * anywhere else without SMTP_URL, the service refuses to start rather than lose or expose mail.
    */
   MAIL_OUTBOX: z.preprocess(blank, z.enum(['local']).optional()),
+  /**
+   * The roots of the passkey authenticators this operator trusts as hardware (PEM certificates, one
+   * after the other; or a file of them in PASSKEY_ATTESTATION_ROOTS_FILE). Set, registration asks
+   * for attestation, and a passkey whose attestation chains to one of them signs in as `phrh`
+   * (`hwk`); every other passkey is `phr` (`swk`). Unset, attestation is not asked for.
+   */
+  PASSKEY_ATTESTATION_ROOTS: z.preprocess(
+    blank,
+    z
+      .string()
+      .max(200_000)
+      .transform((pem, ctx) => {
+        const blocks = pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
+        if (blocks.length === 0) ctx.addIssue({ code: 'custom', message: 'must hold one or more PEM certificates (-----BEGIN CERTIFICATE-----)' });
+        for (const [i, block] of blocks.entries()) {
+          try {
+            new X509Certificate(block);
+          } catch {
+            ctx.addIssue({ code: 'custom', message: `certificate ${i + 1} is not a readable X.509 certificate` });
+          }
+        }
+        return blocks;
+      })
+      .optional(),
+  ),
 });
 
 export type Config = z.output<typeof ZConfig> & {
@@ -136,7 +161,15 @@ export type Config = z.output<typeof ZConfig> & {
   mail: MailSettings;
   /** The key of actions' nullifiers: ACTION_NULLIFIER_SECRET, or one derived from IDP_SECRET. */
   nullifierSecret: string;
+  /** WebAuthn's relying party: this service's host name (RP ID, no port) and origin, and the attestation roots trusted as hardware. */
+  passkeys: PasskeySettings;
 };
+
+export interface PasskeySettings {
+  rpId: string;
+  origin: string;
+  attestationRoots: string[];
+}
 
 /**
  * `outbox.anyPeer`: MAIL_OUTBOX=local said so; a loopback PUBLIC_URL alone shows the outbox to this
@@ -228,5 +261,6 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     mail,
     provider,
     nullifierSecret,
+    passkeys: { rpId: new URL(issuer).hostname, origin: new URL(issuer).origin, attestationRoots: config.PASSKEY_ATTESTATION_ROOTS ?? [] },
   };
 }

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { TimestampBatch } from '@svc/db';
 import { dependencyCheck, readPackageVersion, type ReadinessCheck, outboundFetch } from '@svc/http';
 import { type Clock, coreChecks, createCoreDeps, type CoreDeps, DpopProofs } from '@svc/runtime';
@@ -32,6 +33,7 @@ import type { HousekeepingDeps } from './jobs/housekeeping.js';
 import type { LogoutDeps } from './logout/deps.js';
 import type { RevocationDeps } from './revocation/deps.js';
 import type { SessionDeps } from './sessions/deps.js';
+import type { PasskeyDeps } from './passkeys/deps.js';
 import type { TokenDeps } from './tokens/deps.js';
 
 /**
@@ -44,6 +46,7 @@ export interface AppDeps
     AuthorizeDeps,
     ConsentDeps,
     SessionDeps,
+    PasskeyDeps,
     TokenDeps,
     RevocationDeps,
     DiscoveryDeps,
@@ -139,6 +142,8 @@ export function buildDeps(config: Config, testClock?: Clock): AppDeps {
     config,
     environment,
     version: readPackageVersion(new URL('../package.json', import.meta.url)),
+    // Beside package.json, at the same place relative to this file in dist/ and in the bundle.
+    passkeyScript: readFileSync(new URL('../assets/passkeys.js', import.meta.url), 'utf8'),
     signingKeys,
     tokens,
     logout,

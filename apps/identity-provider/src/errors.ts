@@ -197,3 +197,16 @@ export class MaxVerificationsReached extends HttpError {
     return { ...super.toBody(), nullifier: this.nullifier };
   }
 }
+
+// Passkeys (passkeys/).
+export const passkeyNotFound = () => new NotFoundError('No such passkey of yours', 'passkey_not_found');
+/** A sign-in or registration challenge that is unknown, used, expired, or for something else: one answer for all. */
+export const passkeyChallengeInvalid = () =>
+  new HttpError(400, 'invalid_challenge', 'This passkey challenge is unknown, used or expired: ask for new options and try again');
+/** A new passkey that does not verify (origin, RP ID, user verification, attestation): `why` says which. */
+export const passkeyRegistrationRefused = (why: string) => new HttpError(400, 'invalid_registration', `The passkey was not added: ${why}`);
+export const passkeyExists = () => new HttpError(409, 'passkey_exists', 'This passkey is registered already');
+/** A signed challenge that does not verify, or a passkey this service does not know: one code, the reason in the description. */
+export const passkeyRefused = (why: string) => new UnauthorizedError(`The passkey was not accepted: ${why}`, 'invalid_credentials');
+export const lastSignInMethod = () =>
+  new HttpError(409, 'last_sign_in_method', 'This passkey is the last way to sign in to this account: add another passkey or a password first');

@@ -5,6 +5,7 @@ import { bearer, CLIENT, REDIRECT_URI } from './example-values.js';
 import { TOKEN_EXAMPLES } from './tokens/openapi-examples.js';
 import { ACTION_EXAMPLES } from './actions/openapi-examples.js';
 import { REGISTRATION_EXAMPLES } from './registration/openapi-examples.js';
+import { PASSKEY_EXAMPLES } from './passkeys/openapi-examples.js';
 
 // Every value works against `npm start`'s demo data; docs/identity-provider.md says where each
 // $VARIABLE comes from, and defines the shell functions the set-up lines call (new_authorization,
@@ -103,6 +104,7 @@ export const IDENTITY_PROVIDER_EXAMPLES: Record<string, OperationExample[]> = {
       response: { session_token: 'svcsess_6xEyiokgB3FyIWJqMPkNqvPqJEf5mfMaOANbPZS9yPJ', expires_in: 43200 },
     },
   ],
+  ...PASSKEY_EXAMPLES,
   'GET /oauth/authorize/context': [
     {
       summary: 'what the consent screen shows',

@@ -4,6 +4,7 @@ import { type ApiSpec, type OperationExample, withExamples } from '@svc/http';
 import { AUTHORIZE_OPERATIONS } from './authorize/openapi.js';
 import { CONSENT_OPERATIONS } from './consent/openapi.js';
 import { SESSION_OPERATIONS } from './sessions/openapi.js';
+import { PASSKEY_OPERATIONS } from './passkeys/openapi.js';
 import { TOKEN_OPERATIONS } from './tokens/openapi.js';
 import { REVOCATION_OPERATIONS } from './revocation/openapi.js';
 import { INTROSPECTION_OPERATIONS } from './introspection/openapi.js';
@@ -24,6 +25,7 @@ const OPERATIONS: ApiSpec['operations'] = [
   ...AUTHORIZE_OPERATIONS,
   ...CONSENT_OPERATIONS,
   ...SESSION_OPERATIONS,
+  ...PASSKEY_OPERATIONS,
   ...TOKEN_OPERATIONS,
   ...REVOCATION_OPERATIONS,
   ...INTROSPECTION_OPERATIONS,

@@ -95,6 +95,8 @@ GRANT SELECT, INSERT, UPDATE, DELETE ON "PendingSignup" TO ${idp};
 -- The local outbox of a deployment that sends no mail (/dev/outbox).
 GRANT SELECT, INSERT, DELETE ON "LocalMail" TO ${idp};
 GRANT SELECT, INSERT, UPDATE ON "Session", "AuthorizationCode", "RefreshToken", "SigningKey" TO ${idp};
+-- Passkeys, which each person adds, renames and deletes themselves.
+GRANT SELECT, INSERT, UPDATE, DELETE ON "Passkey" TO ${idp};
 GRANT SELECT, INSERT, UPDATE, DELETE ON "Authorization", "RevokedAccessToken" TO ${idp};
 -- Webhooks: the endpoints its developers manage, the events it writes, and the deliveries it makes.
 GRANT SELECT, INSERT, UPDATE, DELETE ON "WebhookEndpoint" TO ${idp};

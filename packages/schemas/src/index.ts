@@ -46,3 +46,4 @@ export * from './mail.js';
 export * from './presentations.js';
 export * from './actions.js';
 export * from './assurance.js';
+export * from './passkeys.js';

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 
 /** Independent keys for independent uses, all derived from IDP_SECRET. */
-export function keyedHash(secret: string, purpose: 'csrf' | 'pairwise' | 'sid', ...parts: string[]): string {
+export function keyedHash(secret: string, purpose: 'csrf' | 'pairwise' | 'sid' | 'webauthn-user', ...parts: string[]): string {
   return createHmac('sha256', `${purpose}:${secret}`).update(parts.join('\u0000')).digest('base64url');
 }
 

@@ -24,10 +24,15 @@ const styleHash = (extra: string) =>
     .update(STYLE + extra)
     .digest('base64')}'`;
 
-export function pageCsp(formTargets: string[] = [], extraStyle = ''): string {
+/**
+ * `script`: the URL of the one script file a page may run (the passkey pages' own, from this
+ * origin), which then may call this origin's API; without it, a page runs no script at all.
+ */
+export function pageCsp(formTargets: string[] = [], extraStyle = '', script?: string): string {
   return [
     `default-src 'none'`,
     `style-src ${styleHash(extraStyle)}`,
+    ...(script ? [`script-src ${script}`, `connect-src 'self'`] : []),
     `form-action 'self' ${formTargets.join(' ')}`.trim(),
     `frame-ancestors 'none'`,
     `base-uri 'none'`,
@@ -82,10 +87,10 @@ export function renderError(message: string, provider: Provider, lang: Locale = 
 // Referrer-Policy same-origin, not the no-referrer every other answer has: under no-referrer a
 // browser sends `Origin: null` with the page's form posts, and they could not prove they come
 // from this page (fromOwnPage). Nothing leaves for other sites either way.
-export function sendPage(res: Response, status: number, html: string, formTargets: string[] = []) {
+export function sendPage(res: Response, status: number, html: string, formTargets: string[] = [], script?: string) {
   res
     .status(status)
-    .set({ 'Content-Security-Policy': pageCsp(formTargets), 'Referrer-Policy': 'same-origin' })
+    .set({ 'Content-Security-Policy': pageCsp(formTargets, '', script), 'Referrer-Policy': 'same-origin' })
     .type('html')
     .send(html);
 }

@@ -1,0 +1,11 @@
+import type { CoreDeps } from '@svc/runtime';
+import type { SessionCookieDeps } from '../sessions/session-cookie.js';
+
+/**
+ * What passkeys need: the session cookie (and through it the config and database), the store's
+ * cache for challenges and its limiter for the throttle, and the pages' script (assets/passkeys.js,
+ * read once at start, as the app's package.json is).
+ */
+export interface PasskeyDeps extends SessionCookieDeps, Pick<CoreDeps, 'store'> {
+  passkeyScript: string;
+}
