@@ -101,15 +101,17 @@
       if (!dismissed(err)) show(error, err.status === 429 ? root.dataset.textSlow : root.dataset.textFailed);
     };
 
-    button.hidden = false;
+    root.hidden = false;
     button.addEventListener('click', () => {
       show(error, '');
       run('optional').catch(fail);
     });
     // Autofill: the browser lists the person's passkeys under the email field until one is picked.
+    // It runs in the background: when it fails (no passkeys here, a host WebAuthn refuses) the page
+    // says nothing, as the person asked for nothing.
     PublicKeyCredential.isConditionalMediationAvailable?.()
       .then((available) => available && run('conditional'))
-      .catch(fail);
+      .catch(() => {});
   };
 
   /** The account page: add, rename and delete passkeys through /v2/me/passkeys (cookie and CSRF token). */
@@ -119,6 +121,7 @@
     const fail = (err) => {
       if (!dismissed(err)) show(error, err.code === 'last_sign_in_method' ? root.dataset.textLast : root.dataset.textFailed);
     };
+    for (const hint of root.querySelectorAll('[data-passkey-needs-script]')) hint.hidden = true;
     const addForm = root.querySelector('[data-passkey-add]');
     addForm.hidden = false;
     addForm.addEventListener('submit', (event) => {

@@ -26,6 +26,7 @@ import { introspectRouter } from './introspection/introspect.routes.js';
 import { logoutRouter } from './logout/logout.routes.js';
 import { sessionRouter } from './sessions/session.routes.js';
 import { passkeysRouter } from './passkeys/passkeys.routes.js';
+import { accountRouter } from './account/account.routes.js';
 import { tokenRouter } from './tokens/token.routes.js';
 import { userinfoRouter } from './data-access/userinfo.routes.js';
 import { userTokenRouter } from './user-tokens/user-token.routes.js';
@@ -38,6 +39,7 @@ export function createApp(deps: AppDeps): Express {
         discoveryRouter(deps),
         sessionRouter(deps),
         passkeysRouter(deps),
+        accountRouter(deps),
         authorizeRouter(deps),
         decisionRouter(deps),
         consentRouter(deps),

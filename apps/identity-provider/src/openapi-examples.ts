@@ -6,6 +6,7 @@ import { TOKEN_EXAMPLES } from './tokens/openapi-examples.js';
 import { ACTION_EXAMPLES } from './actions/openapi-examples.js';
 import { REGISTRATION_EXAMPLES } from './registration/openapi-examples.js';
 import { PASSKEY_EXAMPLES } from './passkeys/openapi-examples.js';
+import { ACCOUNT_EXAMPLES } from './account/openapi-examples.js';
 
 // Every value works against `npm start`'s demo data; docs/identity-provider.md says where each
 // $VARIABLE comes from, and defines the shell functions the set-up lines call (new_authorization,
@@ -105,6 +106,7 @@ export const IDENTITY_PROVIDER_EXAMPLES: Record<string, OperationExample[]> = {
     },
   ],
   ...PASSKEY_EXAMPLES,
+  ...ACCOUNT_EXAMPLES,
   'GET /oauth/authorize/context': [
     {
       summary: 'what the consent screen shows',

@@ -5,6 +5,7 @@ import { AUTHORIZE_OPERATIONS } from './authorize/openapi.js';
 import { CONSENT_OPERATIONS } from './consent/openapi.js';
 import { SESSION_OPERATIONS } from './sessions/openapi.js';
 import { PASSKEY_OPERATIONS } from './passkeys/openapi.js';
+import { ACCOUNT_OPERATIONS } from './account/openapi.js';
 import { TOKEN_OPERATIONS } from './tokens/openapi.js';
 import { REVOCATION_OPERATIONS } from './revocation/openapi.js';
 import { INTROSPECTION_OPERATIONS } from './introspection/openapi.js';
@@ -26,6 +27,7 @@ const OPERATIONS: ApiSpec['operations'] = [
   ...CONSENT_OPERATIONS,
   ...SESSION_OPERATIONS,
   ...PASSKEY_OPERATIONS,
+  ...ACCOUNT_OPERATIONS,
   ...TOKEN_OPERATIONS,
   ...REVOCATION_OPERATIONS,
   ...INTROSPECTION_OPERATIONS,

@@ -103,7 +103,7 @@ async function signIn(shoot = false): Promise<Page> {
   await page.getByRole('link', { name: 'Sign in with the identity provider' }).click();
   await page.getByLabel('Email').fill(demo.users.palm_verified.email);
   await page.getByLabel('Password').fill(demo.users.palm_verified.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await page.getByRole('heading', { name: 'Demo relying party would like to access your verified data' }).waitFor();
   return page;
 }

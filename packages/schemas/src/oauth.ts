@@ -215,6 +215,8 @@ export const ZConsentSignInForm = z.object({
   password: z.string().max(1024),
   csrf_token: z.string().max(200),
 });
+/** The account page's sign-in form (/account/sign-in): the same fields, without an authorization to continue. */
+export const ZAccountSignInForm = z.object({ email: z.string().max(320), password: z.string().max(1024), csrf_token: z.string().max(200) });
 export const ZConsentSignOutForm = z.object({
   authorization_id: z.string().max(100),
   csrf_token: z.string().max(200),

@@ -3,6 +3,8 @@ import type { Locale } from '../views/locales/locale.js';
 import type { PageTexts } from '../views/locales/page-texts.js';
 import { pageTexts } from '../views/locales/registry.js';
 import { accountHeader, escapeHtml as e, layout, type Provider } from '../views/pages.js';
+import { passkeyScriptTag } from '../passkeys/page-script.js';
+import { passkeySignInBlock } from '../passkeys/sign-in-block.js';
 
 export function renderSignIn(input: {
   provider: Provider;
@@ -22,15 +24,17 @@ export function renderSignIn(input: {
 <h1>${e(t.signInHeading(input.appName))}</h1>
 ${input.notice ? `<p role="status">${e(input.notice)}</p>` : ''}
 ${input.error ? `<p class="error" role="alert">${e(input.error)}</p>` : ''}
+${passkeySignInBlock(t, `/consent?authorization_id=${encodeURIComponent(input.authorizationId)}`)}
 <form method="post" action="/consent/sign-in">
 <input type="hidden" name="authorization_id" value="${e(input.authorizationId)}">
 <input type="hidden" name="csrf_token" value="${e(input.csrf)}">
 <label for="email">${e(t.email)}</label>
-<input id="email" name="email" type="email" autocomplete="username" required value="${e(input.email ?? '')}"${input.email ? '' : ' autofocus'}>
+<input id="email" name="email" type="email" autocomplete="username webauthn" required value="${e(input.email ?? '')}"${input.email ? '' : ' autofocus'}>
 <label for="password">${e(t.password)}</label>
 <input id="password" name="password" type="password" autocomplete="current-password" required${input.email ? ' autofocus' : ''}>
 <button type="submit" class="primary">${e(t.signIn)}</button>
-</form>`,
+</form>
+${passkeyScriptTag()}`,
     input.lang,
   );
 }

@@ -11,6 +11,7 @@ import { asksFreshSignIn } from './fresh-sign-in.js';
 import { judgeSignIn, type SignInNeed } from '../authorize/sign-in-requirements.js';
 import { unmetRequirements } from './unmet-requirements.js';
 import { pageTexts } from '../views/locales/registry.js';
+import { passkeyScriptSource } from '../passkeys/page-script.js';
 import { renderError, sendPage } from '../views/pages.js';
 import { issueLoginCsrf, requireLoginForm } from '../sessions/login-form.js';
 import { csrfTokenFor, readSession, setSessionCookie } from '../sessions/session-cookie.js';
@@ -40,6 +41,8 @@ export function consentRouter(deps: ConsentDeps): Router {
         appName: a.application.name,
         lang,
       }),
+      [],
+      passkeyScriptSource(deps.config.issuer),
     );
   const formExpired = (req: Request, res: Response) =>
     showSignIn(res, res.locals.pending!, 403, pageTexts(res.locals.pending!.lang).formExpired, (req.body as { email: string }).email);

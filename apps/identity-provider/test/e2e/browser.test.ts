@@ -112,7 +112,7 @@ describe('the hosted sign-in and consent pages in a real browser', () => {
     const page = await (await browser.newContext()).newPage();
     await page.goto(url);
     await page.getByLabel('Password').fill('not my password');
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await expect(page.getByRole('alert').textContent()).resolves.toBe('The email or password is wrong.');
   });
 
@@ -122,7 +122,7 @@ describe('the hosted sign-in and consent pages in a real browser', () => {
     await page.goto(german.url);
     await expect(page.locator('html').getAttribute('lang')).resolves.toBe('de');
     await page.getByLabel('Passwort').fill('correct horse battery');
-    await page.getByRole('button', { name: 'Anmelden' }).click();
+    await page.getByRole('button', { name: 'Anmelden', exact: true }).click();
     await page.getByRole('heading', { name: 'Browser App möchte auf Ihre verifizierten Daten zugreifen' }).waitFor();
     await expect(page.locator('label').allTextContents()).resolves.toEqual(['Sie anmelden', 'Grundlegende Identität', 'Ergebnisse der Identitätsprüfung']);
     await expect(page.getByRole('button', { name: 'Ablehnen' }).isVisible()).resolves.toBe(true);
@@ -132,7 +132,7 @@ describe('the hosted sign-in and consent pages in a real browser', () => {
     await fromBrowser.goto(french.url);
     await expect(fromBrowser.locator('h1').textContent()).resolves.toBe('Connectez-vous pour continuer vers Browser App');
     await fromBrowser.getByLabel('Mot de passe').fill('wrong password');
-    await fromBrowser.getByRole('button', { name: 'Se connecter' }).click();
+    await fromBrowser.getByRole('button', { name: 'Se connecter', exact: true }).click();
     await expect(fromBrowser.getByRole('alert').textContent()).resolves.toBe("L'e-mail ou le mot de passe est incorrect.");
   });
 });

@@ -202,7 +202,7 @@ describe('the developer console in a browser', () => {
     // The developer's own session does not answer for the try: whoever is to sign in, does.
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password').fill(password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.getByRole('button', { name: 'Approve' }).click();
 
     await page.getByRole('heading', { level: 1, name: 'Try a sign-in' }).waitFor();
@@ -236,7 +236,7 @@ describe('the developer console in a browser', () => {
     await page.getByLabel('Public (PKCE alone: mobile or single-page)').check();
     await page.getByRole('button', { name: 'Register application' }).click();
     await page.locator('#applications').getByRole('button', { name: 'Try a sign-in' }).click();
-    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).waitFor();
     const authorizationId = new URL(page.url()).searchParams.get('authorization_id')!;
 
     // Another browser, with no binding of this try: refused.
@@ -253,7 +253,7 @@ describe('the developer console in a browser', () => {
     expect((await page.goto(`${sandbox.url}/console/try-callback`))!.status()).toBe(400);
     // The pending authorization is still there to be signed in to.
     await page.goto(`${sandbox.url}/consent?authorization_id=${authorizationId}`);
-    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).waitFor();
     await page.context().close();
   });
 

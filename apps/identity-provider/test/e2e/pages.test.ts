@@ -72,7 +72,7 @@ async function checkPage(open: (page: Page) => Promise<void>, name: string, loca
 async function signIn(page: Page, url: string) {
   await page.goto(url);
   await page.getByLabel('Password').fill('correct horse battery');
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await page.getByRole('button', { name: 'Approve' }).waitFor();
 }
 
@@ -83,7 +83,7 @@ describe('hosted pages, at a phone and a desktop width', () => {
     const { url } = await authorizeUrl();
     await checkPage(async (page) => {
       await page.goto(url);
-      await expect(page.locator('button.primary').textContent()).resolves.toBe('Sign in');
+      await expect(page.locator('form[action="/consent/sign-in"] button.primary').textContent()).resolves.toBe('Sign in');
       // Whose account this is: the host the person can check in the address bar (and a name, where IDP_DISPLAY_NAME gives one).
       await expect(page.locator('p.provider').textContent()).resolves.toBe(`Your account · ${host()}`);
     }, 'sign-in');
@@ -158,7 +158,7 @@ describe('hosted pages, at a phone and a desktop width', () => {
     await page.waitForURL(`${signedOutUrl()}?state=bye`);
     expect((await page.context().cookies()).map((c) => c.name)).not.toContain('svc_session');
     await page.goto(url);
-    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).waitFor();
     // Nobody signed in, no return address: the signed-out page says whose account, in plain words.
     await page.goto(`${suite.idp.issuer}/oauth/logout?client_id=${client.client_id}`);
     await expect(page.locator('p.provider').textContent()).resolves.toBe(`Your account · ${host()}`);

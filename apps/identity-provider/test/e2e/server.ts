@@ -7,10 +7,14 @@ import * as oidc from 'openid-client';
 import { REDIS_KEY_PREFIX, SECRET } from '../helpers.js';
 
 /** The built identity provider as a real process, as integrators meet it. */
-export async function startIdentityProvider(): Promise<{ issuer: string; stop(): Promise<void> }> {
+/** `hostname`: `localhost` where the browser uses passkeys (WebAuthn refuses an IP address as RP ID). */
+export async function startIdentityProvider(
+  options: { hostname?: 'localhost'; env?: NodeJS.ProcessEnv } = {},
+): Promise<{ issuer: string; stop(): Promise<void> }> {
   const port = await freePort();
-  const issuer = `http://127.0.0.1:${port}`;
+  const issuer = `http://${options.hostname ?? '127.0.0.1'}:${port}`;
   const service = await startService('identity-provider', {
+    ...options.env,
     PORT: String(port),
     DATABASE_URL: testDatabaseUrl(),
     ...(testRedisUrl() ? { REDIS_URL: testRedisUrl() } : {}),

@@ -38,6 +38,27 @@ export const de: PageTexts = {
   nextStep:
     'Kehren Sie zur Anwendung zurück, von der Sie kamen, und beginnen Sie neu. Wenn das wieder passiert, teilen Sie dem Support der Anwendung mit, was Sie hier sehen.',
   detailsForDevelopers: 'Details für die Entwickler der Anwendung',
+  passkeyButton: 'Mit einem Passkey anmelden',
+  orWithPassword: 'Oder mit E-Mail und Passwort anmelden:',
+  passkeyFailed: 'Dieser Passkey hat nicht funktioniert. Versuchen Sie es erneut oder melden Sie sich mit Ihrem Passwort an.',
+  accountTitle: 'Ihr Konto',
+  accountHeading: (email) => `Angemeldet als ${email}`,
+  accountSignInHeading: 'Melden Sie sich an, um Ihr Konto zu verwalten',
+  passkeysHeading: 'Passkeys',
+  passkeysIntro:
+    'Mit einem Passkey melden Sie sich per Fingerabdruck, Gesicht oder Bildschirmsperre statt mit einem Passwort an, und er kann nicht abgefischt werden.',
+  noPasskeys: 'Sie haben noch keine Passkeys.',
+  passkeyName: 'Name des neuen Passkeys (optional)',
+  addPasskey: 'Passkey hinzufügen',
+  rename: 'Umbenennen',
+  deletePasskey: (name) => `${name} löschen`,
+  renamePasskey: (name) => `Neuer Name für ${name}`,
+  created: (date) => `Hinzugefügt am ${date}`,
+  lastUsed: (date) => (date ? `zuletzt verwendet am ${date}` : 'noch nicht verwendet'),
+  synced: 'auf Ihren Geräten synchronisiert',
+  deviceBound: 'nur auf einem Gerät',
+  lastSignInMethod: 'Dieser Passkey ist Ihre letzte Möglichkeit, sich anzumelden, und kann daher nicht gelöscht werden. Fügen Sie zuerst einen weiteren hinzu.',
+  passkeysNeedScript: 'Zum Hinzufügen, Umbenennen und Löschen von Passkeys braucht es einen Browser mit Passkeys und JavaScript.',
   scopes: {
     openid: {
       display_name: 'Sie anmelden',

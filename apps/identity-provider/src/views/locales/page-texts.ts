@@ -50,5 +50,27 @@ export interface PageTexts {
   nextStep: string;
   /** The summary of the technical details kept for the app's developers. */
   detailsForDevelopers: string;
+  /** Passkeys: the sign-in button and what stands between it and the password form. */
+  passkeyButton: string;
+  orWithPassword: string;
+  passkeyFailed: string;
+  /** The account page (/account): the person's passkeys. */
+  accountTitle: string;
+  accountHeading: (email: string) => string;
+  accountSignInHeading: string;
+  passkeysHeading: string;
+  passkeysIntro: string;
+  noPasskeys: string;
+  passkeyName: string;
+  addPasskey: string;
+  rename: string;
+  deletePasskey: (name: string) => string;
+  renamePasskey: (name: string) => string;
+  created: (date: string) => string;
+  lastUsed: (date: string | undefined) => string;
+  synced: string;
+  deviceBound: string;
+  lastSignInMethod: string;
+  passkeysNeedScript: string;
   scopes: Record<Scope, { display_name: string; description: string }>;
 }
