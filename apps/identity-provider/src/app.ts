@@ -17,6 +17,7 @@ import { sandboxRouter } from './sandbox/sandbox.routes.js';
 import { registrationRouter } from './registration/register.routes.js';
 import { consoleRouter } from './console/console.routes.js';
 import { outboxRouter } from './mail/outbox.routes.js';
+import { passwordResetRouter } from './password-reset/password-reset.routes.js';
 import { pageErrors } from './http/page-errors.js';
 import { discoveryRouter } from './discovery/discovery.routes.js';
 import { presetsRouter } from './data-access/presets.routes.js';
@@ -40,6 +41,7 @@ export function createApp(deps: AppDeps): Express {
         sessionRouter(deps),
         passkeysRouter(deps),
         accountRouter(deps),
+        passwordResetRouter(deps),
         authorizeRouter(deps),
         decisionRouter(deps),
         consentRouter(deps),

@@ -104,6 +104,11 @@ const ZConfig = z.object({
   CREDENTIAL_ISSUER_URL: env.optionalUrl(['http:', 'https:']),
   CREDENTIAL_ISSUER_CLIENT_ID: z.preprocess(blank, z.string().max(100).optional()),
   /**
+   * How long a mailed password-reset link works, in seconds (default 30 minutes): long enough to
+   * find the mail, short enough that a mailbox read later opens nothing. At most a day.
+   */
+  PASSWORD_RESET_TTL_SECONDS: z.preprocess(blank, z.coerce.number().int().min(60).max(86_400).default(1800)),
+  /**
    * Where mail (sign-up links) goes out: an SMTP server, `smtp://` or `smtps://`, with its login in
    * the URL (`smtps://user:password@smtp.example.com:465`). Unset: mail is kept in a local outbox
    * instead, which only a local deployment may do (MAIL_OUTBOX).

@@ -25,6 +25,9 @@ import type { ConsentDeps } from './consent/deps.js';
 import type { DataAccessDeps } from './data-access/deps.js';
 import type { DeveloperDeps } from './developer/deps.js';
 import { purgeExpiredSignUps } from './developer/signup/signup.js';
+import type { PasswordResetDeps } from './password-reset/deps.js';
+import { MailLater } from './password-reset/mail-later.js';
+import { purgeExpiredResets } from './password-reset/request-reset.js';
 import type { MailDeps } from './mail/deps.js';
 import { buildMailer } from './mail/build-mailer.js';
 import type { SandboxDeps } from './sandbox/deps.js';
@@ -57,7 +60,8 @@ export interface AppDeps
     WebhookDeps,
     WebhookDeliveryDeps,
     HousekeepingDeps,
-    MailDeps {
+    MailDeps,
+    PasswordResetDeps {
   version: string;
   checks: ReadinessCheck[];
   /** What sessions/ knows only as whom to tell of a session's end; tests wait for its deliveries. */
@@ -74,13 +78,15 @@ export function buildDeps(config: Config, testClock?: Clock): AppDeps {
   const counters = idpCounters(core.metrics);
   const tokenStamps = new TimestampBatch(core.db, 'Authorization.lastTokenIssuedAt', 1, (err) => core.logger.warn({ err }, 'last_token_issued_at not written'));
   const { closeMailer, ...mail } = buildMailer(config.mail, core.db, clock, core.logger);
+  const mailLater = new MailLater(core.logger);
   const purgeExpired = async () => {
-    const [rows, signUps, mails] = await Promise.all([
+    const [rows, signUps, resets, mails] = await Promise.all([
       purgeExpiredRows(core.db, clock.now()),
       purgeExpiredSignUps({ db: core.db, clock }),
+      purgeExpiredResets({ db: core.db, clock }),
       mail.outbox?.purge() ?? 0,
     ]);
-    return rows + signUps + mails;
+    return rows + signUps + resets + mails;
   };
   const grants = new GrantCache(clock, {
     databaseUrl: config.DATABASE_URL,
@@ -110,7 +116,10 @@ export function buildDeps(config: Config, testClock?: Clock): AppDeps {
   return {
     ...core,
     ...mail,
+    mailLater,
     close: async () => {
+      // Mail a request already answered for goes out before the mailer closes.
+      await mailLater.settled();
       closeMailer();
       await logout.settled();
       await grants.close();

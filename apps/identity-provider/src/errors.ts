@@ -137,6 +137,9 @@ export const sessionRequired = (why?: string) =>
   });
 export const csrfFailed = (d = 'The CSRF token is missing or wrong; reload the page and try again') => new ForbiddenError(d, 'csrf_failed');
 export const wrongPassword = () => new UnauthorizedError('The email or password is wrong', 'invalid_credentials');
+/** A password-reset link that is unknown, used, expired or replaced by a newer one: one answer for all, and nothing changes. */
+export const resetLinkInvalid = () =>
+  new HttpError(400, 'invalid_reset_token', 'This password-reset link is unknown, used or expired: ask for a new one (POST /auth/password-reset)');
 export const signInSlowedDown = (retryAfterSeconds: number) =>
   new RateLimitedError(retryAfterSeconds, 'Too many failed sign-ins from here; wait and try again');
 

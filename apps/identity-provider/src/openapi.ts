@@ -6,6 +6,7 @@ import { CONSENT_OPERATIONS } from './consent/openapi.js';
 import { SESSION_OPERATIONS } from './sessions/openapi.js';
 import { PASSKEY_OPERATIONS } from './passkeys/openapi.js';
 import { ACCOUNT_OPERATIONS } from './account/openapi.js';
+import { PASSWORD_RESET_OPERATIONS } from './password-reset/openapi.js';
 import { TOKEN_OPERATIONS } from './tokens/openapi.js';
 import { REVOCATION_OPERATIONS } from './revocation/openapi.js';
 import { INTROSPECTION_OPERATIONS } from './introspection/openapi.js';
@@ -28,6 +29,7 @@ const OPERATIONS: ApiSpec['operations'] = [
   ...SESSION_OPERATIONS,
   ...PASSKEY_OPERATIONS,
   ...ACCOUNT_OPERATIONS,
+  ...PASSWORD_RESET_OPERATIONS,
   ...TOKEN_OPERATIONS,
   ...REVOCATION_OPERATIONS,
   ...INTROSPECTION_OPERATIONS,

@@ -92,6 +92,10 @@ GRANT SELECT, DELETE ON "ApiKeyUsage" TO ${idp};
 GRANT SELECT, INSERT, UPDATE, DELETE ON "OrganizationMember", "Invitation", "PersonalAccessToken", "InitialAccessToken" TO ${idp};
 -- Sign-ups waiting for their mailed link.
 GRANT SELECT, INSERT, UPDATE, DELETE ON "PendingSignup" TO ${idp};
+-- Password resets waiting for their mailed link, and the one column of a user a reset changes
+-- (with its change stamp): never the palm or verified-data columns, which only the admin CLI writes.
+GRANT SELECT, INSERT, UPDATE, DELETE ON "PasswordReset" TO ${idp};
+GRANT UPDATE ("passwordHash", "updatedAt") ON "User" TO ${idp};
 -- The local outbox of a deployment that sends no mail (/dev/outbox).
 GRANT SELECT, INSERT, DELETE ON "LocalMail" TO ${idp};
 GRANT SELECT, INSERT, UPDATE ON "Session", "AuthorizationCode", "RefreshToken", "SigningKey" TO ${idp};

@@ -34,7 +34,9 @@ export type AuthorizationList = z.infer<typeof ZAuthorizationList>;
 // ---- Integrator self-service: sign-up, applications, API keys, members, tokens (docs/sandbox.md) ----
 
 const email = z.string().trim().toLowerCase().max(320).email('must be an email address');
-const password = z.string().min(8, 'must be at least 8 characters').max(200, 'must be at most 200 characters');
+/** A password a person chooses (sign-up, a password reset): one rule wherever one is set. */
+export const ZNewPassword = z.string().min(8, 'must be at least 8 characters').max(200, 'must be at most 200 characters');
+const password = ZNewPassword;
 const name = z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters');
 const problem = (check: (value: unknown) => string | undefined) => (value: unknown, ctx: z.RefinementCtx) => {
   const found = check(value);

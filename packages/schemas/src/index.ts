@@ -43,6 +43,7 @@ export * from './webhooks.js';
 export * from './wallets.js';
 export * from './wallet-credential-types.js';
 export * from './mail.js';
+export * from './password-reset.js';
 export * from './presentations.js';
 export * from './actions.js';
 export * from './assurance.js';

@@ -144,6 +144,25 @@ describe('each service on its own PostgreSQL role', () => {
     expect((await db.apiKeyUsage.findFirstOrThrow({ where: { apiKeyId: arranged.key.id } })).count).toBeGreaterThanOrEqual(1);
   });
 
+  it('the identity provider resets a forgotten password by its mailed link', async () => {
+    const email = uniqueEmail('roles-reset');
+    await createUser({ db, now: () => new Date() }, { email, password: 'the forgotten password' });
+    const post = (path: string, body: object) =>
+      call('identity-provider', path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    expect((await post('/auth/password-reset', { email })).status).toBe(202);
+    // Mailed just after the answer, into the local outbox (PUBLIC_URL is this machine's).
+    let link: string | undefined;
+    const mailed = async () => {
+      const kept = (await (await call('identity-provider', `/dev/outbox.json?to=${encodeURIComponent(email)}`)).json()) as { items: { links: string[] }[] };
+      link = kept.items[0]?.links[0];
+      return link !== undefined;
+    };
+    await waitFor(mailed, 10_000, 'the reset mail');
+    const confirmed = await post('/auth/password-reset/confirm', { token: new URL(link!).searchParams.get('token'), password: 'the new password' });
+    expect(confirmed.status).toBe(200);
+    expect((await post('/auth/session', { email, password: 'the new password' })).status).toBe(200);
+  });
+
   it('the identity provider signs in, authorizes, issues tokens and finds the user by wallet-verify’s user_id', async () => {
     const issuer = services['identity-provider'].url;
     const client = { clientId: arranged.client.client_id, clientSecret: arranged.client.client_secret, redirectUri: REDIRECT };
@@ -304,6 +323,9 @@ describe('what each role is refused', () => {
       expect(await db.apiKeyUsage.count({ where: { apiKeyId: arranged.key.id } })).toBe(1);
       // In production a person's verified data is the operator's to write (a sandbox's test users are not).
       expect(await outcome(c, 'DELETE FROM "User"')).toBe(PERMISSION_DENIED);
+      // A password reset writes the password and its stamp, no other column of a user.
+      expect(await outcome(c, 'UPDATE "User" SET "palmVerified" = true WHERE false')).toBe(PERMISSION_DENIED);
+      expect(await outcome(c, 'UPDATE "User" SET "passwordHash" = "passwordHash", "updatedAt" = now() WHERE false')).toBe('ok');
       expect(await outcome(c, `UPDATE "UserCredential" SET "status" = 'valid'`)).toBe(PERMISSION_DENIED);
       expect(await outcome(c, 'DELETE FROM "Wallet"')).toBe(PERMISSION_DENIED);
     });

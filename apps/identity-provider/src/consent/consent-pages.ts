@@ -1,6 +1,7 @@
 import { type Scope, scopeDetail, walletConfiguration } from '@svc/schemas';
 import type { Locale } from '../views/locales/locale.js';
 import type { PageTexts } from '../views/locales/page-texts.js';
+import { forgotPasswordLink } from '../password-reset/reset-pages.js';
 import { pageTexts } from '../views/locales/registry.js';
 import { accountHeader, escapeHtml as e, layout, type Provider } from '../views/pages.js';
 import { passkeyScriptTag } from '../passkeys/page-script.js';
@@ -34,6 +35,7 @@ ${passkeySignInBlock(t, `/consent?authorization_id=${encodeURIComponent(input.au
 <input id="password" name="password" type="password" autocomplete="current-password" required${input.email ? ' autofocus' : ''}>
 <button type="submit" class="primary">${e(t.signIn)}</button>
 </form>
+${forgotPasswordLink(input.lang, input.authorizationId)}
 ${passkeyScriptTag()}`,
     input.lang,
   );

@@ -4,6 +4,7 @@
  * are cards that stack on a phone; every secret is shown once, on a page of its own.
  */
 import { ACR_VALUES, API_KEY_PERMISSIONS, SCOPES } from '@svc/schemas';
+import { forgotPasswordLink } from '../password-reset/reset-pages.js';
 import { type Locale, LOCALES } from '../views/locales/locale.js';
 import { escapeHtml as e, layout } from '../views/pages.js';
 import { button, cards, check, field, hidden, number, text, when } from './console-html.js';
@@ -68,6 +69,7 @@ export function renderEntry(
 ${field('email', t.email, `<input type="email" id="email" name="email" autocomplete="username" required value="${e(input.email ?? '')}">`)}
 ${field('password', t.password, '<input type="password" id="password" name="password" autocomplete="current-password" required>')}
 <button class="primary">${e(t.signIn)}</button></form>
+${forgotPasswordLink(ctx.lang, 'console')}
 <p><a href="/console/signup?lang=${ctx.lang}">${e(input.signupOpen ? t.noAccount : t.haveInvitation)}</a></p>`
     : `<form method="post" action="/console/signup">${hidden('csrf_token', input.csrf)}
 ${field('email', t.email, `<input type="email" id="email" name="email" autocomplete="username" required value="${e(input.email ?? '')}">`)}

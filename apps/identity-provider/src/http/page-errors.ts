@@ -6,7 +6,7 @@ import { pageTexts } from '../views/locales/registry.js';
 import { pageCsp, type Provider, renderError } from '../views/pages.js';
 import { wantsHtml } from './request-kind.js';
 
-const PAGES = /^\/(oauth\/authorize|consent)(\/|$)/;
+const PAGES = /^\/(oauth\/authorize|consent|password-reset)(\/|$)/;
 
 interface Page {
   status: number;

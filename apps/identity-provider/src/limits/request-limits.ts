@@ -10,6 +10,10 @@ const FAILURE_WINDOW_SECONDS = 300;
 const TEST_DATA_PER_ORGANIZATION_PER_HOUR = 600;
 const SIGNUP_MAILS_PER_ADDRESS_PER_HOUR = 5;
 const WEBHOOK_TESTS_PER_ORGANIZATION_PER_HOUR = 1_200;
+// A reset link is mailed to the account's own address: a handful an hour is all its owner needs,
+// and all a stranger can make them receive.
+const PASSWORD_RESET_MAILS_PER_ADDRESS_PER_HOUR = 3;
+const PASSWORD_RESETS_PER_SOURCE_PER_HOUR = 20;
 // The client id is whatever the caller sent (any Unicode): hashed, so every key is plain ASCII.
 const tooManyFailures = (retryAfterSeconds: number) =>
   rateLimited(retryAfterSeconds, 'Too many failed requests for this client from this address; wait and try again');
@@ -124,6 +128,24 @@ export class RequestLimits {
    */
   async signupMail(email: string): Promise<boolean> {
     const decision = await this.consume(`signup-mail:${sha256Hex(email)}`, SIGNUP_MAILS_PER_ADDRESS_PER_HOUR, 3600);
+    return !decision || decision.allowed;
+  }
+
+  /**
+   * Password-reset requests per source address per hour, whatever addresses they name: one
+   * machine cannot mail many people, nor probe many addresses. 429 past it, the same for every address.
+   */
+  async passwordResetRequest(source: string): Promise<void> {
+    const decision = await this.consume(`pwreset:${limitSource(source)}`, PASSWORD_RESETS_PER_SOURCE_PER_HOUR, 3600);
+    if (decision && !decision.allowed) throw rateLimited(decision.retryAfterSeconds, 'Too many password-reset requests from this address; try again later');
+  }
+
+  /**
+   * Reset mails to one address per hour, whoever asks (many sources included): nobody's mailbox
+   * fills with links. False past it: the caller answers as always and sends nothing.
+   */
+  async passwordResetMail(email: string): Promise<boolean> {
+    const decision = await this.consume(`pwreset-mail:${sha256Hex(email)}`, PASSWORD_RESET_MAILS_PER_ADDRESS_PER_HOUR, 3600);
     return !decision || decision.allowed;
   }
 

@@ -1,4 +1,4 @@
-import type { Db } from '@svc/db';
+import type { Db, Prisma } from '@svc/db';
 import type { RateLimiter } from '@svc/kv';
 import { isAcr, PASSWORD_SIGN_IN, type SignInAssurance } from '@svc/schemas';
 import { DUMMY_PASSWORD_HASH, randomBase62, sha256Hex, verifyPassword } from '@svc/secrets';
@@ -82,4 +82,22 @@ export async function signOut(db: Db, token: string | undefined, now: Date): Pro
   const [ended] = await db.$queryRaw<{ id: string }[]>`
     UPDATE "Session" SET "revokedAt" = ${now} WHERE "tokenHash" = ${sha256Hex(token)} AND "revokedAt" IS NULL RETURNING id`;
   return ended?.id;
+}
+
+/**
+ * Ends every live session of `userId` but `keep` (the one the request itself presents, if any), in
+ * the caller's transaction; answers the ended ones' ids, so the caller tells their clients
+ * (logout.sessionEnded) once the change is committed.
+ */
+export async function signOutEverywhere(
+  db: Pick<Prisma.TransactionClient, '$queryRaw'>,
+  userId: string,
+  now: Date,
+  keep: string | undefined,
+): Promise<string[]> {
+  const ended = await db.$queryRaw<{ id: string }[]>`
+    UPDATE "Session" SET "revokedAt" = ${now}
+    WHERE "userId" = ${userId}::uuid AND "revokedAt" IS NULL AND "expiresAt" > ${now} AND (${keep ?? null}::uuid IS NULL OR id <> ${keep ?? null}::uuid)
+    RETURNING id`;
+  return ended.map((s) => s.id);
 }

@@ -22,11 +22,23 @@ function decodeBody(headers: string, body: string): string {
   return body;
 }
 
+/** A header's RFC 2047 encoded words (`=?UTF-8?Q?…?=`, `=?UTF-8?B?…?=`), as nodemailer writes a subject beyond ASCII, decoded. */
+function decodeWords(value: string): string {
+  return value.replace(/=\?UTF-8\?([QB])\?([^?]*)\?=\s*/gi, (_, kind: string, text: string) =>
+    kind.toUpperCase() === 'B'
+      ? Buffer.from(text, 'base64').toString('utf8')
+      : Buffer.from(
+          text.replace(/_/g, ' ').replace(/=([0-9A-F]{2})/gi, (_h, hex: string) => String.fromCharCode(Number.parseInt(hex, 16))),
+          'latin1',
+        ).toString('utf8'),
+  );
+}
+
 function parse(raw: string, envelope: { from: string; to: string[] }): ReceivedMail {
   const split = raw.indexOf('\r\n\r\n');
   const headers = raw.slice(0, split).replace(/\r\n[ \t]+/g, ' ');
   const text = decodeBody(headers, raw.slice(split + 4)).replace(/\r\n/g, '\n');
-  const subject = /^subject:\s*(.*)$/im.exec(headers)?.[1] ?? '';
+  const subject = decodeWords(/^subject:\s*(.*)$/im.exec(headers)?.[1] ?? '');
   return { ...envelope, subject, text, links: text.match(/https?:\/\/[^\s<>"]+/g) ?? [] };
 }
 

@@ -87,4 +87,38 @@ export const de: PageTexts = {
     'profile.full': { display_name: 'Profil und Kontakte', description: 'Ihre E-Mail-Adresse, Telefonnummer, Wallet-Adressen und verknüpften Konten.' },
     'data.read': { display_name: 'Dienstdaten', description: 'Ihr Verifizierungswert und ob Sie den Dienst nutzen.' },
   },
+  passwordReset: {
+    forgot: 'Passwort vergessen?',
+    requestTitle: 'Passwort zurücksetzen',
+    requestIntro:
+      'Geben Sie die E-Mail-Adresse Ihres Kontos ein. Gibt es hier ein Konto dazu, senden wir ihr einen Link, mit dem Sie ein neues Passwort wählen.',
+    send: 'Link senden',
+    backToSignIn: 'Zurück zur Anmeldung',
+    sentTitle: 'Sehen Sie in Ihr Postfach',
+    sent: (email, minutes) =>
+      `Gibt es hier ein Konto für ${email}, ist ein Link zum Wählen eines neuen Passworts unterwegs. Er gilt einmal, ${minutes} Minuten lang.`,
+    sentElse: 'Nach ein paar Minuten keine E-Mail? Sehen Sie im Spam-Ordner nach, oder fordern Sie erneut an: Nur der neueste Link gilt.',
+    tooMany: 'Von hier kamen zu viele Anfragen zum Zurücksetzen. Versuchen Sie es später erneut.',
+    formTitle: 'Neues Passwort wählen',
+    formIntro: (email) => `Für das Konto ${email}.`,
+    newPassword: 'Neues Passwort (mindestens 8 Zeichen)',
+    newPasswordAgain: 'Neues Passwort wiederholen',
+    signOutEverywhere: 'Überall sonst abmelden',
+    passkeysKept: 'Ihre Passkeys bleiben erhalten: Sie melden sich damit auch nach dem Zurücksetzen an.',
+    save: 'Neues Passwort festlegen',
+    mismatch: 'Die beiden Passwörter stimmen nicht überein.',
+    tooShort: 'Neues Passwort: muss mindestens 8 Zeichen lang sein.',
+    linkInvalid: 'Dieser Link zum Zurücksetzen ist unbekannt, benutzt oder abgelaufen. Fordern Sie einen neuen an.',
+    askAgain: 'Neuen Link anfordern',
+    formExpired: 'Dieses Formular ist abgelaufen. Bitte versuchen Sie es erneut.',
+    doneTitle: 'Passwort geändert',
+    done: (signedOut) => (signedOut ? 'Ihr Passwort ist geändert, und Sie sind überall sonst abgemeldet.' : 'Ihr Passwort ist geändert.'),
+    doneNext: 'Kehren Sie dorthin zurück, wo Sie sich anmelden wollten, und melden Sie sich mit dem neuen Passwort an.',
+    mailSubject: 'Passwort zurücksetzen',
+    mailText: (where, minutes, link) =>
+      `Jemand, hoffentlich Sie, möchte das Passwort des Kontos mit dieser Adresse bei ${where} zurücksetzen.\n\nUm ein neues Passwort zu wählen, öffnen Sie diesen Link innerhalb von ${minutes} Minuten. Er gilt nur einmal:\n\n${link}\n\nWaren Sie es nicht, ignorieren Sie diese E-Mail: Ihr Passwort bleibt, wie es ist, und der Link verfällt von selbst.`,
+    changedSubject: 'Ihr Passwort wurde geändert',
+    changedText: (where, signedOut, resetPage) =>
+      `Das Passwort Ihres Kontos bei ${where} wurde soeben geändert${signedOut ? ', und seine anderen Sitzungen wurden beendet' : ''}. Ihre Passkeys funktionieren weiterhin.\n\nWaren Sie es, ist nichts zu tun. Waren Sie es nicht, wählen Sie sofort ein neues Passwort, hier:\n\n${resetPage}`,
+  },
 };

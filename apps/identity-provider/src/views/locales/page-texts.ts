@@ -73,4 +73,38 @@ export interface PageTexts {
   lastSignInMethod: string;
   passkeysNeedScript: string;
   scopes: Record<Scope, { display_name: string; description: string }>;
+  /** Resetting a forgotten password: the sign-in pages' link, the request form, the page a mailed link opens, and both mails. */
+  passwordReset: PasswordResetTexts;
+}
+
+/** A password reset's texts: its pages, and the two mails (`where`: the provider and host the account is at). */
+export interface PasswordResetTexts {
+  forgot: string;
+  requestTitle: string;
+  requestIntro: string;
+  send: string;
+  backToSignIn: string;
+  sentTitle: string;
+  sent: (email: string, minutes: number) => string;
+  sentElse: string;
+  tooMany: string;
+  formTitle: string;
+  formIntro: (email: string) => string;
+  newPassword: string;
+  newPasswordAgain: string;
+  signOutEverywhere: string;
+  passkeysKept: string;
+  save: string;
+  mismatch: string;
+  tooShort: string;
+  linkInvalid: string;
+  askAgain: string;
+  formExpired: string;
+  doneTitle: string;
+  done: (signedOut: boolean) => string;
+  doneNext: string;
+  mailSubject: string;
+  mailText: (where: string, minutes: number, link: string) => string;
+  changedSubject: string;
+  changedText: (where: string, signedOut: boolean, resetPage: string) => string;
 }
