@@ -157,13 +157,32 @@ export function keyEncryptionSettings(config: Record<string, unknown>, name: str
   return { current, previous: (config[`${name}_PREVIOUS`] as string[] | undefined) ?? [] };
 }
 
+const CLUSTER_NODE = String.raw`(?:\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):\d{1,5}`;
+const CLUSTER_NODES = new RegExp(`^${CLUSTER_NODE}(?:,${CLUSTER_NODE})*$`);
+const CLUSTER_URL = new RegExp(`^rediss?\\+cluster://(?:[^@/]*@)?${CLUSTER_NODE}(?:,${CLUSTER_NODE})*/?$`);
+
 /** Variables every service reads; each app extends this with its own. */
 export function baseServiceEnv(defaultPort: number) {
   return {
     PORT: env.port(defaultPort),
     HOST: z.preprocess(blankAsUndefined, z.string().default('0.0.0.0')),
     DATABASE_URL: env.url(['postgres:', 'postgresql:']),
-    REDIS_URL: env.optionalUrl(['redis:', 'rediss:']),
+    // One server (redis:, rediss:), or a Redis Cluster through any of its nodes (redis+cluster://h:p,h:p).
+    REDIS_URL: z.preprocess(
+      blankAsUndefined,
+      z
+        .string()
+        .refine(
+          (v) => CLUSTER_URL.test(v) || env.url(['redis:', 'rediss:']).safeParse(v).success,
+          'must be a redis: or rediss: URL, or a Redis Cluster as redis+cluster://host:port[,host:port…]',
+        )
+        .optional(),
+    ),
+    // A Redis Cluster as its nodes, host:port,host:port (instead of a redis+cluster: REDIS_URL).
+    REDIS_CLUSTER_NODES: z.preprocess(
+      blankAsUndefined,
+      z.string().regex(CLUSTER_NODES, 'must be host:port[,host:port…], the nodes of a Redis Cluster').optional(),
+    ),
     // Prefix of every Redis key (default: the service's own), so environments can share a Redis.
     REDIS_KEY_PREFIX: z.preprocess(
       blankAsUndefined,

@@ -200,6 +200,14 @@ describe('configuration', () => {
     expect(config.REDIS_URL).toBeUndefined();
   });
 
+  it('takes a Redis Cluster by URL or by its nodes', () => {
+    const base = { DATABASE_URL: 'postgresql://x/y' };
+    expect(parseEnv(schema, { ...base, REDIS_URL: 'rediss+cluster://u:p@a.internal:7000,10.0.0.2:7001' }).REDIS_URL).toBe(
+      'rediss+cluster://u:p@a.internal:7000,10.0.0.2:7001',
+    );
+    expect(parseEnv(schema, { ...base, REDIS_CLUSTER_NODES: 'a:7000,b:7001' }).REDIS_CLUSTER_NODES).toBe('a:7000,b:7001');
+  });
+
   it('reads TRUST_PROXY as Express expects it', () => {
     const base = { DATABASE_URL: 'postgresql://x/y' };
     expect(parseEnv(schema, { ...base, TRUST_PROXY: 'true' }).TRUST_PROXY).toBe(true);
@@ -214,6 +222,8 @@ describe('configuration', () => {
     [{ DATABASE_URL: 'mysql://x' }, /^Invalid configuration: DATABASE_URL: must be a postgres: or postgresql: URL \(got "mysql:\/\/x"\)$/],
     [{ DATABASE_URL: 'postgresql://x/y', PORT: 'eighty' }, /^Invalid configuration: PORT: /],
     [{ DATABASE_URL: 'postgresql://x/y', REDIS_URL: 'http://x' }, /^Invalid configuration: REDIS_URL: must be a redis: or rediss: URL/],
+    [{ DATABASE_URL: 'postgresql://x/y', REDIS_URL: 'redis+cluster://a:7000,b' }, /^Invalid configuration: REDIS_URL: .*redis\+cluster:\/\/host:port/],
+    [{ DATABASE_URL: 'postgresql://x/y', REDIS_CLUSTER_NODES: 'a:7000;b:7001' }, /^Invalid configuration: REDIS_CLUSTER_NODES: must be host:port/],
     [{ DATABASE_URL: 'postgresql://x/y', LOG_LEVEL: 'loud' }, /^Invalid configuration: LOG_LEVEL: /],
     [{ DATABASE_URL: 'postgresql://x/y', REDIS_KEY_PREFIX: 'has space' }, /^Invalid configuration: REDIS_KEY_PREFIX: must be 1 to 64 letters/],
     [{ DATABASE_URL: 'postgresql://x/y', METRICS_TOKEN: 'short' }, /^Invalid configuration: METRICS_TOKEN: must be at least 16 characters/],

@@ -6,6 +6,7 @@ export * from './types.js';
 export { attempt, backoffDelay, type BackoffState, decide, type LimitState } from './limit-math.js';
 export { MemoryStore } from './memory-store.js';
 export { RedisStore, type RedisStoreOptions } from './redis-store.js';
+export { clusterUrl, type RedisTarget, redisTarget } from './redis-target.js';
 
 export interface StoreOptions {
   /** Unset: an in-process store (one process only). */

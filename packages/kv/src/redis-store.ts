@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Redis } from 'ioredis';
+import { Cluster, Redis, type RedisOptions } from 'ioredis';
 import type {
   BackoffDecision,
   BackoffPolicy,
@@ -14,6 +14,7 @@ import type {
   Store,
 } from './types.js';
 import { StoreUnavailableError } from './types.js';
+import { redisTarget } from './redis-target.js';
 
 // Redis's own time in ms, unless a test injects one (ARGV[1]).
 const NOW = `
@@ -122,13 +123,17 @@ if v == 1 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
 return v
 `;
 
-interface ScriptedRedis extends Redis {
+interface Scripts {
   svcIncrement(key: string, ttlSeconds: number): Promise<number>;
   svcConsumeAll(numberOfKeys: number, ...keysThenArgs: (string | number)[]): Promise<number[]>;
   svcAttempt(key: string, now: string, free: number, maxDelaySeconds: number, memoryMs: number): Promise<[number, number, number]>;
   svcForgiveOne(key: string): Promise<number>;
   svcAcquire(key: string, now: string, limit: number, leaseMs: number, holder: string): Promise<number>;
 }
+
+type ScriptedRedis = (Redis | Cluster) & Scripts;
+
+const CLUSTER_FIRST_CONNECT_MS = 5_000;
 
 export interface RedisStoreOptions {
   url: string;
@@ -146,12 +151,14 @@ export class RedisStore implements Store {
   readonly limiter: RateLimiter;
   readonly cache: Cache;
   readonly redis: ScriptedRedis;
+  /** A Redis Cluster: every script's keys share one hash tag (one slot), and a DEL names one key. */
+  private readonly cluster: boolean;
   private readonly ns: string;
   private everReady = false;
 
   constructor(private readonly options: RedisStoreOptions) {
     this.ns = options.namespace;
-    this.redis = new Redis(options.url, {
+    const connection: RedisOptions = {
       // Fail fast while disconnected: callers decide between failing open and failing closed.
       enableOfflineQueue: false,
       maxRetriesPerRequest: 1,
@@ -162,12 +169,34 @@ export class RedisStore implements Store {
       disconnectTimeout: 100,
       retryStrategy: (times) => Math.min(100 * 2 ** times, 2_000),
       lazyConnect: false,
-      // Commands that concurrent requests issue in one turn of the event loop go out in one write:
-      // under load a system call per command was a sixth of a user-token request (docs/benchmarks.md).
-      // While Redis stalls, a command queued behind a pipeline in flight waits for it to time out
-      // first: a caller may wait up to about twice commandTimeout before it fails open or closed.
-      enableAutoPipelining: true,
-    }) as ScriptedRedis;
+    };
+    const target = redisTarget(options.url);
+    this.cluster = target.kind === 'cluster';
+    // Commands that concurrent requests issue in one turn of the event loop go out in one write:
+    // under load a system call per command was a sixth of a user-token request (docs/benchmarks.md).
+    // While Redis stalls, a command queued behind a pipeline in flight waits for it to time out
+    // first: a caller may wait up to about twice commandTimeout before it fails open or closed.
+    this.redis = (
+      target.kind === 'cluster'
+        ? new Cluster(target.nodes, {
+            enableOfflineQueue: false,
+            enableAutoPipelining: true,
+            // A failover or a resharding answers MOVED, ASK or CLUSTERDOWN for a moment: follow it
+            // within the command timeout rather than failing the request at once.
+            retryDelayOnFailover: 100,
+            retryDelayOnClusterDown: 100,
+            retryDelayOnTryAgain: 100,
+            maxRedirections: 8,
+            clusterRetryStrategy: (times) => Math.min(100 * 2 ** times, 2_000),
+            redisOptions: {
+              ...connection,
+              ...(target.username ? { username: target.username } : {}),
+              ...(target.password ? { password: target.password } : {}),
+              ...(target.tls ? { tls: {} } : {}),
+            },
+          })
+        : new Redis(options.url, { ...connection, enableAutoPipelining: true })
+    ) as ScriptedRedis;
     this.redis.defineCommand('svcIncrement', { numberOfKeys: 1, lua: INCREMENT });
     // The number of keys is given per call (the first argument).
     this.redis.defineCommand('svcConsumeAll', { lua: CONSUME_ALL });
@@ -200,9 +229,16 @@ export class RedisStore implements Store {
       set: async (key, value, ttlSeconds) => {
         await this.call(() => this.redis.set(this.key(key), value, 'PX', Math.max(1, Math.round(ttlSeconds * 1000))));
       },
-      delete: (...keys) => (keys.length ? this.call(() => this.redis.del(...keys.map((k) => this.key(k)))) : Promise.resolve(0)),
+      delete: (...keys) => this.deleteKeys(keys.map((k) => this.key(k))),
       increment: (key, ttlSeconds) => this.call(() => this.redis.svcIncrement(this.key(key), Math.max(1, Math.ceil(ttlSeconds)))),
     };
+  }
+
+  /** Several keys of a cluster may sit on several nodes: one DEL each, in one round trip (auto-pipelined). */
+  private deleteKeys(keys: string[]): Promise<number> {
+    if (keys.length === 0) return Promise.resolve(0);
+    if (!this.cluster) return this.call(() => this.redis.del(...keys));
+    return this.call(async () => (await Promise.all(keys.map((k) => this.redis.del(k)))).reduce((a, b) => a + b, 0));
   }
 
   private key(key: string): string {
@@ -222,8 +258,12 @@ export class RedisStore implements Store {
 
   private async consumeAll(hits: readonly RateLimitHit[]): Promise<RateLimitDecision[]> {
     if (hits.length === 0) return [];
+    const keys = hits.map((h) => this.limitKey(h.key));
+    // One script runs on one node: on a cluster, limits charged together must share a hash tag.
+    if (this.cluster && new Set(keys.map((k) => /\{([^{}]+)\}/.exec(k)?.[1])).size > 1)
+      throw new Error(`Limits charged together must share one {hash tag} on a Redis Cluster: ${hits.map((h) => h.key).join(', ')}`);
     const args = hits.flatMap(({ policy }) => [policy.limit, policy.windowSeconds * 1000, policy.burst?.limit ?? 0, (policy.burst?.perSeconds ?? 0) * 1000]);
-    const reply = await this.call(() => this.redis.svcConsumeAll(hits.length, ...hits.map((h) => this.limitKey(h.key)), this.now(), ...args));
+    const reply = await this.call(() => this.redis.svcConsumeAll(hits.length, ...keys, this.now(), ...args));
     return hits.map(({ policy }, i) => {
       const [allowed, remaining, reset, waitMs, refusedBy] = reply.slice(i * 5, i * 5 + 5) as [number, number, number, number, number];
       return {
@@ -267,7 +307,9 @@ export class RedisStore implements Store {
   private whenReady(): Promise<void> {
     if (this.redis.status === 'ready') return Promise.resolve();
     if (this.everReady) return Promise.reject(new Error(`connection lost (${this.redis.status})`));
-    const timeout = this.options.commandTimeoutMs ?? 1_000;
+    // A cluster client's first connection also asks a node for the slot map and connects to every
+    // primary: allow it longer than one command.
+    const timeout = Math.max(this.options.commandTimeoutMs ?? 1_000, this.cluster ? CLUSTER_FIRST_CONNECT_MS : 0);
     return new Promise((resolve, reject) => {
       const onReady = () => {
         clearTimeout(timer);

@@ -1,6 +1,6 @@
-import { afterAll, describe, expect, it } from '@jest/globals';
-import { testRedisUrl, uniqueNamespace } from '@svc/testkit';
-import { MemoryStore, RedisStore, StoreUnavailableError, type Store } from '../src/index.js';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { type StartedRedisCluster, startRedisCluster, testRedisUrl, uniqueNamespace } from '@svc/testkit';
+import { MemoryStore, RedisStore, redisTarget, StoreUnavailableError, type Store } from '../src/index.js';
 
 /** A settable clock shared by every store a test makes, so windows can be crossed instantly. */
 function manualClock(start = Date.UTC(2026, 0, 1, 10, 0, 0)) {
@@ -40,10 +40,29 @@ if (redisUrl) {
     },
   ]);
 }
+// Where Redis runs (REDIS_URL is set: CI, and this machine), the contract also holds on a Redis
+// Cluster of three primaries and three replicas, made for this file.
+let cluster: StartedRedisCluster | undefined;
+// (Under npm run test:cluster REDIS_URL names a cluster already: the run above is on it.)
+if (redisUrl && !redisTarget(redisUrl).kind.startsWith('cluster')) {
+  beforeAll(async () => {
+    cluster = await startRedisCluster();
+  }, 60_000);
+  implementations.push([
+    'RedisStore on a Redis Cluster',
+    (clock) => {
+      const namespace = uniqueNamespace();
+      const stores = [0, 1].map(() => new RedisStore({ url: cluster!.url, namespace, ...(clock ? { clock } : {}) }));
+      opened.push(...stores);
+      return stores;
+    },
+  ]);
+}
 // Without REDIS_URL (the embedded default) the contract runs against the in-process store only.
 
 afterAll(async () => {
   await Promise.all(opened.map((s) => s.close()));
+  await cluster?.stop();
 });
 
 describe.each(implementations)('%s (store contract)', (_name, make) => {

@@ -1,6 +1,6 @@
 import { createDatabase, isDatabaseUnavailable, pingDatabase, type Db, type Sql } from '@svc/db';
 import { createLogger, dependencyCheck, Metrics, type Logger, type ReadinessCheck } from '@svc/http';
-import { createStore, StoreUnavailableError, type Store } from '@svc/kv';
+import { clusterUrl, createStore, StoreUnavailableError, type Store } from '@svc/kv';
 
 /**
  * A service's one clock. Every route and service reads the time through the same object, so a test
@@ -29,6 +29,8 @@ export interface CoreDeps {
 export interface CoreConfig {
   DATABASE_URL: string;
   REDIS_URL?: string | undefined;
+  /** A Redis Cluster's nodes, host:port,host:port: the same as a redis+cluster: REDIS_URL. */
+  REDIS_CLUSTER_NODES?: string | undefined;
   REDIS_KEY_PREFIX?: string | undefined;
   LOG_LEVEL: string;
 }
@@ -41,14 +43,16 @@ export function createCoreDeps(service: string, namespace: string, config: CoreC
   const logger = createLogger({ name: service, level: config.LOG_LEVEL });
   const database = createDatabase(config.DATABASE_URL);
   const { db } = database;
+  if (config.REDIS_URL && config.REDIS_CLUSTER_NODES)
+    throw new Error('Invalid configuration: REDIS_URL and REDIS_CLUSTER_NODES both name a Redis: give one of them');
   const store = createStore({
-    redisUrl: config.REDIS_URL,
+    redisUrl: config.REDIS_URL ?? (config.REDIS_CLUSTER_NODES ? clusterUrl(config.REDIS_CLUSTER_NODES) : undefined),
     namespace: config.REDIS_KEY_PREFIX ?? namespace,
     ...(clock ? { clock: () => clock.now().getTime() } : {}),
     onError: (err) => logger.warn({ err: err.message }, 'redis connection error'),
   });
   if (store.kind === 'memory') {
-    logger.warn('REDIS_URL is not set: rate limits and caches are in-process and not shared with other replicas');
+    logger.warn('Neither REDIS_URL nor REDIS_CLUSTER_NODES is set: rate limits and caches are in-process and not shared with other replicas');
   }
   return {
     logger,

@@ -87,4 +87,5 @@ export {
   type StartedService,
 } from './processes.js';
 export { authorizeThroughApi, type FlowClient } from './oauth-flow.js';
+export { type RedisClusterNode, startRedisCluster, type StartedRedisCluster } from './redis-cluster.js';
 export { signUpThroughOutbox, type SignedUp } from './developer-sign-up.js';
