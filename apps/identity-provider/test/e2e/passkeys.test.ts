@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { createClient, createOrg, createUser } from '@svc/admin';
 import type { Db } from '@svc/db';
 import { testDb, uniqueEmail } from '@svc/testkit';
+import * as oidc from 'openid-client';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchChromium, lowestContrast, saveScreenshot, screenshotDir, unreachableByKeyboard, WIDTHS } from './page-checks.js';
 import { startCallbackServer, startIdentityProvider } from './server.js';
@@ -115,6 +116,48 @@ describe('passkeys on the hosted pages', () => {
     await page.getByRole('button', { name: 'Approve' }).waitFor();
     expect(await latestSession(user.id)).toMatchObject({ acr: 'phr', amr: ['swk', 'user'] });
     expect((await db.passkey.findUniqueOrThrow({ where: { id: stored.id } })).lastUsedAt).not.toBeNull();
+    await context.close();
+  });
+
+  it('steps up: a password session asked for acr phr signs in again with the passkey, and the id_token says phr', async () => {
+    const user = await newUser();
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await withAuthenticator(context, page);
+    await signInWithPassword(page, user.email);
+    await page.getByLabel('Name of the new passkey (optional)').fill('Phone');
+    await page.getByRole('button', { name: 'Add a passkey' }).click();
+    await page.getByText('Phone', { exact: true }).waitFor();
+
+    const org = await createOrg({ db, now: () => new Date() }, { name: 'Step-up Bank', ownerEmail: user.email });
+    const client = await createClient(
+      { db, now: () => new Date() },
+      { org: org.id, name: 'Step-up Bank', redirectUris: [callback.url], scopes: 'openid identity:read' },
+    );
+    const config = await oidc.discovery(new URL(idp.issuer), client.client_id, client.client_secret!, undefined, { execute: [oidc.allowInsecureRequests] });
+    const verifier = oidc.randomPKCECodeVerifier();
+    const url = oidc.buildAuthorizationUrl(config, {
+      redirect_uri: callback.url,
+      scope: 'openid identity:read',
+      code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: 'S256',
+      state: 'step-up',
+      nonce: 'step-up-nonce',
+      acr_values: 'phr',
+    });
+    // Signed in with a password: asked for a passkey instead of the consent page.
+    await page.goto(url.toString());
+    await page.getByText('Step-up Bank asks you to sign in with a passkey.').waitFor();
+    await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
+    await page.getByRole('button', { name: 'Approve' }).click();
+    await page.waitForURL((u) => u.toString().startsWith(callback.url));
+    const tokens = await oidc.authorizationCodeGrant(config, new URL(page.url()), {
+      pkceCodeVerifier: verifier,
+      expectedState: 'step-up',
+      expectedNonce: 'step-up-nonce',
+      idTokenExpected: true,
+    });
+    expect(tokens.claims()).toMatchObject({ acr: 'phr', amr: ['swk', 'user'] });
     await context.close();
   });
 
