@@ -145,7 +145,9 @@ describe('passkeys on the hosted pages', () => {
       nonce: 'step-up-nonce',
       acr_values: 'phr',
     });
-    // Signed in with a password: asked for a passkey instead of the consent page.
+    // Signed in with a password: asked for a passkey instead of the consent page. The button signs
+    // in (the email field's autofill would too, at once: the next test has it).
+    await page.addInitScript(() => Object.defineProperty(PublicKeyCredential, 'isConditionalMediationAvailable', { value: undefined }));
     await page.goto(url.toString());
     await page.getByText('Step-up Bank asks you to sign in with a passkey.').waitFor();
     await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
