@@ -1,12 +1,12 @@
 import { type Request, type Response, Router } from 'express';
-import { handle, HttpError, methodNotAllowed } from '@svc/http';
+import { handle, methodNotAllowed } from '@svc/http';
 import { ZAccountSignInForm } from '@svc/schemas';
 import { listPasskeys } from '../passkeys/manage-passkeys.js';
 import type { PasskeyDeps } from '../passkeys/deps.js';
 import { passkeyScriptSource } from '../passkeys/page-script.js';
 import { issueLoginCsrf, requireLoginForm } from '../sessions/login-form.js';
-import { csrfTokenFor, readSession, setSessionCookie } from '../sessions/session-cookie.js';
-import { signIn } from '../sessions/sessions.js';
+import { signInFromForm } from '../sessions/form-sign-in.js';
+import { csrfTokenFor, readSession } from '../sessions/session-cookie.js';
 import { pickLocale } from '../views/locales/locale.js';
 import { pageTexts } from '../views/locales/registry.js';
 import { pageCsp } from '../views/pages.js';
@@ -49,20 +49,8 @@ export function accountRouter(deps: PasskeyDeps): Router {
     .post(
       handle({ body: ZAccountSignInForm }, requireLoginForm(deps, expired), async ({ body }, req, res) => {
         const t = pageTexts(lang(req));
-        try {
-          const { token } = await signIn(
-            { db: deps.db, limiter: deps.store.limiter, environment: deps.environment },
-            { email: body.email, password: body.password, address: req.ip ?? 'unknown' },
-            deps.clock.now(),
-          );
-          setSessionCookie(deps, res, token);
-        } catch (err) {
-          if (err instanceof HttpError && (err.status === 401 || err.status === 429)) {
-            if (err.status === 429) res.set(err.headers);
-            return showSignIn(req, res, err.status, err.status === 401 ? t.wrongPassword : t.tooManyAttempts, body.email);
-          }
-          throw err;
-        }
+        const refused = await signInFromForm(deps, req, res, body);
+        if (refused) return showSignIn(req, res, refused.status, refused.wrongPassword ? t.wrongPassword : t.tooManyAttempts, body.email);
         res.redirect(303, '/account');
       }),
     )

@@ -1,10 +1,10 @@
 import { type Request, Router, type Response } from 'express';
-import { handle, HttpError, methodNotAllowed } from '@svc/http';
+import { handle, methodNotAllowed } from '@svc/http';
 import { ZAuthorizationIdQuery, ZConsentSignInForm, ZConsentSignOutForm } from '@svc/schemas';
 import type { ConsentDeps } from './deps.js';
 import { authorizationFor, offeredScopes, releaseAuthorization } from '../authorize/authorizations.js';
 import { storedDetails } from '../authorize/authorization-details.js';
-import { signIn } from '../sessions/sessions.js';
+import { signInFromForm } from '../sessions/form-sign-in.js';
 import { endSession } from '../sessions/end-session.js';
 import { renderConsent, renderSignIn } from './consent-pages.js';
 import { asksFreshSignIn } from './fresh-sign-in.js';
@@ -14,7 +14,7 @@ import { pageTexts } from '../views/locales/registry.js';
 import { passkeyScriptSource } from '../passkeys/page-script.js';
 import { renderError, sendPage } from '../views/pages.js';
 import { issueLoginCsrf, requireLoginForm } from '../sessions/login-form.js';
-import { csrfTokenFor, readSession, setSessionCookie } from '../sessions/session-cookie.js';
+import { csrfTokenFor, readSession } from '../sessions/session-cookie.js';
 import { type PendingRequest, requireNotYouForm, requirePendingRequest } from './pending-request.js';
 
 export function consentRouter(deps: ConsentDeps): Router {
@@ -90,20 +90,8 @@ export function consentRouter(deps: ConsentDeps): Router {
       handle({ body: ZConsentSignInForm }, requirePendingRequest(deps, 'body'), requireLoginForm(deps, formExpired), async ({ body }, req, res) => {
         const { authorization: a, lang } = res.locals.pending!;
         const t = pageTexts(lang);
-        try {
-          const { token } = await signIn(
-            { db: deps.db, limiter: deps.store.limiter, environment: deps.environment },
-            { email: body.email, password: body.password, address: req.ip ?? 'unknown' },
-            deps.clock.now(),
-          );
-          setSessionCookie(deps, res, token);
-        } catch (err) {
-          if (err instanceof HttpError && (err.status === 401 || err.status === 429)) {
-            if (err.status === 429) res.set(err.headers); // Retry-After, as the JSON answer has it
-            return showSignIn(res, res.locals.pending!, err.status, err.status === 401 ? t.wrongPassword : t.tooManyAttempts, body.email);
-          }
-          throw err;
-        }
+        const refused = await signInFromForm(deps, req, res, body);
+        if (refused) return showSignIn(res, res.locals.pending!, refused.status, refused.wrongPassword ? t.wrongPassword : t.tooManyAttempts, body.email);
         res.redirect(303, `/consent?authorization_id=${a.id}`);
       }),
     )

@@ -8,7 +8,7 @@ import { resetLinkInvalid } from '../errors.js';
 import { signOutEverywhere } from '../sessions/sessions.js';
 import type { Locale } from '../views/locales/locale.js';
 import type { PasswordResetDeps } from './deps.js';
-import { sender } from './request-reset.js';
+import { senderOf } from '../mail/mail-sender.js';
 import { passwordChangedMail } from './reset-mails.js';
 
 const RESET_TOKEN = /^(sbx_)?svcpwr_[0-9A-Za-z]{43}$/;
@@ -48,6 +48,6 @@ export async function resetPassword(deps: PasswordResetDeps, input: ResetInput) 
   });
   for (const sessionId of ended) deps.logout.sessionEnded(sessionId);
   // After the answer: the change stands whether or not the mail server is up just now.
-  deps.mailLater.run('password-changed mail', () => deps.mailer.send(passwordChangedMail(sender(deps), reset.user.email, ended.length > 0, input.lang)));
+  deps.mailLater.run('password-changed mail', () => deps.mailer.send(passwordChangedMail(senderOf(deps), reset.user.email, ended.length > 0, input.lang)));
   return { status: 'password_changed' as const, sessions_ended: ended.length, email: reset.user.email };
 }

@@ -6,13 +6,8 @@
 import { randomBase62, sha256Hex } from '@svc/secrets';
 import type { Locale } from '../views/locales/locale.js';
 import type { PasswordResetDeps } from './deps.js';
-import { resetLinkMail, type Sender } from './reset-mails.js';
-
-export const sender = (deps: Pick<PasswordResetDeps, 'config' | 'environment'>): Sender => ({
-  issuer: deps.config.issuer,
-  provider: deps.config.provider.name,
-  sandbox: deps.environment.sandbox,
-});
+import { senderOf } from '../mail/mail-sender.js';
+import { resetLinkMail } from './reset-mails.js';
 
 /** The answer to every reset request, whatever the address. */
 export const resetRequested = (deps: Pick<PasswordResetDeps, 'config'>) => ({
@@ -34,7 +29,7 @@ export async function mailResetLink(deps: PasswordResetDeps, email: string, lang
   const now = deps.clock.now();
   const link = { tokenHash: sha256Hex(token), expiresAt: new Date(now.getTime() + deps.config.PASSWORD_RESET_TTL_SECONDS * 1000), createdAt: now };
   await deps.db.passwordReset.upsert({ where: { userId: user.id }, create: { userId: user.id, ...link }, update: link });
-  await deps.mailer.send(resetLinkMail(sender(deps), email, token, Math.round(deps.config.PASSWORD_RESET_TTL_SECONDS / 60), lang));
+  await deps.mailer.send(resetLinkMail(senderOf(deps), email, token, Math.round(deps.config.PASSWORD_RESET_TTL_SECONDS / 60), lang));
 }
 
 /** Links whose time is up (housekeeping). */

@@ -1,21 +1,7 @@
 // The two mails a sign-up sends: the link that proves the address, or, to an address that already
 // has an account, word that someone tried (so the answer to the sign-up never has to say which).
 import type { MailMessage } from '../../mail/mailer.js';
-
-interface Sender {
-  issuer: string;
-  /** IDP_DISPLAY_NAME, when set. */
-  provider?: string | undefined;
-  sandbox: boolean;
-}
-
-const subject = (sender: Sender, text: string) => (sender.sandbox ? `[Sandbox] ${text}` : text);
-// The host, not a link: the one link of a mail is the one to follow.
-const where = (sender: Sender) => {
-  const host = new URL(sender.issuer).host;
-  if (sender.provider) return `${sender.provider} (${host}${sender.sandbox ? ', sandbox' : ''})`;
-  return sender.sandbox ? `the sandbox at ${host}` : host;
-};
+import { mailOrigin, mailSubject, type Sender } from '../../mail/mail-sender.js';
 
 /** Where the link leads: a page that asks for the password before anything is made (a GET alone makes nothing). */
 export const confirmLink = (issuer: string, token: string) => `${issuer}/console/signup/confirm?token=${encodeURIComponent(token)}`;
@@ -23,9 +9,9 @@ export const confirmLink = (issuer: string, token: string) => `${issuer}/console
 export function confirmationMail(sender: Sender, to: string, token: string, minutes: number, joining: boolean): MailMessage {
   return {
     to,
-    subject: subject(sender, 'Confirm your developer account'),
+    subject: mailSubject(sender, 'Confirm your developer account'),
     text: [
-      `Someone, we hope you, asked to open a developer account with this address at ${where(sender)}${joining ? ', joining the organization that invited it' : ''}.`,
+      `Someone, we hope you, asked to open a developer account with this address at ${mailOrigin(sender)}${joining ? ', joining the organization that invited it' : ''}.`,
       '',
       `To finish, open this link within ${minutes} minutes and enter the password chosen at sign-up:`,
       '',
@@ -39,9 +25,9 @@ export function confirmationMail(sender: Sender, to: string, token: string, minu
 export function alreadyRegisteredMail(sender: Sender, to: string): MailMessage {
   return {
     to,
-    subject: subject(sender, 'Someone tried to sign up with your address'),
+    subject: mailSubject(sender, 'Someone tried to sign up with your address'),
     text: [
-      `Someone tried to open a developer account at ${where(sender)} with this address, which already has one. Nothing was changed.`,
+      `Someone tried to open a developer account at ${mailOrigin(sender)} with this address, which already has one. Nothing was changed.`,
       '',
       `If it was you, sign in instead: ${sender.issuer}/console`,
       'Invited to an organization? Sign in, then accept the invitation with its token.',

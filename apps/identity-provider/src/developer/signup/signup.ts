@@ -18,6 +18,7 @@ import { adminContext, asRequest } from '../admin-calls.js';
 import type { DeveloperDeps } from '../deps.js';
 import { invitationFor } from '../members.js';
 import { alreadyRegisteredMail, confirmationMail } from './signup-mails.js';
+import { senderOf } from '../../mail/mail-sender.js';
 
 /** How long a sign-up link works. */
 export const SIGNUP_LINK_MINUTES = 30;
@@ -26,8 +27,6 @@ const PASSWORD_TRIES = 5;
 const SIGNUP_TOKEN = /^(sbx_)?svcsgn_[0-9A-Za-z]{43}$/;
 
 type SignUpDeps = DeveloperDeps;
-
-const sender = (deps: SignUpDeps) => ({ issuer: deps.config.issuer, provider: deps.config.provider.name, sandbox: deps.environment.sandbox });
 
 export async function signUp(
   deps: SignUpDeps,
@@ -43,7 +42,7 @@ export async function signUp(
   const existing = await deps.db.user.findUnique({ where: { email: input.email }, select: { id: true } });
   if (!(await deps.limits.signupMail(input.email))) return answer;
   if (existing) {
-    await deps.mailer.send(alreadyRegisteredMail(sender(deps), input.email));
+    await deps.mailer.send(alreadyRegisteredMail(senderOf(deps), input.email));
     return answer;
   }
   const token = deps.environment.mark(`svcsgn_${randomBase62(43)}`);
@@ -57,7 +56,7 @@ export async function signUp(
       expiresAt: new Date(deps.clock.now().getTime() + SIGNUP_LINK_MINUTES * 60_000),
     },
   });
-  await deps.mailer.send(confirmationMail(sender(deps), input.email, token, SIGNUP_LINK_MINUTES, invitation !== undefined));
+  await deps.mailer.send(confirmationMail(senderOf(deps), input.email, token, SIGNUP_LINK_MINUTES, invitation !== undefined));
   return answer;
 }
 
