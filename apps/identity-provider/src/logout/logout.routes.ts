@@ -1,4 +1,4 @@
-import { type Request, type Response, Router } from 'express';
+import { type Request, type RequestHandler, type Response, Router } from 'express';
 import { handle, methodNotAllowed } from '@svc/http';
 import { ZEndSessionRequest } from '@svc/schemas';
 import { constantTimeEqual } from '@svc/secrets';
@@ -55,6 +55,25 @@ const withState = (uri: string, state: string | undefined) => {
 };
 
 /**
+ * The guard of the sign-out confirmation: a request that carries `csrf_token` is the confirmation
+ * page's form, so it must come from this service's own page with the session's token (else 403,
+ * the "form expired" page). Leaves the session, if any, in `res.locals.session`.
+ */
+function requireSignOutForm(deps: LogoutDeps, from: 'query' | 'body'): RequestHandler {
+  return async (req, res, next) => {
+    const params = (from === 'query' ? req.query : req.body) as EndSessionRequest;
+    const session = await optionalSession(deps, req);
+    if (session && params.csrf_token !== undefined) {
+      const confirmed = fromOwnPage(req, deps.config.issuer) && constantTimeEqual(csrfTokenFor(deps, session), params.csrf_token);
+      const lang = pickLocale(params.ui_locales?.split(' ')[0], req.headers['accept-language']);
+      if (!confirmed) return sendPage(res, 403, renderError(pageTexts(lang).formExpired, deps.config.provider, lang));
+    }
+    res.locals.session = session;
+    next();
+  };
+}
+
+/**
  * OpenID Connect RP-Initiated Logout 1.0: an app sends the person here to sign out. The session
  * ends at once when the app proves it speaks for it (an id_token_hint naming this person), else
  * after the person confirms on this service's own page; its clients are told (back-channel
@@ -80,7 +99,7 @@ export function logoutRouter(deps: LogoutDeps): Router {
         return refuse('post_logout_redirect_uri does not exactly match a URI registered for this client');
     }
 
-    const session = await optionalSession(deps, req);
+    const session = res.locals.session;
     if (session) {
       // Proof is an id_token of this very session (its sid, as this client knows it), not merely of
       // this person: an old hint from a log or a history must not sign anyone out unasked.
@@ -98,8 +117,7 @@ export function logoutRouter(deps: LogoutDeps): Router {
           const returnTo = params.post_logout_redirect_uri === undefined ? [] : formSource(params.post_logout_redirect_uri);
           return sendPage(res, 200, renderSignOut({ provider, email: session.email, form, lang }), returnTo);
         }
-        if (!fromOwnPage(req, deps.config.issuer) || !constantTimeEqual(csrf, params.csrf_token))
-          return sendPage(res, 403, renderError(pageTexts(lang).formExpired, provider, lang));
+        // Sent back from the confirmation page: requireSignOutForm has checked it.
       }
       await endSession(deps, req, res);
     }
@@ -109,8 +127,8 @@ export function logoutRouter(deps: LogoutDeps): Router {
 
   router
     .route('/oauth/logout')
-    .get(handle({ query: ZEndSessionRequest }, ({ query }, req, res) => endSessionRequest(query, req, res)))
-    .post(handle({ body: ZEndSessionRequest }, ({ body }, req, res) => endSessionRequest(body, req, res)))
+    .get(handle({ query: ZEndSessionRequest }, requireSignOutForm(deps, 'query'), ({ query }, req, res) => endSessionRequest(query, req, res)))
+    .post(handle({ body: ZEndSessionRequest }, requireSignOutForm(deps, 'body'), ({ body }, req, res) => endSessionRequest(body, req, res)))
     .all(methodNotAllowed);
   return router;
 }
