@@ -43,7 +43,7 @@ export interface Running {
 /** Environment without the run's own database and Redis settings, for processes that choose their own. */
 export function cleanEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   const env = { ...process.env };
-  for (const name of ['DATABASE_URL', 'REDIS_URL', 'NODE_OPTIONS', 'JEST_WORKER_ID']) delete env[name];
+  for (const name of ['DATABASE_URL', 'DATABASE_READ_URL', 'REDIS_URL', 'NODE_OPTIONS', 'JEST_WORKER_ID']) delete env[name];
   return { ...env, ...extra };
 }
 
