@@ -241,6 +241,8 @@ function sandboxEnv() {
     SVC_ENVIRONMENT: 'sandbox',
     PORT: String(sandbox.port),
     DATABASE_URL: sandboxDatabase.url,
+    // A replica of production's database is none of the sandbox's: its lists read its own primary.
+    DATABASE_READ_URL: '',
     IDP_SECRET: env.SANDBOX_IDP_SECRET ?? localSecret('sandbox-idp-secret'),
     IDP_SIGNING_KEY_KEK: env.SANDBOX_IDP_SIGNING_KEY_KEK ?? localSecret('sandbox-idp-signing-key-kek'),
     PAIRWISE_SECRET: env.SANDBOX_PAIRWISE_SECRET ?? localSecret('sandbox-pairwise-secret'),

@@ -167,6 +167,11 @@ export function baseServiceEnv(defaultPort: number) {
     PORT: env.port(defaultPort),
     HOST: z.preprocess(blankAsUndefined, z.string().default('0.0.0.0')),
     DATABASE_URL: env.url(['postgres:', 'postgresql:']),
+    // A streaming replica for the reads that tolerate its lag (lists); unset: every read on DATABASE_URL.
+    DATABASE_READ_URL: env.optionalUrl(['postgres:', 'postgresql:']),
+    // How long an organization's reads stay on the primary after it writes: well above a healthy
+    // replica's lag (milliseconds), so a caller sees its own write; see infra/README.md.
+    DATABASE_READ_AFTER_WRITE_SECONDS: z.preprocess(blankAsUndefined, z.coerce.number().int().min(1).max(3600).default(5)),
     // One server (redis:, rediss:), or a Redis Cluster through any of its nodes (redis+cluster://h:p,h:p).
     REDIS_URL: z.preprocess(
       blankAsUndefined,

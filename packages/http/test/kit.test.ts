@@ -208,6 +208,17 @@ describe('configuration', () => {
     expect(parseEnv(schema, { ...base, REDIS_CLUSTER_NODES: 'a:7000,b:7001' }).REDIS_CLUSTER_NODES).toBe('a:7000,b:7001');
   });
 
+  it('takes an optional read replica and its read-after-write window (5 s unless set)', () => {
+    const base = { DATABASE_URL: 'postgresql://x/y' };
+    const unset = parseEnv(schema, base);
+    expect(unset.DATABASE_READ_URL).toBeUndefined();
+    expect(unset.DATABASE_READ_AFTER_WRITE_SECONDS).toBe(5);
+    expect(parseEnv(schema, { ...base, DATABASE_READ_URL: 'postgresql://replica/y', DATABASE_READ_AFTER_WRITE_SECONDS: '2' })).toMatchObject({
+      DATABASE_READ_URL: 'postgresql://replica/y',
+      DATABASE_READ_AFTER_WRITE_SECONDS: 2,
+    });
+  });
+
   it('reads TRUST_PROXY as Express expects it', () => {
     const base = { DATABASE_URL: 'postgresql://x/y' };
     expect(parseEnv(schema, { ...base, TRUST_PROXY: 'true' }).TRUST_PROXY).toBe(true);
@@ -224,6 +235,8 @@ describe('configuration', () => {
     [{ DATABASE_URL: 'postgresql://x/y', REDIS_URL: 'http://x' }, /^Invalid configuration: REDIS_URL: must be a redis: or rediss: URL/],
     [{ DATABASE_URL: 'postgresql://x/y', REDIS_URL: 'redis+cluster://a:7000,b' }, /^Invalid configuration: REDIS_URL: .*redis\+cluster:\/\/host:port/],
     [{ DATABASE_URL: 'postgresql://x/y', REDIS_CLUSTER_NODES: 'a:7000;b:7001' }, /^Invalid configuration: REDIS_CLUSTER_NODES: must be host:port/],
+    [{ DATABASE_URL: 'postgresql://x/y', DATABASE_READ_URL: 'mysql://r' }, /^Invalid configuration: DATABASE_READ_URL: must be a postgres: or postgresql: URL/],
+    [{ DATABASE_URL: 'postgresql://x/y', DATABASE_READ_AFTER_WRITE_SECONDS: '0' }, /^Invalid configuration: DATABASE_READ_AFTER_WRITE_SECONDS: /],
     [{ DATABASE_URL: 'postgresql://x/y', LOG_LEVEL: 'loud' }, /^Invalid configuration: LOG_LEVEL: /],
     [{ DATABASE_URL: 'postgresql://x/y', REDIS_KEY_PREFIX: 'has space' }, /^Invalid configuration: REDIS_KEY_PREFIX: must be 1 to 64 letters/],
     [{ DATABASE_URL: 'postgresql://x/y', METRICS_TOKEN: 'short' }, /^Invalid configuration: METRICS_TOKEN: must be at least 16 characters/],

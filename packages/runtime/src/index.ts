@@ -1,5 +1,6 @@
 import { createDatabase, isDatabaseUnavailable, pingDatabase, type Db, type Sql } from '@svc/db';
 import { createLogger, dependencyCheck, Metrics, type Logger, type ReadinessCheck } from '@svc/http';
+import { ReplicaReads } from './replica-reads.js';
 import { clusterUrl, createStore, StoreUnavailableError, type Store } from '@svc/kv';
 
 /**
@@ -18,6 +19,10 @@ export interface CoreDeps {
   clock: Clock;
   metrics: Metrics;
   db: Db;
+  /** The read replica's client (DATABASE_READ_URL), or `db` itself when there is none. */
+  readDb: Db;
+  /** Routes lag-tolerant reads to `readDb`, or to `db` after the caller's own write. */
+  reads: ReplicaReads;
   sql: Sql;
   store: Store;
   /** Closes the store and the database; the HTTP server is drained before this runs. */
@@ -28,6 +33,8 @@ export interface CoreDeps {
 
 export interface CoreConfig {
   DATABASE_URL: string;
+  DATABASE_READ_URL?: string | undefined;
+  DATABASE_READ_AFTER_WRITE_SECONDS?: number | undefined;
   REDIS_URL?: string | undefined;
   /** A Redis Cluster's nodes, host:port,host:port: the same as a redis+cluster: REDIS_URL. */
   REDIS_CLUSTER_NODES?: string | undefined;
@@ -51,6 +58,15 @@ export function createCoreDeps(service: string, namespace: string, config: CoreC
     ...(clock ? { clock: () => clock.now().getTime() } : {}),
     onError: (err) => logger.warn({ err: err.message }, 'redis connection error'),
   });
+  // A modest pool: only the routed lists use it.
+  const replica = config.DATABASE_READ_URL ? createDatabase(config.DATABASE_READ_URL, { poolSize: 5 }) : undefined;
+  const reads = new ReplicaReads({
+    primary: db,
+    replica: replica?.db,
+    cache: store.cache,
+    afterWriteSeconds: config.DATABASE_READ_AFTER_WRITE_SECONDS ?? 5,
+    logger,
+  });
   if (store.kind === 'memory') {
     logger.warn('Neither REDIS_URL nor REDIS_CLUSTER_NODES is set: rate limits and caches are in-process and not shared with other replicas');
   }
@@ -59,22 +75,44 @@ export function createCoreDeps(service: string, namespace: string, config: CoreC
     clock: clock ?? systemClock(),
     metrics: new Metrics(service),
     db,
+    readDb: replica?.db ?? db,
+    reads,
     sql: database.sql,
     store,
     close: async () => {
       await store.close();
-      await database.close();
+      await Promise.all([database.close(), replica?.close()]);
     },
     isOutage: (err) => err instanceof StoreUnavailableError || isDatabaseUnavailable(err),
   };
 }
 
 /** The readiness checks every service runs: PostgreSQL and Redis (or the in-process stand-in). */
-export function coreChecks(core: Pick<CoreDeps, 'db' | 'store'>): ReadinessCheck[] {
-  return [
+export function coreChecks(core: Pick<CoreDeps, 'db' | 'store'> & Partial<Pick<CoreDeps, 'readDb' | 'reads'>>): ReadinessCheck[] {
+  const checks = [
     dependencyCheck('database', () => pingDatabase(core.db)),
     dependencyCheck('redis', () => core.store.ping(), { mode: core.store.kind === 'redis' ? 'redis' : 'in-process' }),
   ];
+  if (core.reads?.enabled && core.readDb) checks.push(replicaCheck(core.readDb));
+  return checks;
 }
 
+/**
+ * The read replica, reported but never failing readiness: while it is down the routed reads go to
+ * the primary, so the service still answers everything.
+ */
+function replicaCheck(readDb: Db): ReadinessCheck {
+  return {
+    name: 'database_replica',
+    run: async () => {
+      const reachable = await pingDatabase(readDb).then(
+        () => true,
+        () => false,
+      );
+      return { ok: true, details: { reachable } };
+    },
+  };
+}
+
+export { ReplicaReads, type ReplicaReadsOptions } from './replica-reads.js';
 export { DPOP_ALGORITHMS, type DpopCheck, DpopProofs, type DpopRefusals } from './dpop-proofs.js';

@@ -6,7 +6,7 @@ import type { IssuerCounters } from '../metrics.js';
 import type { SigningPool } from '../vc/signing-pool.js';
 
 /** What issuing, deriving and the records of issued credentials need from the app. */
-export interface IssuanceDeps extends ApiTokenDeps, Pick<CoreDeps, 'db' | 'sql' | 'clock'> {
+export interface IssuanceDeps extends ApiTokenDeps, Pick<CoreDeps, 'db' | 'sql' | 'clock' | 'reads'> {
   config: Config;
   issuerKeys: IssuerKeys;
   pool: SigningPool;

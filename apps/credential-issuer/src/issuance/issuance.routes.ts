@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import { type RequestHandler, Router } from 'express';
 import { methodNotAllowed } from '@svc/http';
 import { requireToken } from '../http/require-token.js';
 import type { IssuanceDeps } from './deps.js';
@@ -17,9 +17,14 @@ import { credentialStatusHandler, listCredentialsHandler, revokeCredentialHandle
 export function issuanceRouter(deps: IssuanceDeps): Router {
   const router = Router();
   const issuing = requireToken(deps, 'credentials:issue');
-  router.route('/credentials/issue').post(issuing, issueCredentialHandler(deps)).all(methodNotAllowed);
-  router.route('/credentials/derive').post(issuing, deriveCredentialHandler(deps)).all(methodNotAllowed);
-  router.route('/credentials/revoke').post(issuing, revokeCredentialHandler(deps)).all(methodNotAllowed);
+  // Recorded before the write runs, so the caller's next list cannot reach a replica without it.
+  const writing: RequestHandler = async (_req, res, next) => {
+    await deps.reads.wrote(res.locals.caller!.organizationId);
+    next();
+  };
+  router.route('/credentials/issue').post(issuing, writing, issueCredentialHandler(deps)).all(methodNotAllowed);
+  router.route('/credentials/derive').post(issuing, writing, deriveCredentialHandler(deps)).all(methodNotAllowed);
+  router.route('/credentials/revoke').post(issuing, writing, revokeCredentialHandler(deps)).all(methodNotAllowed);
   router.route('/credentials').get(issuing, listCredentialsHandler(deps)).all(methodNotAllowed);
   router.route('/credentials/:id/status').get(issuing, credentialStatusHandler(deps)).all(methodNotAllowed);
   return router;

@@ -20,13 +20,10 @@ export function revokeCredentialHandler(deps: IssuanceDeps) {
 /** GET /credentials: the caller's organization's own, filtered by subject and paged. */
 export function listCredentialsHandler(deps: IssuanceDeps) {
   return handle({ query: ZCredentialListQuery }, async ({ query }, _req, res) => {
-    res.json(
-      await listCredentials(deps.db, res.locals.caller!.organizationId, {
-        subjectAddress: query.subject_address,
-        limit: query.limit,
-        cursor: query.cursor,
-      }),
-    );
+    const { organizationId } = res.locals.caller!;
+    const filter = { subjectAddress: query.subject_address, limit: query.limit, cursor: query.cursor };
+    // Lag-tolerant: from the read replica unless this organization just issued or revoked.
+    res.json(await deps.reads.read(organizationId, (db) => listCredentials(db, organizationId, filter)));
   });
 }
 

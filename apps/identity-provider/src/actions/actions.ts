@@ -22,11 +22,10 @@ export async function createAction(deps: ActionDeps, developer: Developer, body:
 }
 
 export async function listActions(deps: ActionDeps, developer: Developer) {
-  const rows = await deps.db.action.findMany({
-    where: { organizationId: developer.organizationId },
-    orderBy: { createdAt: 'asc' },
-    take: ACTIONS_PER_ORGANIZATION,
-  });
+  // Lag-tolerant: from the read replica unless this organization just wrote (see ReplicaReads).
+  const rows = await deps.reads.read(developer.organizationId, (db) =>
+    db.action.findMany({ where: { organizationId: developer.organizationId }, orderBy: { createdAt: 'asc' }, take: ACTIONS_PER_ORGANIZATION }),
+  );
   return { items: rows.map(actionView) };
 }
 

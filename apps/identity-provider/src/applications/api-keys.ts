@@ -110,7 +110,10 @@ export async function makeApiKey(deps: DeveloperDeps, developer: Developer, body
 }
 
 export async function listApiKeys(deps: DeveloperDeps, developer: Developer) {
-  const keys = await deps.db.apiKey.findMany({ where: { organizationId: developer.organizationId }, select: LISTED, orderBy: { createdAt: 'asc' } });
+  // Lag-tolerant: from the read replica unless this organization just wrote (see ReplicaReads).
+  const keys = await deps.reads.read(developer.organizationId, (db) =>
+    db.apiKey.findMany({ where: { organizationId: developer.organizationId }, select: LISTED, orderBy: { createdAt: 'asc' } }),
+  );
   return { items: await apiKeyViews(deps, keys) };
 }
 

@@ -73,7 +73,10 @@ export async function registerApplication(deps: DeveloperDeps, developer: Develo
 }
 
 export async function listApplications(deps: DeveloperDeps, developer: Developer) {
-  const apps = await deps.db.application.findMany({ where: { organizationId: developer.organizationId }, orderBy: { createdAt: 'asc' } });
+  // Lag-tolerant: from the read replica unless this organization just wrote (see ReplicaReads).
+  const apps = await deps.reads.read(developer.organizationId, (db) =>
+    db.application.findMany({ where: { organizationId: developer.organizationId }, orderBy: { createdAt: 'asc' } }),
+  );
   return { items: apps.map(applicationView) };
 }
 

@@ -4,6 +4,7 @@
  * a refusal the developer can fix shows the console again with what to correct.
  */
 import { HttpError, ValidationError } from '@svc/http';
+import type { ReplicaReads } from '@svc/runtime';
 import type { CookieOptions, Request, RequestHandler, Response } from 'express';
 import type { Developer } from '../developer/developer-auth.js';
 import { ownerOnly } from '../errors.js';
@@ -54,9 +55,11 @@ export function requireConsoleOwner(dashboard: Dashboard, what: string): Request
   };
 }
 
-export function consoleAction(page: ConsolePage, dashboard: Dashboard): Action {
+/** `reads`: every action is a write, so the organization's next lists (the dashboard it returns to) read the primary. */
+export function consoleAction(page: ConsolePage, dashboard: Dashboard, reads: Pick<ReplicaReads, 'wrote'>): Action {
   return (work) => async (req, res) => {
     const signed = signedOf(res);
+    await reads.wrote(signed.developer.organizationId);
     try {
       const outcome = await work(signed.developer, (req.body ?? {}) as Form, req);
       if ('secret' in outcome) return page.send(res, 200, renderSecret(page.context(req), outcome.secret));

@@ -50,7 +50,7 @@ export function consoleRouter(deps: SandboxDeps & WebhookDeps & EndSessionDeps):
   const actions: ConsoleActions = {
     signedIn: requireConsoleDeveloper(deps, page),
     ownerOnly: (what) => requireConsoleOwner(dashboard, what),
-    action: consoleAction(page, dashboard),
+    action: consoleAction(page, dashboard, deps.reads),
     lang: (req) => page.context(req).lang,
   };
   applicationActions(router, deps, actions);

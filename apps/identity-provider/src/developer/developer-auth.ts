@@ -20,6 +20,7 @@ export interface Developer {
   role: MemberRole;
 }
 
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const PERSONAL_ACCESS_TOKEN = /^(sbx_)?svcpat_[0-9A-Za-z]{43}$/;
 /** How often a token's last use is written: it shows in the console, it need not be exact. */
 const LAST_USED_GRANULARITY_MS = 60_000;
@@ -79,7 +80,10 @@ export const mintsCredentials = (deps: Pick<DeveloperDeps, 'environment'>): Deve
  */
 export function requireDeveloper(deps: DeveloperDeps, options: DeveloperOptions | ((req: Request) => DeveloperOptions)): RequestHandler {
   return async (req, res, next) => {
-    res.locals.developer = await checkedDeveloper(deps, req, typeof options === 'function' ? options(req) : options);
+    const developer = await checkedDeveloper(deps, req, typeof options === 'function' ? options(req) : options);
+    res.locals.developer = developer;
+    // Recorded before the write runs, so the caller's next list cannot reach a replica without it.
+    if (!SAFE_METHODS.has(req.method)) await deps.reads.wrote(developer.organizationId);
     next();
   };
 }

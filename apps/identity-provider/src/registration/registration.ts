@@ -28,6 +28,8 @@ export function checkedMetadata(body: unknown): ClientMetadata {
 export async function register(deps: DeveloperDeps, holder: Registrant, body: unknown) {
   const metadata = checkedMetadata(body);
   await assertRoomForApplication(deps, holder.organizationId);
+  // The organization's developers list its applications from the primary for a while (ReplicaReads).
+  await deps.reads.wrote(holder.organizationId);
   return asRequest(() =>
     registerClient(adminContext(deps), { org: holder.organizationId, metadata, createdByUserId: holder.createdByUserId, issuer: deps.config.issuer }),
   );
@@ -44,6 +46,7 @@ export async function replaceRegistration(deps: DeveloperDeps, app: Application,
   if (sent?.client_id !== app.clientId)
     throw new ValidationError([{ field: 'body.client_id', message: 'must be the client_id of this registration' }], undefined, 'invalid_client_metadata');
   const metadata = checkedMetadata(body);
+  await deps.reads.wrote(app.organizationId);
   const current = authMethodOf(app);
   if (metadata.token_endpoint_auth_method !== current) {
     throw new ValidationError(
@@ -82,5 +85,6 @@ export async function replaceRegistration(deps: DeveloperDeps, app: Application,
 
 /** RFC 7592 §2.3: the client is revoked (its tokens refused, its id never reused), its registration token void. */
 export async function deleteRegistration(deps: DeveloperDeps, app: Application) {
+  await deps.reads.wrote(app.organizationId);
   await endApplication(deps, app.id, { registrationTokenHash: null });
 }

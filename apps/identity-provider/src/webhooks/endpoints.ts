@@ -75,7 +75,10 @@ export async function createWebhook(deps: WebhookDeps, developer: Developer, bod
 }
 
 export async function listWebhooks(deps: WebhookDeps, developer: Developer) {
-  const rows = await deps.db.webhookEndpoint.findMany({ where: { organizationId: developer.organizationId }, orderBy: { createdAt: 'asc' } });
+  // Lag-tolerant: from the read replica unless this organization just wrote (see ReplicaReads).
+  const rows = await deps.reads.read(developer.organizationId, (db) =>
+    db.webhookEndpoint.findMany({ where: { organizationId: developer.organizationId }, orderBy: { createdAt: 'asc' } }),
+  );
   const now = deps.clock.now();
   return { items: rows.map((r) => endpointView(r, now)) };
 }
