@@ -86,7 +86,10 @@ export const PASSKEY_OPERATIONS: ApiSpec['operations'] = [
     summary: 'A challenge to sign in with a passkey',
     description:
       'Pass `options` (`PublicKeyCredentialRequestOptionsJSON`) to the browser, which offers the person their passkeys for this service (no credentials are listed: they are discoverable); send the answer with `challenge_id` to POST /auth/passkey within 5 minutes, once.',
-    responses: { 200: { description: 'The challenge', schema: ZPasskeySignInOptions } },
+    responses: {
+      200: { description: 'The challenge', schema: ZPasskeySignInOptions },
+      ...errorResponses({ 429: 'More than 120 challenges a minute from this address (Retry-After)' }),
+    },
   },
   {
     method: 'post',

@@ -8,6 +8,7 @@ import { deletePasskey, listPasskeys, renamePasskey } from './manage-passkeys.js
 import { PASSKEY_SCRIPT_PATH } from './page-script.js';
 import { signInOptions, signInWithPasskey } from './passkey-sign-in.js';
 import { addPasskey, registrationOptions } from './register-passkey.js';
+import { limitSignInChallenges } from './challenge-limit.js';
 
 /**
  * POST /v2/me/passkeys/registration-options   options to create a passkey (signed in)
@@ -55,7 +56,7 @@ export function passkeysRouter(deps: PasskeyDeps): Router {
   // another site needs a CORS preflight that these paths never grant (no login CSRF).
   router
     .route('/auth/passkey/options')
-    .post(async (_req, res) => {
+    .post(limitSignInChallenges(deps), async (_req, res) => {
       res.json(await signInOptions(deps));
     })
     .all(methodNotAllowed);

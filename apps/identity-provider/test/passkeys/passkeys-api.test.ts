@@ -319,4 +319,16 @@ describe('POST /auth/passkey', () => {
     const { challenge_id, options } = await signInOptions();
     expect((await passkeySignIn({ challenge_id, credential: q.authenticator.get(options) }, source)).status).toBe(200);
   });
+
+  it('hands an address at most 120 sign-in challenges a minute: each is kept five minutes, unauthenticated', async () => {
+    const source = newSource();
+    const ask = (from: string) => request(idp.app).post('/auth/passkey/options').set('X-Forwarded-For', from).send();
+    const statuses = [];
+    for (let i = 0; i < 120; i++) statuses.push((await ask(source)).status);
+    expect(new Set(statuses)).toEqual(new Set([200]));
+    const refused = await ask(source);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect((await ask(newSource())).status).toBe(200);
+  });
 });
