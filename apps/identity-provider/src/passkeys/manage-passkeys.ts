@@ -27,14 +27,14 @@ const hasPassword = (passwordHash: string) => passwordHash.startsWith('scrypt$')
  * other passkey): 409 last_sign_in_method. The person's passkeys are locked while it is decided,
  * so two deletes at once cannot each leave the other's as the "other" one.
  */
-export async function deletePasskey(deps: Pick<PasskeyDeps, 'db'>, userId: string, id: string): Promise<void> {
-  await deps.db.$transaction(async (tx) => {
+export async function deletePasskey(deps: Pick<PasskeyDeps, 'db'>, userId: string, id: string): Promise<{ name: string }> {
+  return deps.db.$transaction(async (tx) => {
     const mine = await tx.$queryRaw<{ id: string }[]>`SELECT "id" FROM "Passkey" WHERE "userId" = ${userId}::uuid FOR UPDATE`;
     if (!mine.some((p) => p.id === id)) throw passkeyNotFound();
     if (mine.length === 1) {
       const user = await tx.user.findUniqueOrThrow({ where: { id: userId }, select: { passwordHash: true } });
       if (!hasPassword(user.passwordHash)) throw lastSignInMethod();
     }
-    await tx.passkey.delete({ where: { id } });
+    return tx.passkey.delete({ where: { id }, select: { name: true } });
   });
 }

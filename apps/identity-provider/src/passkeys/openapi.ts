@@ -15,6 +15,8 @@ import { session } from '../openapi-responses.js';
 import { PASSKEY_SCRIPT_PATH } from './page-script.js';
 
 const NOT_FOUND = 'No such passkey of yours (another account’s is not found either)';
+const CHANGE =
+  'CSRF token missing (with the session cookie), or a sign-in older than 10 minutes (login_required): adding or removing a passkey needs a recent one';
 const signedIn = (extra: Record<number, string> = {}) => errorResponses({ 401: 'No session, or an ended or expired one (login_required)', ...extra });
 const writes = (extra: Record<number, string> = {}) =>
   signedIn({ 400: 'Invalid request: `details` names each field and why', 403: 'CSRF token missing (with the session cookie)', ...extra });
@@ -31,7 +33,7 @@ export const PASSKEY_OPERATIONS: ApiSpec['operations'] = [
     security: session,
     responses: {
       200: { description: 'The creation options', schema: ZPasskeyCreationOptions },
-      ...signedIn({ 403: 'CSRF token missing (with the session cookie)' }),
+      ...signedIn({ 403: CHANGE, 429: 'More than 120 challenges a minute from this address (Retry-After)' }),
     },
   },
   {
@@ -48,12 +50,12 @@ export const PASSKEY_OPERATIONS: ApiSpec['operations'] = [
     tag: 'Passkeys',
     summary: 'Add a passkey: the browser’s new credential (`RegistrationResponseJSON`) for the options above',
     description:
-      'Checked: the challenge (one of this person’s, unused, not expired), the origin (this service’s), the RP ID hash, user presence and verification, the signature of the attestation. Without a `name`, the passkey is called “Passkey N”.',
+      'Checked: a sign-in of the last 10 minutes, the challenge (one of this person’s, unused, not expired), the origin (this service’s), the RP ID hash, user presence and verification, the signature of the attestation. Without a `name`, the passkey is called “Passkey N”. The owner is mailed.',
     security: session,
     body: ZAddPasskeyRequest,
     responses: {
       201: { description: 'The passkey', schema: ZPasskey },
-      ...writes({ 409: 'This credential is registered already (passkey_exists)' }),
+      ...writes({ 403: CHANGE, 409: 'This credential is registered already (passkey_exists)' }),
     },
   },
   {
@@ -71,12 +73,13 @@ export const PASSKEY_OPERATIONS: ApiSpec['operations'] = [
     path: '/v2/me/passkeys/{id}',
     tag: 'Passkeys',
     summary: 'Delete a passkey',
-    description: 'Refused while it is the account’s last way to sign in (no password, no other passkey).',
+    description:
+      'Needs a sign-in of the last 10 minutes; refused while it is the account’s last way to sign in (no password, no other passkey). The owner is mailed.',
     security: session,
     params: ZPasskeyParams,
     responses: {
       204: { description: 'Deleted' },
-      ...writes({ 404: NOT_FOUND, 409: 'The account’s last way to sign in (last_sign_in_method)' }),
+      ...writes({ 403: CHANGE, 404: NOT_FOUND, 409: 'The account’s last way to sign in (last_sign_in_method)' }),
     },
   },
   {

@@ -9,6 +9,8 @@ import { PASSKEY_SCRIPT_PATH } from './page-script.js';
 import { signInOptions, signInWithPasskey } from './passkey-sign-in.js';
 import { addPasskey, registrationOptions } from './register-passkey.js';
 import { limitSignInChallenges } from './challenge-limit.js';
+import { mailPasskeyChange } from './passkey-mails.js';
+import { requireRecentSignIn } from './recent-sign-in.js';
 
 /**
  * POST /v2/me/passkeys/registration-options   options to create a passkey (signed in)
@@ -22,7 +24,7 @@ export function passkeysRouter(deps: PasskeyDeps): Router {
   const router = Router();
   router
     .route('/v2/me/passkeys/registration-options')
-    .post(requireSession(deps, { csrf: true }), async (_req, res) => {
+    .post(requireSession(deps, { csrf: true }), requireRecentSignIn(deps), limitSignInChallenges(deps), async (_req, res) => {
       res.json(await registrationOptions(deps, res.locals.session!));
     })
     .all(methodNotAllowed);
@@ -32,8 +34,10 @@ export function passkeysRouter(deps: PasskeyDeps): Router {
       res.json({ items: await listPasskeys(deps, res.locals.session!.userId) });
     })
     .post(
-      handle({ body: ZAddPasskeyRequest }, requireSession(deps, { csrf: true }), async ({ body }, _req, res) => {
-        res.status(201).json(await addPasskey(deps, res.locals.session!, body));
+      handle({ body: ZAddPasskeyRequest }, requireSession(deps, { csrf: true }), requireRecentSignIn(deps), async ({ body }, req, res) => {
+        const added = await addPasskey(deps, res.locals.session!, body);
+        mailPasskeyChange(deps, req, res.locals.session!, 'added', added.name);
+        res.status(201).json(added);
       }),
     )
     .all(methodNotAllowed);
@@ -45,8 +49,9 @@ export function passkeysRouter(deps: PasskeyDeps): Router {
       }),
     )
     .delete(
-      handle({ params: ZPasskeyParams }, requireSession(deps, { csrf: true }), async ({ params }, _req, res) => {
-        await deletePasskey(deps, res.locals.session!.userId, params.id);
+      handle({ params: ZPasskeyParams }, requireSession(deps, { csrf: true }), requireRecentSignIn(deps), async ({ params }, req, res) => {
+        const removed = await deletePasskey(deps, res.locals.session!.userId, params.id);
+        mailPasskeyChange(deps, req, res.locals.session!, 'removed', removed.name);
         res.status(204).end();
       }),
     )

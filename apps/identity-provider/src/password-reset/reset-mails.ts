@@ -18,6 +18,6 @@ export function passwordChangedMail(sender: Sender, to: string, signedOut: boole
   return {
     to,
     subject: mailSubject(sender, t.changedSubject),
-    text: t.changedText(mailOrigin(sender), signedOut, `${sender.issuer}/password-reset/new?lang=${lang}`),
+    text: t.changedText(mailOrigin(sender), signedOut, `${sender.issuer}/password-reset/new?lang=${lang}`, `${sender.issuer}/account`),
   };
 }

@@ -166,6 +166,45 @@ describe('POST /v2/me/passkeys', () => {
   });
 });
 
+describe('changing an account’s passkeys', () => {
+  it('needs a sign-in of the last ten minutes: an old or stolen session cannot plant or remove one', async () => {
+    const p = await person();
+    const added = await addPasskey(p, 'Laptop');
+    now = new Date(now.getTime() + 601_000);
+    try {
+      for (const res of [
+        await request(idp.app).post('/v2/me/passkeys/registration-options').set(bearer(p.token)).send({}),
+        await request(idp.app)
+          .post('/v2/me/passkeys')
+          .set(bearer(p.token))
+          .send({ credential: p.authenticator.create({ challenge: 'eA', user: { id: 'AA' } }) }),
+        await request(idp.app).delete(`/v2/me/passkeys/${added.id}`).set(bearer(p.token)),
+      ])
+        expect([res.status, res.body.error]).toEqual([403, 'login_required']);
+      // A fresh sign-in (the password again) may.
+      const again = await signIn(idp.app, p.user.email, p.user.password);
+      expect((await request(idp.app).delete(`/v2/me/passkeys/${added.id}`).set(bearer(again))).status).toBe(204);
+    } finally {
+      now = new Date(now.getTime() - 601_000);
+    }
+  });
+
+  it('mails the owner each passkey added or removed, in the language of the request', async () => {
+    const p = await person();
+    const added = await addPasskey(p, 'Work laptop');
+    await request(idp.app).delete(`/v2/me/passkeys/${added.id}`).set(bearer(p.token)).set('Accept-Language', 'de');
+    const mails = async () => (await request(idp.app).get('/dev/outbox.json').query({ to: p.user.email })).body.items as { subject: string; text: string }[];
+    let inbox = await mails();
+    for (let i = 0; i < 20 && inbox.length < 2; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      inbox = await mails();
+    }
+    expect(inbox.map((m) => m.subject).sort()).toEqual(['A passkey was added to your account', 'Ein Passkey wurde aus Ihrem Konto entfernt']);
+    expect(inbox.find((m) => m.subject.startsWith('A passkey'))!.text).toContain('"Work laptop"');
+    expect(inbox.find((m) => m.subject.startsWith('A passkey'))!.text).toContain(`${PRODUCTION_URL}/account`);
+  });
+});
+
 describe('PATCH and DELETE /v2/me/passkeys/{id}', () => {
   it('answers 404 for another person’s passkey, which stays as it was', async () => {
     const alice = await person();

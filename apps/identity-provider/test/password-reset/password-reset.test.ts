@@ -88,7 +88,8 @@ describe('POST /auth/password-reset, then POST /auth/password-reset/confirm', ()
     await idp.deps.mailLater.settled();
     const changed = await inbox.next(email);
     expect(changed.subject).toBe('Your password was changed');
-    expect(changed.links).toEqual([`${PRODUCTION_URL}/password-reset/new?lang=en`]);
+    // The page to review the passkeys a reset keeps, and the way to reset again.
+    expect(changed.links).toEqual([`${PRODUCTION_URL}/account`, `${PRODUCTION_URL}/password-reset/new?lang=en`]);
 
     const again = await confirm({ token, password: 'yet another password' });
     expect([again.status, again.body.error]).toEqual([400, 'invalid_reset_token']);

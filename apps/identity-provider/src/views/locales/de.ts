@@ -87,6 +87,14 @@ export const de: PageTexts = {
     'profile.full': { display_name: 'Profil und Kontakte', description: 'Ihre E-Mail-Adresse, Telefonnummer, Wallet-Adressen und verknüpften Konten.' },
     'data.read': { display_name: 'Dienstdaten', description: 'Ihr Verifizierungswert und ob Sie den Dienst nutzen.' },
   },
+  passkeyMails: {
+    addedSubject: 'Ihrem Konto wurde ein Passkey hinzugefügt',
+    addedText: (where, name, accountPage) =>
+      `Der Passkey „${name}“ wurde soeben Ihrem Konto bei ${where} hinzugefügt. Er meldet Sie an wie Ihr Passwort.\n\nWaren Sie es, ist nichts zu tun. Wenn nicht, entfernen Sie ihn und ändern Sie sofort Ihr Passwort:\n\n${accountPage}`,
+    removedSubject: 'Ein Passkey wurde aus Ihrem Konto entfernt',
+    removedText: (where, name, accountPage) =>
+      `Der Passkey „${name}“ wurde soeben aus Ihrem Konto bei ${where} entfernt.\n\nWaren Sie es nicht, melden Sie sich an, prüfen Sie Ihre Passkeys und ändern Sie Ihr Passwort:\n\n${accountPage}`,
+  },
   passwordReset: {
     forgot: 'Passwort vergessen?',
     requestTitle: 'Passwort zurücksetzen',
@@ -118,7 +126,7 @@ export const de: PageTexts = {
     mailText: (where, minutes, link) =>
       `Jemand, hoffentlich Sie, möchte das Passwort des Kontos mit dieser Adresse bei ${where} zurücksetzen.\n\nUm ein neues Passwort zu wählen, öffnen Sie diesen Link innerhalb von ${minutes} Minuten. Er gilt nur einmal:\n\n${link}\n\nWaren Sie es nicht, ignorieren Sie diese E-Mail: Ihr Passwort bleibt, wie es ist, und der Link verfällt von selbst.`,
     changedSubject: 'Ihr Passwort wurde geändert',
-    changedText: (where, signedOut, resetPage) =>
-      `Das Passwort Ihres Kontos bei ${where} wurde soeben geändert${signedOut ? ', und seine anderen Sitzungen wurden beendet' : ''}. Ihre Passkeys funktionieren weiterhin.\n\nWaren Sie es, ist nichts zu tun. Waren Sie es nicht, wählen Sie sofort ein neues Passwort, hier:\n\n${resetPage}`,
+    changedText: (where, signedOut, resetPage, accountPage) =>
+      `Das Passwort Ihres Kontos bei ${where} wurde soeben geändert${signedOut ? ', und seine anderen Sitzungen wurden beendet' : ''}. Ihre Passkeys funktionieren weiterhin; prüfen Sie, dass jeder Ihrer ist: ${accountPage}\n\nWaren Sie es, ist nichts zu tun. Waren Sie es nicht, wählen Sie sofort ein neues Passwort, hier:\n\n${resetPage}`,
   },
 };

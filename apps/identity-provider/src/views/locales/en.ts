@@ -62,6 +62,14 @@ export const en: PageTexts = {
     Scope,
     { display_name: string; description: string }
   >,
+  passkeyMails: {
+    addedSubject: 'A passkey was added to your account',
+    addedText: (where, name, accountPage) =>
+      `The passkey "${name}" was just added to your account at ${where}. It signs you in as your password does.\n\nIf it was you, there is nothing to do. If it was not, remove it and change your password at once:\n\n${accountPage}`,
+    removedSubject: 'A passkey was removed from your account',
+    removedText: (where, name, accountPage) =>
+      `The passkey "${name}" was just removed from your account at ${where}.\n\nIf it was not you, sign in and review your passkeys, and change your password:\n\n${accountPage}`,
+  },
   passwordReset: {
     forgot: 'Forgot your password?',
     requestTitle: 'Reset your password',
@@ -91,7 +99,7 @@ export const en: PageTexts = {
     mailText: (where, minutes, link) =>
       `Someone, we hope you, asked to reset the password of the account with this address at ${where}.\n\nTo choose a new password, open this link within ${minutes} minutes. It works once:\n\n${link}\n\nIf it was not you, ignore this mail: your password stays as it is, and the link stops working by itself.`,
     changedSubject: 'Your password was changed',
-    changedText: (where, signedOut, resetPage) =>
-      `The password of your account at ${where} was just changed${signedOut ? ', and its other sessions were ended' : ''}. Your passkeys still work.\n\nIf it was you, there is nothing to do. If it was not, choose a new password at once, here:\n\n${resetPage}`,
+    changedText: (where, signedOut, resetPage, accountPage) =>
+      `The password of your account at ${where} was just changed${signedOut ? ', and its other sessions were ended' : ''}. Your passkeys still work; check that each is yours: ${accountPage}\n\nIf it was you, there is nothing to do. If it was not, choose a new password at once, here:\n\n${resetPage}`,
   },
 };

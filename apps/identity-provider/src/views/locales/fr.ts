@@ -86,6 +86,14 @@ export const fr: PageTexts = {
     'profile.full': { display_name: 'Profil et contacts', description: 'Votre e-mail, votre téléphone, vos adresses de portefeuille et vos comptes liés.' },
     'data.read': { display_name: 'Données du service', description: 'Votre score de vérification et si vous utilisez le service.' },
   },
+  passkeyMails: {
+    addedSubject: 'Une clé d’accès a été ajoutée à votre compte',
+    addedText: (where, name, accountPage) =>
+      `La clé d’accès « ${name} » vient d’être ajoutée à votre compte sur ${where}. Elle vous connecte comme votre mot de passe.\n\nSi c’était vous, il n’y a rien à faire. Sinon, retirez-la et changez votre mot de passe tout de suite :\n\n${accountPage}`,
+    removedSubject: 'Une clé d’accès a été retirée de votre compte',
+    removedText: (where, name, accountPage) =>
+      `La clé d’accès « ${name} » vient d’être retirée de votre compte sur ${where}.\n\nSi ce n’était pas vous, connectez-vous, vérifiez vos clés d’accès et changez votre mot de passe :\n\n${accountPage}`,
+  },
   passwordReset: {
     forgot: 'Mot de passe oublié ?',
     requestTitle: 'Réinitialiser votre mot de passe',
@@ -116,7 +124,7 @@ export const fr: PageTexts = {
     mailText: (where, minutes, link) =>
       `Quelqu’un, vous sans doute, a demandé à réinitialiser le mot de passe du compte lié à cette adresse chez ${where}.\n\nPour choisir un nouveau mot de passe, ouvrez ce lien dans les ${minutes} minutes. Il ne sert qu’une fois :\n\n${link}\n\nSi ce n’était pas vous, ignorez cet e-mail : votre mot de passe reste le même, et le lien cesse de fonctionner de lui-même.`,
     changedSubject: 'Votre mot de passe a été modifié',
-    changedText: (where, signedOut, resetPage) =>
-      `Le mot de passe de votre compte chez ${where} vient d’être modifié${signedOut ? ', et ses autres sessions ont été fermées' : ''}. Vos clés d’accès fonctionnent toujours.\n\nSi c’était vous, il n’y a rien à faire. Sinon, choisissez tout de suite un nouveau mot de passe, ici :\n\n${resetPage}`,
+    changedText: (where, signedOut, resetPage, accountPage) =>
+      `Le mot de passe de votre compte chez ${where} vient d’être modifié${signedOut ? ', et ses autres sessions ont été fermées' : ''}. Vos clés d’accès fonctionnent toujours ; vérifiez que chacune est la vôtre : ${accountPage}\n\nSi c’était vous, il n’y a rien à faire. Sinon, choisissez tout de suite un nouveau mot de passe, ici :\n\n${resetPage}`,
   },
 };

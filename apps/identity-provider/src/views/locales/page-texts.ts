@@ -73,6 +73,13 @@ export interface PageTexts {
   lastSignInMethod: string;
   passkeysNeedScript: string;
   scopes: Record<Scope, { display_name: string; description: string }>;
+  /** The mails that tell an account's owner a passkey was added or removed (`where`: the provider and host). */
+  passkeyMails: {
+    addedSubject: string;
+    addedText: (where: string, name: string, accountPage: string) => string;
+    removedSubject: string;
+    removedText: (where: string, name: string, accountPage: string) => string;
+  };
   /** Resetting a forgotten password: the sign-in pages' link, the request form, the page a mailed link opens, and both mails. */
   passwordReset: PasswordResetTexts;
 }
@@ -106,5 +113,5 @@ export interface PasswordResetTexts {
   mailSubject: string;
   mailText: (where: string, minutes: number, link: string) => string;
   changedSubject: string;
-  changedText: (where: string, signedOut: boolean, resetPage: string) => string;
+  changedText: (where: string, signedOut: boolean, resetPage: string, accountPage: string) => string;
 }
