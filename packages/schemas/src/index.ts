@@ -34,6 +34,7 @@ export {
 } from './queries.js';
 export { GRANT_TYPES, ZGrantType, grantTypesFor, grantTypesInWords, type GrantType } from './grant-types.js';
 export * from './oauth.js';
+export * from './sessions.js';
 export * from './developer.js';
 export * from './discovery.js';
 export * from './credentials.js';
