@@ -158,11 +158,15 @@ export class RedisStore implements Store {
 
   constructor(private readonly options: RedisStoreOptions) {
     this.ns = options.namespace;
+    const target = redisTarget(options.url);
+    this.cluster = target.kind === 'cluster';
     const connection: RedisOptions = {
       // Fail fast while disconnected: callers decide between failing open and failing closed.
       enableOfflineQueue: false,
       maxRetriesPerRequest: 1,
-      commandTimeout: options.commandTimeoutMs ?? 1_000,
+      // On a cluster a command may follow a MOVED or ASK redirection, or wait out a failover's retry
+      // delay, before its answer: it gets twice one server's time.
+      commandTimeout: options.commandTimeoutMs ?? (this.cluster ? 2_000 : 1_000),
       connectTimeout: 2_000,
       // How long a dropped connection's socket may linger: ioredis keeps a timer that long even for
       // a socket already closed (reconnecting), which held processes and test workers open.
@@ -170,8 +174,6 @@ export class RedisStore implements Store {
       retryStrategy: (times) => Math.min(100 * 2 ** times, 2_000),
       lazyConnect: false,
     };
-    const target = redisTarget(options.url);
-    this.cluster = target.kind === 'cluster';
     // Commands that concurrent requests issue in one turn of the event loop go out in one write:
     // under load a system call per command was a sixth of a user-token request (docs/benchmarks.md).
     // While Redis stalls, a command queued behind a pipeline in flight waits for it to time out

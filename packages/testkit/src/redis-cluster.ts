@@ -79,11 +79,28 @@ export async function startRedisCluster(primaries = 3): Promise<StartedRedisClus
       const node = nodes.find((n) => n.port === port)!;
       node.process.child.kill('SIGKILL');
       await node.process.exited;
-      await whole(
-        cli,
-        nodes.filter((n) => n !== node),
-        primaries,
+      const alive = nodes.filter((n) => n !== node);
+      // Until every node has marked it failed and maps no slot to it: right after the kill the
+      // others have not noticed yet, and would still call the cluster whole.
+      await waitFor(
+        async () => {
+          for (const n of alive) {
+            const known = await cli(n.port, 'cluster', 'nodes').catch(() => '');
+            const flags =
+              known
+                .split('\n')
+                .find((l) => l.includes(`:${port}@`))
+                ?.split(' ')[2] ?? '';
+            if (!flags.split(',').includes('fail')) return false;
+            const slots = JSON.parse((await cli(n.port, '--json', 'cluster', 'slots').catch(() => '')) || '[]') as [number, number, [string, number]][];
+            if (slots.some((range) => range[2][1] === port)) return false;
+          }
+          return true;
+        },
+        30_000,
+        `the cluster to fail over from ${port}`,
       );
+      await whole(cli, alive, primaries);
     },
     stop,
   };
