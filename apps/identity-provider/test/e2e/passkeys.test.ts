@@ -83,6 +83,19 @@ async function authorizeUrl(email: string) {
   return url.toString();
 }
 
+/** A person signed in with a password on the account page who has just added a passkey there, in a browser with an authenticator. */
+async function withNewPasskey(name?: string) {
+  const user = await newUser();
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await withAuthenticator(context, page);
+  await signInWithPassword(page, user.email);
+  if (name) await page.getByLabel('Name of the new passkey (optional)').fill(name);
+  await page.getByRole('button', { name: 'Add a passkey' }).click();
+  await page.getByText(name ?? 'Passkey 1', { exact: true }).waitFor();
+  return { user, context, page };
+}
+
 const latestSession = (userId: string) => db.session.findFirstOrThrow({ where: { userId }, orderBy: { createdAt: 'desc' } });
 
 describe('passkeys on the hosted pages', () => {
@@ -120,14 +133,7 @@ describe('passkeys on the hosted pages', () => {
   });
 
   it('steps up: a password session asked for acr phr signs in again with the passkey, and the id_token says phr', async () => {
-    const user = await newUser();
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    await withAuthenticator(context, page);
-    await signInWithPassword(page, user.email);
-    await page.getByLabel('Name of the new passkey (optional)').fill('Phone');
-    await page.getByRole('button', { name: 'Add a passkey' }).click();
-    await page.getByText('Phone', { exact: true }).waitFor();
+    const { user, context, page } = await withNewPasskey('Phone');
 
     const org = await createOrg({ db, now: () => new Date() }, { name: 'Step-up Bank', ownerEmail: user.email });
     const client = await createClient(
@@ -164,13 +170,7 @@ describe('passkeys on the hosted pages', () => {
   });
 
   it('signs in from the email field’s autofill (conditional mediation) where the browser offers it', async () => {
-    const user = await newUser();
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    await withAuthenticator(context, page);
-    await signInWithPassword(page, user.email);
-    await page.getByRole('button', { name: 'Add a passkey' }).click();
-    await page.getByText('Passkey 1', { exact: true }).waitFor();
+    const { user, context, page } = await withNewPasskey();
     await context.clearCookies();
     await page.goto(`${idp.issuer}/account`);
     const conditional = await page.evaluate(() => PublicKeyCredential.isConditionalMediationAvailable?.() ?? false);
@@ -183,12 +183,7 @@ describe('passkeys on the hosted pages', () => {
   });
 
   it('deletes a passkey on the account page, after which the API lists none', async () => {
-    const user = await newUser();
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    await withAuthenticator(context, page);
-    await signInWithPassword(page, user.email);
-    await page.getByRole('button', { name: 'Add a passkey' }).click();
+    const { context, page } = await withNewPasskey();
     await page.getByRole('button', { name: 'Delete Passkey 1' }).click();
     await page.getByText('You have no passkeys yet.').waitFor();
     // The page's own origin, cookie and all, as its script calls the API.
