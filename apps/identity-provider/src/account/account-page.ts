@@ -1,6 +1,6 @@
 import type { PasskeyView } from '@svc/schemas';
 import { passkeyScriptTag } from '../passkeys/page-script.js';
-import { passkeySignInBlock } from '../passkeys/sign-in-block.js';
+import { passkeySignInBlock } from '../passkeys/sign-in/sign-in-block.js';
 import type { Locale } from '../views/locales/locale.js';
 import { pageTexts } from '../views/locales/registry.js';
 import { accountHeader, escapeHtml as e, layout, type Provider } from '../views/pages.js';

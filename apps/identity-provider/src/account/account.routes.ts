@@ -1,7 +1,7 @@
 import { type Request, type Response, Router } from 'express';
 import { handle, methodNotAllowed } from '@svc/http';
 import { ZAccountSignInForm } from '@svc/schemas';
-import { listPasskeys } from '../passkeys/manage-passkeys.js';
+import { listPasskeys } from '../passkeys/manage/manage-passkeys.js';
 import type { PasskeyDeps } from '../passkeys/deps.js';
 import { passkeyScriptSource } from '../passkeys/page-script.js';
 import { issueLoginCsrf, requireLoginForm } from '../sessions/login-form.js';

@@ -5,7 +5,7 @@ import { forgotPasswordLink } from '../password-reset/reset-pages.js';
 import { pageTexts } from '../views/locales/registry.js';
 import { accountHeader, escapeHtml as e, layout, type Provider } from '../views/pages.js';
 import { passkeyScriptTag } from '../passkeys/page-script.js';
-import { passkeySignInBlock } from '../passkeys/sign-in-block.js';
+import { passkeySignInBlock } from '../passkeys/sign-in/sign-in-block.js';
 
 export function renderSignIn(input: {
   provider: Provider;

@@ -14,6 +14,8 @@ const WEBHOOK_TESTS_PER_ORGANIZATION_PER_HOUR = 1_200;
 // and all a stranger can make them receive.
 const PASSWORD_RESET_MAILS_PER_ADDRESS_PER_HOUR = 3;
 const PASSWORD_RESETS_PER_SOURCE_PER_HOUR = 20;
+/** Passkey challenges per source address per minute: each is kept five minutes, unauthenticated (a person needs one a sign-in). */
+export const PASSKEY_CHALLENGES_PER_SOURCE_PER_MINUTE = 120;
 // The client id is whatever the caller sent (any Unicode): hashed, so every key is plain ASCII.
 const tooManyFailures = (retryAfterSeconds: number) =>
   rateLimited(retryAfterSeconds, 'Too many failed requests for this client from this address; wait and try again');
@@ -129,6 +131,12 @@ export class RequestLimits {
   async signupMail(email: string): Promise<boolean> {
     const decision = await this.consume(`signup-mail:${sha256Hex(email)}`, SIGNUP_MAILS_PER_ADDRESS_PER_HOUR, 3600);
     return !decision || decision.allowed;
+  }
+
+  /** Passkey challenges (sign-in or registration) per source address per minute. */
+  async passkeyChallenges(source: string): Promise<void> {
+    const decision = await this.consume(`passkey-challenges:${limitSource(source)}`, PASSKEY_CHALLENGES_PER_SOURCE_PER_MINUTE, 60);
+    if (decision && !decision.allowed) throw rateLimited(decision.retryAfterSeconds, 'Too many passkey challenges from this address; try again shortly');
   }
 
   /**

@@ -1,4 +1,5 @@
 import type { CoreDeps } from '@svc/runtime';
+import type { RequestLimits } from '../limits/request-limits.js';
 import type { MailDeps } from '../mail/deps.js';
 import type { SessionCookieDeps } from '../sessions/session-cookie.js';
 
@@ -9,4 +10,5 @@ import type { SessionCookieDeps } from '../sessions/session-cookie.js';
  */
 export interface PasskeyDeps extends SessionCookieDeps, Pick<CoreDeps, 'store' | 'logger'>, Pick<MailDeps, 'mailer'> {
   passkeyScript: string;
+  limits: RequestLimits;
 }

@@ -4,13 +4,13 @@ import { ZAddPasskeyRequest, ZPasskeyParams, ZPasskeySignInRequest, ZRenamePassk
 import { requireSession, setSessionCookie } from '../sessions/session-cookie.js';
 import { SESSION_TTL_SECONDS } from '../sessions/sessions.js';
 import type { PasskeyDeps } from './deps.js';
-import { deletePasskey, listPasskeys, renamePasskey } from './manage-passkeys.js';
+import { deletePasskey, listPasskeys, renamePasskey } from './manage/manage-passkeys.js';
 import { PASSKEY_SCRIPT_PATH } from './page-script.js';
-import { signInOptions, signInWithPasskey } from './passkey-sign-in.js';
-import { addPasskey, registrationOptions } from './register-passkey.js';
-import { limitSignInChallenges } from './challenge-limit.js';
-import { mailPasskeyChange } from './passkey-mails.js';
-import { requireRecentSignIn } from './recent-sign-in.js';
+import { signInOptions, signInWithPasskey } from './sign-in/passkey-sign-in.js';
+import { addPasskey, registrationOptions } from './manage/register-passkey.js';
+import { limitChallenges } from './sign-in/challenge-limit.js';
+import { mailPasskeyChange } from './manage/passkey-mails.js';
+import { requireRecentSignIn } from './manage/recent-sign-in.js';
 
 /**
  * POST /v2/me/passkeys/registration-options   options to create a passkey (signed in)
@@ -24,7 +24,7 @@ export function passkeysRouter(deps: PasskeyDeps): Router {
   const router = Router();
   router
     .route('/v2/me/passkeys/registration-options')
-    .post(requireSession(deps, { csrf: true }), requireRecentSignIn(deps), limitSignInChallenges(deps), async (_req, res) => {
+    .post(requireSession(deps, { csrf: true }), requireRecentSignIn(deps), limitChallenges(deps), async (_req, res) => {
       res.json(await registrationOptions(deps, res.locals.session!));
     })
     .all(methodNotAllowed);
@@ -61,7 +61,7 @@ export function passkeysRouter(deps: PasskeyDeps): Router {
   // another site needs a CORS preflight that these paths never grant (no login CSRF).
   router
     .route('/auth/passkey/options')
-    .post(limitSignInChallenges(deps), async (_req, res) => {
+    .post(limitChallenges(deps), async (_req, res) => {
       res.json(await signInOptions(deps));
     })
     .all(methodNotAllowed);

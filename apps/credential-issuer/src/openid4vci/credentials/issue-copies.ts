@@ -14,8 +14,8 @@ import { allocateStatusIndex, BITSTRING_ENTRY } from '../../status-lists/status-
 import { CREDENTIALS_V2, UNDEFINED_TERMS_V2 } from '../../vc/document-loader.js';
 import { configurationById } from '../metadata/configurations.js';
 import { didJwkOf, type Holder } from './holder-proofs.js';
-import { issuedMdocDigest } from './mdoc.js';
-import { SIGNED_FORMATS } from './signed-formats.js';
+import { issuedMdocDigest } from './formats/mdoc.js';
+import { SIGNED_FORMATS } from './formats/signed-formats.js';
 import { tokenStatusListUrl } from './token-status-lists.js';
 
 /** What a credential is issued on: an offer, or a person's approval at the identity provider. */

@@ -12,7 +12,7 @@ import { exportJWK } from 'jose';
 import type { PresentationCheck } from '@svc/schemas';
 import { Refusal, refuse } from '../refusals.js';
 import { VERIFIED_HUMAN_DOCTYPE } from '@svc/schemas';
-import { mdocSignatureDigest } from '../../openid4vci/credentials/mdoc.js';
+import { mdocSignatureDigest } from '../../openid4vci/credentials/formats/mdoc.js';
 import { certificateIssuerNamed, leafNames, type TrustAnchors, trustedChain } from './trust.js';
 import { checkRequestedClaims } from './claim-paths.js';
 import type { FormatVerifier } from './presented.js';

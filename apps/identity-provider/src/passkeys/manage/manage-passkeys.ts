@@ -1,7 +1,7 @@
 import type { PasskeyView } from '@svc/schemas';
-import { lastSignInMethod, passkeyNotFound } from '../errors.js';
-import type { PasskeyDeps } from './deps.js';
-import { passkeyView } from './passkey-view.js';
+import { lastSignInMethod, passkeyNotFound } from '../../errors.js';
+import type { PasskeyDeps } from '../deps.js';
+import { passkeyView } from '../passkey-view.js';
 
 /** A person's passkeys, oldest first. */
 export async function listPasskeys(deps: Pick<PasskeyDeps, 'db'>, userId: string): Promise<PasskeyView[]> {

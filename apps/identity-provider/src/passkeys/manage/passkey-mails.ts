@@ -4,11 +4,11 @@
  * not undo by itself.
  */
 import type { Request } from 'express';
-import { mailOrigin, mailSubject, senderOf } from '../mail/mail-sender.js';
-import type { SessionUser } from '../sessions/sessions.js';
-import { pickLocale } from '../views/locales/locale.js';
-import { pageTexts } from '../views/locales/registry.js';
-import type { PasskeyDeps } from './deps.js';
+import { mailOrigin, mailSubject, senderOf } from '../../mail/mail-sender.js';
+import type { SessionUser } from '../../sessions/sessions.js';
+import { pickLocale } from '../../views/locales/locale.js';
+import { pageTexts } from '../../views/locales/registry.js';
+import type { PasskeyDeps } from '../deps.js';
 
 export function mailPasskeyChange(deps: PasskeyDeps, req: Request, user: SessionUser, change: 'added' | 'removed', name: string): void {
   const t = pageTexts(pickLocale(undefined, req.headers['accept-language'])).passkeyMails;

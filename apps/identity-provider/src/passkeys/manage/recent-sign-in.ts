@@ -6,7 +6,7 @@
  */
 import { HttpError } from '@svc/http';
 import type { RequestHandler } from 'express';
-import type { PasskeyDeps } from './deps.js';
+import type { PasskeyDeps } from '../deps.js';
 
 export const PASSKEY_CHANGE_WINDOW_SECONDS = 600;
 

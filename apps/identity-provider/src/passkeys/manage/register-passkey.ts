@@ -2,12 +2,12 @@ import { generateRegistrationOptions, verifyRegistrationResponse } from '@simple
 import { decodeClientDataJSON, isoBase64URL } from '@simplewebauthn/server/helpers';
 import { isUniqueViolation } from '@svc/db';
 import type { PasskeyView, RegistrationCredential } from '@svc/schemas';
-import { passkeyExists, passkeyRegistrationRefused } from '../errors.js';
-import type { SessionUser } from '../sessions/sessions.js';
+import { passkeyExists, passkeyRegistrationRefused } from '../../errors.js';
+import type { SessionUser } from '../../sessions/sessions.js';
 import { chainsToTrustedRoot } from './attestation.js';
-import { CHALLENGE_TTL_SECONDS, PasskeyChallenges } from './challenges.js';
-import type { PasskeyDeps } from './deps.js';
-import { passkeyView, userHandle } from './passkey-view.js';
+import { CHALLENGE_TTL_SECONDS, PasskeyChallenges } from '../challenges.js';
+import type { PasskeyDeps } from '../deps.js';
+import { passkeyView, userHandle } from '../passkey-view.js';
 
 // P-256 and Ed25519 first, RSA for the authenticators (Windows Hello) that have nothing else.
 const ALGORITHMS = [-7, -8, -257];

@@ -1,11 +1,11 @@
 import { generateAuthenticationOptions, verifyAuthenticationResponse } from '@simplewebauthn/server';
 import type { AuthenticationCredential, SignInAssurance } from '@svc/schemas';
-import { passkeyRefused } from '../errors.js';
-import { startSession } from '../sessions/sessions.js';
-import { CHALLENGE_TTL_SECONDS, PasskeyChallenges } from './challenges.js';
-import type { PasskeyDeps } from './deps.js';
+import { passkeyRefused } from '../../errors.js';
+import { startSession } from '../../sessions/sessions.js';
+import { CHALLENGE_TTL_SECONDS, PasskeyChallenges } from '../challenges.js';
+import type { PasskeyDeps } from '../deps.js';
 import { PasskeyAttempt } from './passkey-throttle.js';
-import { userHandle } from './passkey-view.js';
+import { userHandle } from '../passkey-view.js';
 
 const challenges = (deps: PasskeyDeps) => new PasskeyChallenges(deps.store.cache, () => deps.clock.now());
 

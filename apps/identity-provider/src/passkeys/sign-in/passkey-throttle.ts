@@ -1,7 +1,7 @@
 import type { BackoffPolicy, RateLimiter } from '@svc/kv';
 import { limitSource } from '@svc/http';
 import { sha256Hex } from '@svc/secrets';
-import { signInSlowedDown } from '../errors.js';
+import { signInSlowedDown } from '../../errors.js';
 
 /**
  * Failed passkey sign-ins slow further ones down, as failed passwords do (sessions/sign-in-throttle.ts),

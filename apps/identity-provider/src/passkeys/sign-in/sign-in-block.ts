@@ -1,5 +1,5 @@
-import type { PageTexts } from '../views/locales/page-texts.js';
-import { escapeHtml as e } from '../views/pages.js';
+import type { PageTexts } from '../../views/locales/page-texts.js';
+import { escapeHtml as e } from '../../views/pages.js';
 
 /**
  * "Sign in with a passkey", above a sign-in page's password form: hidden until the page's script

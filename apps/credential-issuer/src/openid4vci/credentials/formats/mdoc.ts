@@ -8,7 +8,7 @@
 import { createHash, randomBytes, sign } from 'node:crypto';
 import { cborEncode, Document, type MdocContext, parseIssuerSigned } from '@animo-id/mdoc';
 import type { JWK } from 'jose';
-import type { JwtSigningKey } from '../../keys/issuer-keys.js';
+import type { JwtSigningKey } from '../../../keys/issuer-keys.js';
 
 export interface MdocInput {
   doctype: string;

@@ -6,7 +6,7 @@
  */
 import { createHash, randomBytes, randomInt } from 'node:crypto';
 import { type JWK, SignJWT } from 'jose';
-import type { JwtSigningKey } from '../../keys/issuer-keys.js';
+import type { JwtSigningKey } from '../../../keys/issuer-keys.js';
 
 export const SD_JWT_VC_TYP = 'dc+sd-jwt';
 

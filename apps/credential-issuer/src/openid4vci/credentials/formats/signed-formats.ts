@@ -4,8 +4,8 @@
  * through the VC API's own path.)
  */
 import type { JWK } from 'jose';
-import type { JwtSigningKey } from '../../keys/issuer-keys.js';
-import { type CredentialConfiguration, vctOf } from '../metadata/configurations.js';
+import type { JwtSigningKey } from '../../../keys/issuer-keys.js';
+import { type CredentialConfiguration, vctOf } from '../../metadata/configurations.js';
 import { issueMdoc } from './mdoc.js';
 import { issueSdJwtVc } from './sd-jwt-vc.js';
 
