@@ -20,10 +20,13 @@ export interface SignInAssurance {
   amr: string[];
 }
 
-export const PASSWORD_SIGN_IN: SignInAssurance = { acr: 'pwd', amr: ['pwd'] };
-
 /** What each acr's sign-in records as amr (RFC 8176): a password; a passkey, software-held or attested hardware, with user verification. */
 export const AMR_OF: Record<Acr, string[]> = { pwd: ['pwd'], phr: ['swk', 'user'], phrh: ['hwk', 'user'] };
+
+/** A sign-in of `acr`, with the amr it records. */
+export const signedInAs = (acr: Acr): SignInAssurance => ({ acr, amr: AMR_OF[acr] });
+
+export const PASSWORD_SIGN_IN: SignInAssurance = signedInAs('pwd');
 
 /** A max_age past ten years is a typo, not a policy. */
 export const MAX_AGE_LIMIT = 10 * 365 * 86_400;

@@ -6,7 +6,7 @@
  * the verifier, as usual. Also the two things a test needs that time would otherwise bring: a data
  * window that has ended (E4010), and an access token that has expired (E4041).
  */
-import { AMR_OF, isUuid } from '@svc/schemas';
+import { isUuid, signedInAs } from '@svc/schemas';
 import type { z } from 'zod';
 import type { ZCreateTestAuthorizationRequest } from '@svc/schemas';
 import { approvalAnswer, approve, authorizationFor, checkAuthorizeRequest, createAuthorization } from '../authorize/authorizations.js';
@@ -58,8 +58,7 @@ export async function authorizeTestUser(deps: SandboxDeps, caller: SandboxCaller
         userId: user.id,
         palmVerified: user.palmVerified,
         authTime: new Date(now.getTime() - body.signed_in_seconds_ago * 1000),
-        acr: body.acr,
-        amr: AMR_OF[body.acr],
+        ...signedInAs(body.acr),
       },
       now,
     },

@@ -1,5 +1,5 @@
 import { generateAuthenticationOptions, verifyAuthenticationResponse } from '@simplewebauthn/server';
-import type { AuthenticationCredential, SignInAssurance } from '@svc/schemas';
+import { type AuthenticationCredential, type SignInAssurance, signedInAs } from '@svc/schemas';
 import { passkeyRefused } from '../../errors.js';
 import { startSession } from '../../sessions/sessions.js';
 import { CHALLENGE_TTL_SECONDS, PasskeyChallenges } from '../challenges.js';
@@ -10,8 +10,7 @@ import { userHandle } from '../passkey-view.js';
 const challenges = (deps: PasskeyDeps) => new PasskeyChallenges(deps.store.cache, () => deps.clock.now());
 
 /** RFC 8176: `hwk` only where attestation proved the key lives in hardware the operator trusts; user verification always. */
-const assuranceOf = (passkey: { attestedHardware: boolean }): SignInAssurance =>
-  passkey.attestedHardware ? { acr: 'phrh', amr: ['hwk', 'user'] } : { acr: 'phr', amr: ['swk', 'user'] };
+const assuranceOf = (passkey: { attestedHardware: boolean }): SignInAssurance => signedInAs(passkey.attestedHardware ? 'phrh' : 'phr');
 
 /**
  * A sign-in's challenge, with no credentials listed: the passkeys are discoverable, so the browser
