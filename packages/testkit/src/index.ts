@@ -89,4 +89,4 @@ export {
 export { authorizeThroughApi, type FlowClient } from './oauth-flow.js';
 export { type RedisClusterNode, startRedisCluster, type StartedRedisCluster } from './redis-cluster.js';
 export { signUpThroughOutbox, type SignedUp } from './developer-sign-up.js';
-export { canStartPostgresReplica, postgresBinaries, startPostgresReplica, type StartedPostgresReplica } from './pg-replica.js';
+export { canStartPostgresReplica, postgresBinaries, startPostgresReplica, type StartedPostgresReplica, windowPassed } from './pg-replica.js';

@@ -148,3 +148,16 @@ export async function startPostgresReplica(): Promise<StartedPostgresReplica> {
     stop,
   };
 }
+
+/**
+ * Until an organization's read-after-write window is over, asking where its read would go (which
+ * touches no replica). The window counts from before the write began, so a slow write eats into
+ * it: a test waits it out rather than sleeping a fixed time.
+ */
+export async function windowPassed(reads: { target(organizationId: string): Promise<string> }, organizationId: string): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  while ((await reads.target(organizationId)) === 'primary') {
+    if (Date.now() > deadline) throw new Error('the read-after-write window never passed');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

@@ -3,7 +3,7 @@
 // down. The fallback is tested everywhere; the replica itself where this machine can make one.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createPrismaClient, type Db, migrate } from '@svc/db';
-import { canStartPostgresReplica, freePort, type StartedPostgresReplica, startPostgresReplica, testDb } from '@svc/testkit';
+import { canStartPostgresReplica, freePort, windowPassed, type StartedPostgresReplica, startPostgresReplica, testDb } from '@svc/testkit';
 import request from 'supertest';
 import { arrangeOrg, buildIssuer, issueAsIssuer, SUBJECT } from '../helpers.js';
 
@@ -33,7 +33,7 @@ describe('GET /credentials with a replica that refuses connections', () => {
   let issuer: ReturnType<typeof buildIssuer>;
   beforeAll(async () => {
     db = testDb();
-    issuer = buildIssuer({ DATABASE_READ_URL: `postgresql://postgres@127.0.0.1:${await freePort()}/postgres`, DATABASE_READ_AFTER_WRITE_SECONDS: '1' });
+    issuer = buildIssuer({ DATABASE_READ_URL: `postgresql://postgres@127.0.0.1:${await freePort()}/postgres`, DATABASE_READ_AFTER_WRITE_SECONDS: '5' });
   });
   afterAll(async () => {
     await issuer.deps.close();
@@ -45,7 +45,7 @@ describe('GET /credentials with a replica that refuses connections', () => {
     const id = await issued(issuer, token.key);
     expect(await issuer.deps.reads.target(org.id)).toBe('primary');
     expect(await listedIds(issuer, token.key)).toEqual([id]);
-    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    await windowPassed(issuer.deps.reads, org.id);
     expect(await issuer.deps.reads.target(org.id)).toBe('replica');
     expect(await listedIds(issuer, token.key)).toEqual([id]);
   });
@@ -61,7 +61,7 @@ if (canStartPostgresReplica()) {
       pg = await startPostgresReplica();
       await migrate(pg.primaryUrl);
       db = createPrismaClient(pg.primaryUrl, { poolSize: 2 });
-      issuer = buildIssuer({ DATABASE_URL: pg.primaryUrl, DATABASE_READ_URL: pg.replicaUrl, DATABASE_READ_AFTER_WRITE_SECONDS: '1' });
+      issuer = buildIssuer({ DATABASE_URL: pg.primaryUrl, DATABASE_READ_URL: pg.replicaUrl, DATABASE_READ_AFTER_WRITE_SECONDS: '5' });
       await pg.caughtUp();
     }, 60_000);
     afterAll(async () => {
@@ -76,7 +76,7 @@ if (canStartPostgresReplica()) {
       await pg.pauseReplay();
       const id = await issued(issuer, token.key);
       expect(await listedIds(issuer, token.key)).toEqual([id]);
-      await new Promise((resolve) => setTimeout(resolve, 1_200));
+      await windowPassed(issuer.deps.reads, org.id);
       // The replica, paused, has not applied the issue: the list from there is behind.
       expect(await issuer.deps.reads.target(org.id)).toBe('replica');
       expect(await listedIds(issuer, token.key)).toEqual([]);

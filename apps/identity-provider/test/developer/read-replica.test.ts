@@ -8,7 +8,7 @@ import { createPrismaClient, type Db, migrate } from '@svc/db';
 import { createLogger } from '@svc/http';
 import { createStore } from '@svc/kv';
 import { ReplicaReads } from '@svc/runtime';
-import { canStartPostgresReplica, freePort, type StartedPostgresReplica, startPostgresReplica, testDb } from '@svc/testkit';
+import { canStartPostgresReplica, freePort, type StartedPostgresReplica, startPostgresReplica, testDb, windowPassed } from '@svc/testkit';
 import request from 'supertest';
 import { createApp } from '../../src/app.js';
 import { csrfField, fromOwnPage } from '../hosted-forms.js';
@@ -92,7 +92,7 @@ if (canStartPostgresReplica()) {
       idp = buildIdp({
         DATABASE_URL: pg.primaryUrl,
         DATABASE_READ_URL: pg.replicaUrl,
-        DATABASE_READ_AFTER_WRITE_SECONDS: '1',
+        DATABASE_READ_AFTER_WRITE_SECONDS: '5',
         CONSOLE_SIGNUP: 'open',
       });
     }, 60_000);
@@ -122,7 +122,7 @@ if (canStartPostgresReplica()) {
         { db: primaryDb, now: () => new Date() },
         { org: dev.organizationId, name: 'Made by the admin CLI', redirectUris: ['https://app.example/cb'], scopes: 'openid' },
       );
-      await new Promise((resolve) => setTimeout(resolve, 1_200));
+      await windowPassed(idp.deps.reads, dev.organizationId);
       expect(await idp.deps.reads.target(dev.organizationId)).toBe('replica');
       expect(await listed()).toEqual([firstClientId]);
       await pg.resumeReplay();
@@ -131,7 +131,7 @@ if (canStartPostgresReplica()) {
 
     it('keeps the console’s dashboard on the primary after a console action', async () => {
       await pg.pauseReplay();
-      await new Promise((resolve) => setTimeout(resolve, 1_200));
+      await windowPassed(idp.deps.reads, dev.organizationId);
       expect(await idp.deps.reads.target(dev.organizationId)).toBe('replica');
       // The console's pages are no operations of the API: driven on the bare app.
       const app = createApp(idp.deps);
