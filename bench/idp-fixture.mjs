@@ -63,3 +63,33 @@ export function issueTokens(issuer, fixture, count, scope = SCOPE) {
     count,
   );
 }
+
+const PRESETS = [
+  'age',
+  'age_over_18',
+  'age_over_21',
+  'nationality',
+  'country_of_residence',
+  'kyc_passed',
+  'document_country',
+  'kyc_last_updated_at',
+  'email',
+  'social_accounts',
+];
+/** A batch of ten presets and a five-check query, as the data benchmarks send them. */
+export const batchBody = JSON.stringify({ presets: PRESETS });
+export const queryBody = JSON.stringify({
+  query: {
+    policy: {
+      allOf: [
+        { claim: 'age', operator: '>=', value: 18 },
+        { claim: 'kyc_passed', operator: '==', value: true },
+      ],
+      anyOf: [
+        { claim: 'nationality', operator: 'in', value: ['DE', 'FR', 'IT'] },
+        { claim: 'country_of_residence', operator: '==', value: 'DE' },
+      ],
+      not: { claim: 'social_accounts[0].provider', operator: '==', value: 'myspace' },
+    },
+  },
+});

@@ -38,6 +38,24 @@ export async function issuerBench(permissions = 'credentials:issue') {
   return { database, token };
 }
 
+/** A palm-verified person's wallet and an API key allowed to verify it, limits out of a run's way. */
+export async function walletFixture(databaseUrl) {
+  const db = createPrismaClient(databaseUrl);
+  const ctx = { db, now: () => new Date() };
+  const wallet = '0x52908400098527886E0F7030069857D2E4169EE7';
+  await db.wallet.deleteMany({ where: { address: wallet } });
+  const owner = await createUser(ctx, {
+    email: `bench-${randomBytes(4).toString('hex')}@bench.example`,
+    password: 'bench password',
+    wallets: [wallet],
+    palmVerified: true,
+  });
+  const org = await createOrg(ctx, { name: 'Bench', ownerEmail: owner.email });
+  const key = await createApiKey(ctx, { org: org.id, permissions: 'wallet:verify', hourlyLimit: 10_000_000, burstLimit: 100_000 });
+  await db.$disconnect();
+  return { wallet, key: key.key };
+}
+
 /** DATABASE_URL when set, otherwise the embedded PostgreSQL under .data/bench (started and migrated). */
 export function benchDatabase() {
   return openLocalDatabase({ ...process.env, SVC_DATA_DIR: process.env.SVC_DATA_DIR ?? join(dataDir(), 'bench') });

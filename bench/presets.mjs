@@ -6,42 +6,13 @@
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { createFixture, issueTokens, startIdentityProvider } from './idp-fixture.mjs';
+import { batchBody, createFixture, issueTokens, queryBody, startIdentityProvider } from './idp-fixture.mjs';
 import { benchDatabase, helloWorlds, startTarget } from './lib.mjs';
 
 const { values } = parseArgs({ options: { seconds: { type: 'string', default: '8' } } });
 const seconds = Number(values.seconds);
 const connections = 50;
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
-
-const PRESETS = [
-  'age',
-  'age_over_18',
-  'age_over_21',
-  'nationality',
-  'country_of_residence',
-  'kyc_passed',
-  'document_country',
-  'kyc_last_updated_at',
-  'email',
-  'social_accounts',
-];
-const batchBody = JSON.stringify({ presets: PRESETS });
-const queryBody = JSON.stringify({
-  query: {
-    policy: {
-      allOf: [
-        { claim: 'age', operator: '>=', value: 18 },
-        { claim: 'kyc_passed', operator: '==', value: true },
-      ],
-      anyOf: [
-        { claim: 'nationality', operator: 'in', value: ['DE', 'FR', 'IT'] },
-        { claim: 'country_of_residence', operator: '==', value: 'DE' },
-      ],
-      not: { claim: 'social_accounts[0].provider', operator: '==', value: 'myspace' },
-    },
-  },
-});
 
 async function measure(name, url, options) {
   const result = await autocannon({ url, connections, duration: seconds, ...options });

@@ -5,14 +5,11 @@
 // the yardstick measured in the same run. Everything shares this machine's cores, so the figure is
 // what a second process buys here, not what a second machine would.
 //   npm run --silent -w @svc/bench replicas [-- --seconds 8]
-import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { createApiKey, createOrg, createUser } from '@svc/admin';
-import { createPrismaClient } from '@svc/db';
 import autocannon from 'autocannon';
 import { createFixture, issueTokens, startIdentityProvider } from './idp-fixture.mjs';
-import { benchDatabase, startTarget } from './lib.mjs';
+import { benchDatabase, startTarget, walletFixture } from './lib.mjs';
 
 const { values } = parseArgs({ options: { seconds: { type: 'string', default: '8' } } });
 const seconds = Number(values.seconds);
@@ -21,16 +18,7 @@ const here = (p) => fileURLToPath(new URL(p, import.meta.url));
 
 const database = await benchDatabase();
 const fixture = await createFixture(database.url);
-const db = createPrismaClient(database.url);
-const wallet = '0x52908400098527886E0F7030069857D2E4169EE7';
-await db.wallet.deleteMany({ where: { address: wallet } });
-const owner = await createUser(
-  { db, now: () => new Date() },
-  { email: `bench-${randomBytes(4).toString('hex')}@bench.example`, password: 'bench password', wallets: [wallet], palmVerified: true },
-);
-const org = await createOrg({ db, now: () => new Date() }, { name: 'Bench', ownerEmail: owner.email });
-const key = await createApiKey({ db, now: () => new Date() }, { org: org.id, permissions: 'wallet:verify', hourlyLimit: 10_000_000, burstLimit: 100_000 });
-await db.$disconnect();
+const { wallet, key } = await walletFixture(database.url);
 
 /** `connections` split over `urls`, loaded at once: the summed rate and the worst p99. */
 async function loadSplit(urls, headers) {
@@ -79,7 +67,7 @@ const verify = await scaling(
   `wallet-verify (${process.env.REDIS_URL ? 'Redis' : 'in-process'} limiter)`,
   () => startTarget(here('../apps/wallet-verify/dist/server.js'), { DATABASE_URL: database.url, LOG_LEVEL: 'warn' }),
   `/v1/human/verify?wallet_address=${wallet}`,
-  () => ({ 'X-SVC-API-Key': key.key }),
+  () => ({ 'X-SVC-API-Key': key }),
 );
 await database.close();
 

@@ -3,31 +3,16 @@
 // 127.0.0.1; every load is bounded in time. Uses DATABASE_URL/REDIS_URL when set, otherwise the
 // embedded PostgreSQL under .data/bench and the in-process store.
 //   npm run --silent -w @svc/bench wallet-verify [-- --seconds 10]
-import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { createApiKey, createOrg, createUser } from '@svc/admin';
-import { createPrismaClient } from '@svc/db';
-import { benchDatabase, load, printTable, startTarget } from './lib.mjs';
+import { benchDatabase, load, printTable, startTarget, walletFixture } from './lib.mjs';
 
 const { values } = parseArgs({ options: { seconds: { type: 'string', default: '10' } } });
 const seconds = Number(values.seconds);
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
 
 const database = await benchDatabase();
-const db = createPrismaClient(database.url);
-const ctx = { db, now: () => new Date() };
-const wallet = '0x52908400098527886E0F7030069857D2E4169EE7';
-await db.wallet.deleteMany({ where: { address: wallet } });
-const user = await createUser(ctx, {
-  email: `bench-${randomBytes(4).toString('hex')}@bench.example`,
-  password: 'bench password',
-  wallets: [wallet],
-  palmVerified: true,
-});
-const org = await createOrg(ctx, { name: 'Bench', ownerEmail: user.email });
-const key = await createApiKey(ctx, { org: org.id, permissions: 'wallet:verify', hourlyLimit: 10_000_000, burstLimit: 100_000 });
-await db.$disconnect();
+const { wallet, key } = await walletFixture(database.url);
 
 const rows = [];
 for (const [name, script, env, path, headers] of [
@@ -40,7 +25,7 @@ for (const [name, script, env, path, headers] of [
     here('../apps/wallet-verify/dist/server.js'),
     { DATABASE_URL: database.url, LOG_LEVEL: 'warn' },
     `/v1/human/verify?wallet_address=${wallet}`,
-    { 'X-SVC-API-Key': key.key },
+    { 'X-SVC-API-Key': key },
   ],
 ]) {
   const target = await startTarget(script, env);

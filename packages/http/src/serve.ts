@@ -20,15 +20,20 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
+/** Node.js before 24 makes Express's re-parenting of each request slow; 24 does not (see createHttpServer). */
+const REPARENTING_IS_SLOW = Number(process.versions.node.split('.')[0]) < 24;
+
 /**
- * An HTTP server for `app` whose requests and responses are born with the app's own prototypes.
- * Express otherwise re-parents every req and res (`Object.setPrototypeOf`) as it takes them, which
- * drops both objects out of V8's fast property access for the rest of the request: measured here,
- * that swap alone cost an Express hello-world two thirds of its throughput. Born right, the swap
- * is a no-op and Express behaves exactly as before.
+ * An HTTP server for `app`. Express re-parents every req and res (`Object.setPrototypeOf`) as it
+ * takes them. On Node.js 20 and 22 that drops both objects out of V8's fast property access for the
+ * rest of the request (measured here: an Express hello-world at a third of its throughput), so
+ * there requests and responses are born with the app's own prototypes and the swap is a no-op. On
+ * Node.js 24 the swap costs nothing and being born that way costs a fifth of a hello-world's CPU
+ * (measured side by side, `bench/hot-paths.mjs`), so there the server is node:http's own.
  */
 export function createHttpServer(app: Express): Server {
   if (!(app.request instanceof IncomingMessage) || !(app.response instanceof ServerResponse)) throw new TypeError('not an Express app');
+  if (!REPARENTING_IS_SLOW) return createServer(app);
   // node:http's request and response are function constructors, so these call them on `this`.
   function Request(this: IncomingMessage, socket: Socket) {
     IncomingMessage.call(this, socket);

@@ -18,17 +18,21 @@ function routers(): Router[] {
   later.route('/failing').get(() => {
     throw new Error('boom');
   });
+  const sectionFirst = Router();
+  sectionFirst.route('/:kind/odd').get((req, res) => void res.json({ by: 'parameter first', kind: req.params.kind }));
+  const sectioned = Router();
+  sectioned.route('/v2/things/:id').get((req, res) => void res.json({ by: 'sectioned', id: req.params.id }));
+  sectioned.route('/v2/things/:id/parts').post((req, res) => void res.json({ by: 'sectioned post', id: req.params.id }));
   const guarded = Router();
   guarded.use((req, res, next) => (req.headers['x-stop'] ? void res.status(403).json({ by: 'guard' }) : next()));
   guarded.route('/guarded').get((_req, res) => void res.json({ by: 'guarded' }));
   const last = Router();
   last.route('/after-guard').get((_req, res) => void res.json({ by: 'last' }));
-  return [templates, literal, later, guarded, last];
+  return [templates, literal, later, sectionFirst, sectioned, guarded, last];
 }
 
-function app(indexed: boolean): Express {
+function app(indexed: boolean, all = routers()): Express {
   const a = express();
-  const all = routers();
   if (indexed) a.use(routeIndex(all));
   for (const r of all) a.use(r);
   a.use((_req, res) => void res.status(404).json({ by: 'not found' }));
@@ -51,6 +55,14 @@ const REQUESTS: [string, string, Record<string, string>?][] = [
   ['get', '/after-guard'],
   ['get', '/after-guard', { 'x-stop': '1' }],
   ['get', '/nowhere'],
+  ['get', '/v2/things/7'],
+  ['get', '/V2/Things/8/'],
+  ['post', '/v2/things/9/parts'],
+  ['get', '/v2/things/9/parts'],
+  ['get', '/v2/odd'],
+  ['get', '/items/odd'],
+  ['get', '/v2/things'],
+  ['get', '/v2/elsewhere/1'],
 ];
 
 describe('routeIndex', () => {
@@ -63,5 +75,23 @@ describe('routeIndex', () => {
   it('sends a literal path straight to its router, and what answers there is the same route', async () => {
     const res = await request(app(true)).get('/answers');
     expect(res.body).toEqual({ by: 'literal', route: '/answers', baseUrl: '' });
+  });
+
+  it('sends a templated path to its router without offering it to the routers before', async () => {
+    const all = routers();
+    let offered = 0;
+    // Express calls a router's handle(req, res, next) when it offers it a request.
+    type Handle = (req: unknown, res: unknown, next: unknown) => unknown;
+    const first = all[0]! as unknown as { handle: Handle };
+    const handle = first.handle.bind(first);
+    first.handle = (req, res, next) => {
+      offered++;
+      return handle(req, res, next);
+    };
+    const res = await request(app(true, all)).get('/v2/things/7');
+    expect(res.body).toEqual({ by: 'sectioned', id: '7' });
+    expect(offered).toBe(0);
+    await request(app(false, all)).get('/v2/things/7');
+    expect(offered).toBe(1);
   });
 });

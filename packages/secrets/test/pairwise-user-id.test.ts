@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
+import { createCipheriv, randomUUID } from 'node:crypto';
 import { describe, expect, it } from '@jest/globals';
-import { isPairwiseUserId, pairwiseCandidates, pairwiseUserId } from '../src/index.js';
+import { deriveKey, isPairwiseUserId, pairwiseCandidates, pairwiseUserId } from '../src/index.js';
 
 const SECRET = 'pairwise-test-secret-5f1c9a7e3b2d8c6a4e0f1b3d';
 const [orgA, orgB] = [randomUUID(), randomUUID()];
@@ -25,5 +25,21 @@ describe('pairwise user ids', () => {
       expect(pairwiseCandidates(SECRET, orgA, pairwiseUserId(SECRET, orgB, user))).not.toContain(user);
     }
     expect(pairwiseCandidates(SECRET, orgA, randomUUID())).toEqual([]);
+  });
+
+  it('answers as a cipher made afresh would, call after call and past the organizations it keeps', () => {
+    // The one-block AES-256-ECB the ids are defined by, set up anew for each call.
+    const fresh = (org: string, user: string) => {
+      const block = createCipheriv('aes-256-ecb', deriveKey(SECRET, `pairwise-user-id:${org}`), null)
+        .setAutoPadding(false)
+        .update(Buffer.from(user.replace(/-/g, ''), 'hex'));
+      block[6] = (block[6]! & 0x0f) | 0x80;
+      block[8] = (block[8]! & 0x3f) | 0x80;
+      return block.toString('hex');
+    };
+    const user = randomUUID();
+    const orgs = Array.from({ length: 10_050 }, () => randomUUID());
+    for (const org of [orgA, ...orgs, orgA, orgs[0]!]) expect(pairwiseUserId(SECRET, org, user).replace(/-/g, '')).toBe(fresh(org, user));
+    for (let i = 0; i < 20; i++) expect(pairwiseCandidates(SECRET, orgs[0]!, pairwiseUserId(SECRET, orgs[0]!, user))).toContain(user);
   });
 });
