@@ -1,14 +1,14 @@
 // Where a token request's CPU goes, in CPU milliseconds per answered request (cpu.mjs): the
 // target's threads, PostgreSQL, Redis and the load generator, beside oidc-provider's grant.
-//   npm run --silent -w @svc/bench cpu-budget [-- --seconds 8]
+//   npm run --silent -w @svc/bench cpu-budget [-- --seconds 8] [--profile DIR: the identity provider's V8 profile]
 import { generateKeyPairSync, sign } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { measureCpu, printCpuTable } from './cpu.mjs';
+import { measureCpu, printCpuTable, profiledIn } from './cpu.mjs';
 import { createFixture, issueTokens, SCOPE, startIdentityProvider } from './idp-fixture.mjs';
 import { benchDatabase, startTarget } from './lib.mjs';
 
-const { values } = parseArgs({ options: { seconds: { type: 'string', default: '8' } } });
+const { values } = parseArgs({ options: { seconds: { type: 'string', default: '8' }, profile: { type: 'string' } } });
 const seconds = Number(values.seconds);
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
 const measure = (name, target, options) => measureCpu(name, target, options, seconds);
@@ -35,7 +35,7 @@ const rows = [];
 const database = await benchDatabase();
 const fixture = await createFixture(database.url);
 {
-  const target = await startIdentityProvider(database.url);
+  const target = await startIdentityProvider(database.url, profiledIn(values.profile));
   await issueTokens(target.url, fixture, 1);
   rows.push(
     await measure('identity-provider client user-token', target, {

@@ -5,7 +5,7 @@
 //   npm run --silent -w @svc/bench hot-paths [-- --seconds 8] [--only verify,userinfo] [--profile DIR]
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { measureCpu, printCpuTable } from './cpu.mjs';
+import { measureCpu, printCpuTable, profiledIn } from './cpu.mjs';
 import { batchBody, createFixture, issueTokens, queryBody, startIdentityProvider } from './idp-fixture.mjs';
 import { benchDatabase, startTarget, walletFixture } from './lib.mjs';
 
@@ -16,7 +16,7 @@ const seconds = Number(values.seconds);
 const only = values.only?.split(',');
 const wanted = (name) => !only || only.includes(name);
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
-const profiled = values.profile ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${values.profile}` } : {};
+const profiled = profiledIn(values.profile);
 const measure = (name, target, options) => measureCpu(name, target, options, seconds);
 
 const database = await benchDatabase();

@@ -15,6 +15,7 @@ import { PresetCache } from './data-access/preset-cache.js';
 import { Clients } from './clients/clients.js';
 import { VerifiedTokens } from './tokens/verified-tokens.js';
 import { GrantCache } from './tokens/grant-cache.js';
+import { RefreshRotations } from './tokens/refresh/refresh-tokens.js';
 import type { WebhookDeps } from './webhooks/deps.js';
 import type { WebhookDeliveryDeps } from './webhook-outbox/deliverer.js';
 import { announceDataWindowEnds } from './webhook-outbox/data-window-events.js';
@@ -96,6 +97,7 @@ export function buildDeps(config: Config, testClock?: Clock): AppDeps {
   const tokens = {
     db: core.db,
     sql: core.sql,
+    rotations: new RefreshRotations(core.sql),
     cache: core.store.cache,
     keys: signingKeys,
     issuer: config.issuer,

@@ -9,6 +9,7 @@ export {
   type PrismaOptions,
 } from './client.js';
 export { Sql, statement, type Statement } from './sql.js';
+export { CallGroups } from './call-groups.js';
 export { countStatements } from './statement-count.js';
 export { migrate, readMigrations, checksumOf, MigrationError, MIGRATIONS_DIR, type Migration, type MigrateResult } from './migrate.js';
 export { ChangeListener, type ChangeListenerOptions } from './change-listener.js';

@@ -3,6 +3,7 @@ import type { Cache } from '@svc/kv';
 import type { Clock } from '@svc/runtime';
 import type { SigningKeys } from '../keys/signing-keys.js';
 import type { GrantCache } from './grant-cache.js';
+import type { RefreshRotations } from './refresh/refresh-tokens.js';
 import type { VerifiedTokens } from './verified-tokens.js';
 import type { EnvironmentGuard } from '../environment/environment.js';
 
@@ -10,6 +11,8 @@ import type { EnvironmentGuard } from '../environment/environment.js';
 export interface TokenContext {
   db: Db;
   sql: Sql;
+  /** Refresh token rotations, grouped into one commit under load. */
+  rotations: RefreshRotations;
   cache: Cache;
   keys: SigningKeys;
   issuer: string;

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { sha256Hex } from '@svc/secrets';
 import { uniqueNamespace } from '@svc/testkit';
 import request from 'supertest';
 import { REFRESH_RETRY_SECONDS } from '../../src/tokens/refresh/refresh-retry.js';
@@ -102,5 +103,51 @@ describe('refresh tokens', () => {
       error_description: 'The refresh token was issued to another client',
       request_id: expect.any(String),
     });
+  });
+
+  it('rotates concurrent refreshes together, one statement for a group, each its own successor', async () => {
+    const a = await arrange(suite.db);
+    const app = await suite.db.application.findUniqueOrThrow({ where: { clientId: a.confidential.client_id } });
+    const presented: string[] = [];
+    for (let i = 0; i < 5; i++) presented.push((await tokensFor(a)).token.refresh_token);
+    const sql = suite.idp.deps.sql;
+    const groups: number[] = [];
+    const rows = sql.rows.bind(sql);
+    sql.rows = ((s, values) => {
+      if (s.name === 'refresh_token_rotate_group') groups.push((values[0] as string[]).length);
+      return rows(s, values);
+    }) as typeof sql.rows;
+    const now = new Date();
+    const rotation = (token: string, successor: string) => ({
+      presentedHash: sha256Hex(token),
+      applicationId: app.id,
+      jkt: null,
+      asked: null,
+      tokenHash: sha256Hex(successor),
+      binding: null,
+      now,
+      expiresAt: new Date(now.getTime() + 60_000),
+    });
+    try {
+      // Asked for in one tick: the first goes alone, the rest wait for it and go as one group (the
+      // first token's second presentation among them, after the first's rotation was committed).
+      const rotations = suite.idp.deps.tokens.rotations;
+      const answers = await Promise.all([
+        ...presented.map((token, i) => rotations.rotate(rotation(token, `successor ${i} ${now.getTime()}`))),
+        rotations.rotate(rotation(presented[0]!, `again ${now.getTime()}`)),
+        rotations.rotate(rotation('svcrt_never_issued', `nothing ${now.getTime()}`)),
+      ]);
+      expect(groups).toEqual([1, 6]);
+      expect(answers.slice(0, 5).map((r) => r?.issuedScopes?.length)).toEqual(Array(5).fill(expect.any(Number)));
+      // The second presentation found the first's rotation: not rotated again, and it says when.
+      expect(answers[5]).toMatchObject({ issuedScopes: null, rotatedAt: now });
+      expect(answers[6]).toBeUndefined();
+      for (let i = 0; i < 5; i++) {
+        expect(await suite.db.refreshToken.findUnique({ where: { tokenHash: sha256Hex(`successor ${i} ${now.getTime()}`) } })).not.toBeNull();
+      }
+      expect(await suite.db.refreshToken.findUnique({ where: { tokenHash: sha256Hex(`again ${now.getTime()}`) } })).toBeNull();
+    } finally {
+      sql.rows = rows;
+    }
   });
 });

@@ -3,7 +3,7 @@ import { sha256Hex } from '@svc/secrets';
 import { invalidGrant, invalidRequest, invalidScope } from '../../errors.js';
 import type { Application } from '../../clients/application.js';
 import type { TokenContext } from '../token-context.js';
-import { rotateRefreshToken, type PresentedRefreshToken, readRefreshToken } from '../refresh/refresh-tokens.js';
+import { type PresentedRefreshToken, readRefreshToken } from '../refresh/refresh-tokens.js';
 import { recallRotation, rememberRotation } from '../refresh/refresh-retry.js';
 import type { TokenGrant } from './token-grant.js';
 import {
@@ -64,8 +64,8 @@ async function refusal(
 
 /**
  * Rotation in one round trip: one statement checks the presented token and its grant, marks it
- * rotated, stores its successor and stamps the authorization, all or nothing. Its answer says why
- * when nothing was rotated. A public client is charged only once its token proved valid, so its
+ * rotated, stores its successor and stamps the authorization, all or nothing (with the rotations of
+ * concurrent requests, RefreshRotations). Its answer says why when nothing was rotated. A public client is charged only once its token proved valid, so its
  * token is read (and its budget charged) first.
  */
 async function refresh(ctx: TokenContext, app: Application, input: { refreshToken: string; scope?: string | undefined }, grant: TokenRequestTerms) {
@@ -97,7 +97,7 @@ async function refresh(ctx: TokenContext, app: Application, input: { refreshToke
   }
   const refreshToken = newRefreshToken(ctx);
   const successorHash = sha256Hex(refreshToken);
-  const row = await rotateRefreshToken(ctx.sql, {
+  const row = await ctx.rotations.rotate({
     presentedHash,
     applicationId: app.id,
     jkt: grant.jkt ?? null,

@@ -1,4 +1,4 @@
-import { type Sql, statement } from '@svc/db';
+import { CallGroups, type Sql, statement } from '@svc/db';
 
 /** A presented refresh token with what its rotation depends on. */
 export interface PresentedRefreshToken {
@@ -22,39 +22,51 @@ export interface PresentedRefreshToken {
 }
 
 const PRESENTED = `
-  SELECT r.id, r."authorizationId", r.scopes, r."dpopJkt", r."expiresAt", r."rotatedAt", r."revokedAt", r."familyId",
-         a."applicationId", a.status::text AS status, a."userId", a."authTime", a.acr, a.amr, a."sessionId", a."authorizationDetails"
-  FROM "RefreshToken" r JOIN "Authorization" a ON a.id = r."authorizationId"
-  WHERE r."tokenHash" = $1`;
+  r.id, r."authorizationId", r.scopes, r."dpopJkt", r."expiresAt", r."rotatedAt", r."revokedAt", r."familyId",
+  a."applicationId", a.status::text AS status, a."userId", a."authTime", a.acr, a.amr, a."sessionId", a."authorizationDetails"`;
 
-const read = statement<PresentedRefreshToken>('refresh_token_read', `SELECT *, NULL::text[] AS "issuedScopes" FROM (${PRESENTED}) p`);
+const read = statement<PresentedRefreshToken>(
+  'refresh_token_read',
+  `SELECT ${PRESENTED}, NULL::text[] AS "issuedScopes"
+  FROM "RefreshToken" r JOIN "Authorization" a ON a.id = r."authorizationId" WHERE r."tokenHash" = $1`,
+);
 
-// $1 presented hash, $2 client, $3 now, $4 proof's key thumbprint, $5 narrowed scopes (null: all),
-// $6 successor's hash, $7 successor's binding, $8 successor's expiry. The conditions of "granted"
-// are the ones `refusal` in tokens.ts checks, so a refusal can always say why.
-const rotate = statement<PresentedRefreshToken>(
-  'refresh_token_rotate',
-  `WITH presented AS (${PRESENTED}
+// One row per rotation asked for, in order: $1 presented hashes, $2 clients, $3 times, $4 proofs' key
+// thumbprints, $5 narrowed scopes as JSON arrays (null: all), $6 successors' hashes, $7
+// successors' bindings, $8 successors' expiries. The conditions of "granted" are the ones `refusal`
+// in grants/refresh-token.ts checks, so a refusal can always say why. A presented hash appears at
+// most once (CallGroups keys by it).
+const rotate = statement<PresentedRefreshToken & { n: string | null }>(
+  'refresh_token_rotate_group',
+  `WITH asked AS (
+    SELECT i.*, CASE WHEN i.narrowed IS NULL THEN NULL ELSE ARRAY(SELECT jsonb_array_elements_text(i.narrowed::jsonb)) END AS scopes
+    FROM unnest($1::text[], $2::uuid[], $3::timestamptz[], $4::text[], $5::text[], $6::text[], $7::text[], $8::timestamptz[])
+      WITH ORDINALITY AS i(presented_hash, application_id, at, jkt, narrowed, successor_hash, binding, expires_at, n)
+  ), presented AS (
+    SELECT i.n, ${PRESENTED}
+    FROM asked i JOIN "RefreshToken" r ON r."tokenHash" = i.presented_hash JOIN "Authorization" a ON a.id = r."authorizationId"
   ), granted AS (
-    SELECT p.*, ARRAY(SELECT s FROM unnest(p.scopes) WITH ORDINALITY AS u(s, i) WHERE $5::text[] IS NULL OR s = ANY($5::text[]) ORDER BY i) AS successor
-    FROM presented p
-    WHERE p."applicationId" = $2::uuid AND p.status IN ('approved', 'consumed') AND p."expiresAt" > $3::timestamptz
-      AND (p."dpopJkt" IS NULL OR p."dpopJkt" = $4::text) AND ($5::text[] IS NULL OR $5::text[] <@ p.scopes)
+    SELECT p.*, i.at, i.successor_hash, i.binding, i.expires_at,
+           ARRAY(SELECT s FROM unnest(p.scopes) WITH ORDINALITY AS u(s, k) WHERE i.scopes IS NULL OR s = ANY(i.scopes) ORDER BY k) AS successor
+    FROM presented p JOIN asked i ON i.n = p.n
+    WHERE p."applicationId" = i.application_id AND p.status IN ('approved', 'consumed') AND p."expiresAt" > i.at
+      AND (p."dpopJkt" IS NULL OR p."dpopJkt" = i.jkt) AND (i.scopes IS NULL OR i.scopes <@ p.scopes)
   ), rotated AS (
-    UPDATE "RefreshToken" t SET "rotatedAt" = $3::timestamptz FROM granted g
+    UPDATE "RefreshToken" t SET "rotatedAt" = g.at FROM granted g
     WHERE t.id = g.id AND t."rotatedAt" IS NULL AND t."revokedAt" IS NULL
     RETURNING t.id
   ), issued AS (
     INSERT INTO "RefreshToken" (id, "authorizationId", "familyId", "tokenHash", scopes, "dpopJkt", "expiresAt", "createdAt")
-    SELECT gen_random_uuid(), g."authorizationId", g."familyId", $6, g.successor, $7::text, $8::timestamptz, $3::timestamptz
-    FROM granted g WHERE EXISTS (SELECT 1 FROM rotated)
-    RETURNING scopes
+    SELECT gen_random_uuid(), g."authorizationId", g."familyId", g.successor_hash, g.successor, g.binding, g.expires_at, g.at
+    FROM granted g WHERE g.id IN (SELECT id FROM rotated)
+    RETURNING "tokenHash", scopes
   ), stamped AS (
-    UPDATE "Authorization" SET "lastTokenIssuedAt" = $3::timestamptz
-    WHERE id = (SELECT "authorizationId" FROM granted) AND EXISTS (SELECT 1 FROM rotated)
-    RETURNING id
+    UPDATE "Authorization" a SET "lastTokenIssuedAt" = g.at FROM granted g
+    WHERE a.id = g."authorizationId" AND g.id IN (SELECT id FROM rotated)
+    RETURNING a.id
   )
-  SELECT p.*, (SELECT scopes FROM issued) AS "issuedScopes" FROM presented p`,
+  SELECT p.*, (SELECT scopes FROM issued s WHERE s."tokenHash" = i.successor_hash) AS "issuedScopes"
+  FROM asked i LEFT JOIN presented p ON p.n = i.n ORDER BY i.n`,
 );
 
 export function readRefreshToken(sql: Sql, presentedHash: string): Promise<PresentedRefreshToken | undefined> {
@@ -72,7 +84,37 @@ export interface Rotation {
   expiresAt: Date;
 }
 
-/** Rotates the presented token if it and its grant are good; always answers what was presented (if anything). */
-export function rotateRefreshToken(sql: Sql, r: Rotation): Promise<PresentedRefreshToken | undefined> {
-  return sql.one(rotate, [r.presentedHash, r.applicationId, r.now.toISOString(), r.jkt, r.asked, r.tokenHash, r.binding, r.expiresAt.toISOString()]);
+/**
+ * Refresh token rotation, durable in PostgreSQL: a presented token and its grant checked, the token
+ * marked rotated, its successor stored and the authorization stamped, all or nothing. Rotations
+ * asked for while others are being committed go together in one statement and one commit
+ * (CallGroups): the commit per refresh was what bounded the grant's rate.
+ */
+export class RefreshRotations {
+  private readonly groups: CallGroups<Rotation, PresentedRefreshToken | undefined>;
+
+  constructor(sql: Sql) {
+    this.groups = new CallGroups(
+      async (rotations) => {
+        const column = <T>(of: (r: Rotation) => T) => rotations.map(of);
+        const rows = await sql.rows(rotate, [
+          column((r) => r.presentedHash),
+          column((r) => r.applicationId),
+          column((r) => r.now.toISOString()),
+          column((r) => r.jkt),
+          column((r) => (r.asked ? JSON.stringify(r.asked) : null)),
+          column((r) => r.tokenHash),
+          column((r) => r.binding),
+          column((r) => r.expiresAt.toISOString()),
+        ]);
+        return rows.map(({ n: _n, ...row }) => (row.authorizationId === null ? undefined : row));
+      },
+      (r) => r.presentedHash,
+    );
+  }
+
+  /** Rotates the presented token if it and its grant are good; always answers what was presented (if anything). */
+  rotate(rotation: Rotation): Promise<PresentedRefreshToken | undefined> {
+    return this.groups.call(rotation);
+  }
 }

@@ -1,0 +1,54 @@
+import { describe, expect, it } from '@jest/globals';
+import { CallGroups } from '../src/call-groups.js';
+
+/** A runner that records each group it is given and answers after the test lets it. */
+function recordingRunner(fail: (input: string) => boolean = () => false) {
+  const groups: string[][] = [];
+  const runGroup = async (inputs: string[]) => {
+    groups.push(inputs);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    if (inputs.some(fail)) throw new Error(`refused: ${inputs.join(',')}`);
+    return inputs.map((input) => `done ${input}`);
+  };
+  return { groups, runGroup };
+}
+
+describe('CallGroups', () => {
+  it('sends a lone call at once, and the calls that arrive meanwhile together as the next group', async () => {
+    const { groups, runGroup } = recordingRunner();
+    const calls = new CallGroups(runGroup, (input) => input);
+    const answers = await Promise.all(['a', 'b', 'c', 'd'].map((input) => calls.call(input)));
+    expect(answers).toEqual(['done a', 'done b', 'done c', 'done d']);
+    expect(groups).toEqual([['a'], ['b', 'c', 'd']]);
+  });
+
+  it('never puts two calls with one key in a group: the later goes in the next', async () => {
+    const { groups, runGroup } = recordingRunner();
+    const calls = new CallGroups(runGroup, (input) => input.split(':')[0]!);
+    await Promise.all(['x:1', 'y:1', 'x:2', 'z:1', 'x:3'].map((input) => calls.call(input)));
+    expect(groups).toEqual([['x:1'], ['y:1', 'x:2', 'z:1'], ['x:3']]);
+  });
+
+  it('keeps a group within its largest size', async () => {
+    const { groups, runGroup } = recordingRunner();
+    const calls = new CallGroups(runGroup, (input) => input, 2);
+    await Promise.all(['a', 'b', 'c', 'd', 'e'].map((input) => calls.call(input)));
+    expect(groups).toEqual([['a'], ['b', 'c'], ['d', 'e']]);
+  });
+
+  it('runs a failed group again call by call, so only the failing call fails', async () => {
+    const { groups, runGroup } = recordingRunner((input) => input === 'bad');
+    const calls = new CallGroups(runGroup, (input) => input);
+    const settled = await Promise.allSettled(['a', 'b', 'bad', 'c'].map((input) => calls.call(input)));
+    expect(settled.map((s) => (s.status === 'fulfilled' ? s.value : (s.reason as Error).message))).toEqual(['done a', 'done b', 'refused: bad', 'done c']);
+    expect(groups).toEqual([['a'], ['b', 'bad', 'c'], ['b'], ['bad'], ['c']]);
+  });
+
+  it('treats an answer of the wrong length as a failed group', async () => {
+    const calls = new CallGroups(
+      async (inputs: string[]) => (inputs.length > 1 ? [] : inputs),
+      (input) => input,
+    );
+    expect(await Promise.all(['a', 'b', 'c'].map((input) => calls.call(input)))).toEqual(['a', 'b', 'c']);
+  });
+});
