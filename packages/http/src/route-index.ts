@@ -22,23 +22,23 @@ const SECTIONED = /^\/[a-z0-9._-]+(\/?$|\/[a-z0-9._-]+(\/|$))/i;
 
 /**
  * Express offers a request to every router in turn, and each router to every route it holds: a
- * request for the last of fifteen routers walks all of them, and that walk was a tenth of a data
+ * request for the last of thirty routers walks all of them, and that walk was a tenth of a data
  * request's CPU. This sends a request straight to the router that would have answered it, found
  * with Express's own matchers: a path a route names literally (`/v2/userinfo`) from a table made at
  * start-up, any other (`/v2/presets/age_over_18`) by matching only the routes of its section (its
- * first two segments) and those whose section is a parameter, in Express's order. A request no
- * route matches, or one the chosen router passes on, walks the routers as before. Routers after the
- * first with a router-wide middleware (which every request walking past would have run) are never
- * skipped to.
+ * first two segments) and those whose section is a parameter, in Express's order. A router
+ * middleware that matches the path first (one at `/` matches every path; one at `/console` only
+ * those below it) would have run on the way: such a request, one no route matches and one the
+ * chosen router passes on walk the routers as before.
  */
 export function routeIndex(routers: Router[]): RequestHandler {
   const layers = (router: Router) => router.stack as unknown as RouteLayer[];
-  const routes: Route[] = [];
-  for (const router of routers) {
-    if (layers(router).some((layer) => !layer.route)) break;
-    for (const layer of layers(router)) routes.push({ layer, router });
-  }
-  const firstFor = (candidates: Route[], path: string) => candidates.find(({ layer }) => layer.match(path))?.router;
+  const routes: Route[] = routers.flatMap((router) => layers(router).map((layer) => ({ layer, router })));
+  // The router whose route would answer `path` first, unless a middleware would have run before it.
+  const firstFor = (candidates: Route[], path: string) => {
+    const first = candidates.find(({ layer }) => layer.match(path));
+    return first?.layer.route ? first.router : undefined;
+  };
 
   const owner = new Map<string, Router>();
   for (const { layer } of routes) {
@@ -47,7 +47,7 @@ export function routeIndex(routers: Router[]): RequestHandler {
     const first = firstFor(routes, path);
     if (first) owner.set(path, first);
   }
-  // Each section's candidates: its own routes and every route not confined to one section, in order.
+  // Each section's candidates: its own routes and every route or middleware not confined to one section, in order.
   const anywhere = routes.filter(({ layer }) => typeof layer.route?.path !== 'string' || !SECTIONED.test(layer.route.path));
   const sections = new Map<string, Route[]>();
   for (const route of routes) {

@@ -20,6 +20,9 @@ function routers(): Router[] {
   });
   const sectionFirst = Router();
   sectionFirst.route('/:kind/odd').get((req, res) => void res.json({ by: 'parameter first', kind: req.params.kind }));
+  const mounted = Router();
+  mounted.use('/area', (req, res, next) => (req.headers['x-stop'] ? void res.status(403).json({ by: 'area guard' }) : next()));
+  mounted.route('/area/inside').get((_req, res) => void res.json({ by: 'area' }));
   const sectioned = Router();
   sectioned.route('/v2/things/:id').get((req, res) => void res.json({ by: 'sectioned', id: req.params.id }));
   sectioned.route('/v2/things/:id/parts').post((req, res) => void res.json({ by: 'sectioned post', id: req.params.id }));
@@ -28,7 +31,7 @@ function routers(): Router[] {
   guarded.route('/guarded').get((_req, res) => void res.json({ by: 'guarded' }));
   const last = Router();
   last.route('/after-guard').get((_req, res) => void res.json({ by: 'last' }));
-  return [templates, literal, later, sectionFirst, sectioned, guarded, last];
+  return [templates, literal, later, sectionFirst, mounted, sectioned, guarded, last];
 }
 
 function app(indexed: boolean, all = routers()): Express {
@@ -63,6 +66,10 @@ const REQUESTS: [string, string, Record<string, string>?][] = [
   ['get', '/items/odd'],
   ['get', '/v2/things'],
   ['get', '/v2/elsewhere/1'],
+  ['get', '/area/inside'],
+  ['get', '/area/inside', { 'x-stop': '1' }],
+  ['get', '/area/elsewhere', { 'x-stop': '1' }],
+  ['get', '/v2/things/7', { 'x-stop': '1' }],
 ];
 
 describe('routeIndex', () => {
@@ -77,21 +84,22 @@ describe('routeIndex', () => {
     expect(res.body).toEqual({ by: 'literal', route: '/answers', baseUrl: '' });
   });
 
-  it('sends a templated path to its router without offering it to the routers before', async () => {
+  it('sends a templated path to its router without offering it to the routers before, past a middleware mounted elsewhere', async () => {
     const all = routers();
     let offered = 0;
     // Express calls a router's handle(req, res, next) when it offers it a request.
     type Handle = (req: unknown, res: unknown, next: unknown) => unknown;
-    const first = all[0]! as unknown as { handle: Handle };
-    const handle = first.handle.bind(first);
-    first.handle = (req, res, next) => {
-      offered++;
-      return handle(req, res, next);
-    };
+    for (const router of all.slice(0, 5) as unknown as { handle: Handle }[]) {
+      const handle = router.handle.bind(router);
+      router.handle = (req, res, next) => {
+        offered++;
+        return handle(req, res, next);
+      };
+    }
     const res = await request(app(true, all)).get('/v2/things/7');
     expect(res.body).toEqual({ by: 'sectioned', id: '7' });
     expect(offered).toBe(0);
     await request(app(false, all)).get('/v2/things/7');
-    expect(offered).toBe(1);
+    expect(offered).toBe(5);
   });
 });
