@@ -65,6 +65,7 @@ type PublicJwk = JsonWebKey & { kid?: string; x5c?: string[] };
 export class IssuerKeys {
   private cached: { key: IssuerKey; at: number } | undefined;
   private cachedJwt: { key: JwtSigningKey; at: number } | undefined;
+  private cachedJwks: { keys: PublicJwk[]; signer: JwtSigningKey } | undefined;
 
   constructor(
     private readonly db: Db,
@@ -149,9 +150,14 @@ export class IssuerKeys {
    * verifying after a rotation for as long as it is valid, and only its status says otherwise.
    */
   async jwtPublicKeys(): Promise<PublicJwk[]> {
-    await this.jwtSigner();
+    // Read again whenever the signer is: the set never lacks the key this replica signs with, and
+    // the public metadata costs PostgreSQL one read per refresh, not one per request.
+    const signer = await this.jwtSigner();
+    if (this.cachedJwks?.signer === signer) return this.cachedJwks.keys;
     const rows = await this.db.signingKey.findMany({ where: { service: 'credential-issuer', algorithm: 'ES256' }, orderBy: { activatesAt: 'desc' } });
-    return rows.map((r) => r.publicKey as PublicJwk);
+    const keys = rows.map((r) => r.publicKey as PublicJwk);
+    this.cachedJwks = { keys, signer };
+    return keys;
   }
 
   /** The newest active key of `algorithm`; on first start every algorithm's, however many replicas start at once. */
