@@ -11,17 +11,7 @@ import request from 'supertest';
 import { arrangeOrg, SUBJECT } from '../helpers.js';
 import { AGE, apiToken, db, issuer, offered, organizationId, useRunningIssuer } from '../openid4vci/running-issuer.js';
 import { newHolder, receive } from '../openid4vci/wallet.js';
-import {
-  answer,
-  credentialQuery,
-  dcApiAnswer,
-  encryptAnswer,
-  postAnswer,
-  presentMdoc,
-  presentSdJwtVc,
-  resolveDcApiRequest,
-  resolveRequest,
-} from './library-wallet.js';
+import { answer, dcApiAnswer, encryptAnswer, postAnswer, presentMdoc, presentSdJwtVc, resolveDcApiRequest, resolveRequest } from './library-wallet.js';
 
 useRunningIssuer();
 

@@ -18,7 +18,6 @@ import { checkRequestedClaims } from './claim-paths.js';
 import type { FormatVerifier } from './presented.js';
 
 const HASHES: Record<string, string> = { ES256: 'sha256', ES384: 'sha384', ES512: 'sha512' };
-const CURVES: Record<string, string> = { ES256: 'prime256v1', ES384: 'secp384r1', ES512: 'secp521r1' };
 
 const crypto: MdocContext['crypto'] = {
   random: (length) => new Uint8Array(randomBytes(length)),
