@@ -1,18 +1,22 @@
 // Where a token request's CPU goes, in CPU milliseconds per answered request (cpu.mjs): the
-// target's threads, PostgreSQL, Redis and the load generator, beside oidc-provider's grant.
+// target's threads, PostgreSQL, Redis and the load generator, beside oidc-provider's grants
+// (client_credentials, and its refresh grant for ours).
 //   npm run --silent -w @svc/bench cpu-budget [-- --seconds 8] [--profile DIR: the identity provider's V8 profile]
 import { generateKeyPairSync, sign } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { measureCpu, printCpuTable, profiledIn } from './cpu.mjs';
 import { createFixture, issueTokens, SCOPE, startIdentityProvider } from './idp-fixture.mjs';
-import { benchDatabase, startTarget } from './lib.mjs';
+import { benchDatabase, oidcProviderRefreshRequests, refreshGrantRequests, startTarget } from './lib.mjs';
 
 const { values } = parseArgs({ options: { seconds: { type: 'string', default: '8' }, profile: { type: 'string' } } });
 const seconds = Number(values.seconds);
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
 const measure = (name, target, options) => measureCpu(name, target, options, seconds);
 
+// Our refresh rows are set against oidc-provider's refresh grant (the same work), the others
+// against its client_credentials.
+const OIDC_REFRESH = 'oidc-provider refresh grant';
 const rows = [];
 {
   const target = await startTarget(here('./targets/express-hello.mjs'));
@@ -30,6 +34,8 @@ const rows = [];
       body: 'grant_type=client_credentials&scope=api',
     }),
   );
+  const requests = await oidcProviderRefreshRequests(target.url, 100);
+  rows.push({ ...(await measure(OIDC_REFRESH, target, { url: `${target.url}/token`, requests })), versus: OIDC_REFRESH });
   await target.stop();
 }
 const database = await benchDatabase();
@@ -51,24 +57,8 @@ const fixture = await createFixture(database.url);
     ['identity-provider refresh, no id_token', SCOPE.replace('openid ', '')],
   ]) {
     const pool = (await issueTokens(target.url, fixture, 100, scope)).map((t) => t.refresh_token);
-    rows.push(
-      await measure(name, target, {
-        url: `${target.url}/oauth/token`,
-        requests: [
-          {
-            method: 'POST',
-            headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: fixture.basicAuth },
-            setupRequest: (req) => ({
-              ...req,
-              body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: pool.shift() ?? 'svcrt_pool_empty' }).toString(),
-            }),
-            onResponse: (status, body) => {
-              if (status === 200) pool.push(JSON.parse(body).refresh_token);
-            },
-          },
-        ],
-      }),
-    );
+    const requests = refreshGrantRequests(pool, fixture.basicAuth);
+    rows.push({ ...(await measure(name, target, { url: `${target.url}/oauth/token`, requests })), versus: OIDC_REFRESH });
   }
   await target.stop();
 }

@@ -86,9 +86,12 @@ export async function measureCpu(name, target, options, seconds) {
   };
 }
 
-/** The rows of measureCpu as a table, each rate also as a ratio of the row named `baseline`. */
+/**
+ * The rows of measureCpu as a table, each rate also as a ratio of the row named `baseline`, or of
+ * the row named by its own `versus` (a grant set against another server's same grant).
+ */
 export function printCpuTable(title, rows, baseline) {
-  const base = rows.find((r) => r.name === baseline);
+  const base = (r) => rows.find((b) => b.name === (r.versus ?? baseline));
   console.log(`\n${title}, ${cpus().length} cores, Node.js ${process.versions.node} (${new Date().toISOString()})`);
   console.log(
     `${'target'.padEnd(40)}${'req/s'.padStart(8)}${'× base'.padStart(8)}${'target'.padStart(8)}${'(loop'.padStart(7)}${'pool'.padStart(7)}${'other)'.padStart(7)}${'pg'.padStart(7)}${'redis'.padStart(7)}${'loadgen'.padStart(8)}${'sum'.padStart(7)}`,
@@ -97,10 +100,11 @@ export function printCpuTable(title, rows, baseline) {
   for (const r of rows) {
     const sum = r.target + r.postgres + r.redis + r.generator;
     console.log(
-      `${r.name.padEnd(40)}${r.rps.toFixed(0).padStart(8)}${(r.rps / base.rps).toFixed(2).padStart(8)}${f(r.target, 8)}${f(r.loop)}${f(r.pool)}${f(r.other)}${f(r.postgres)}${f(r.redis)}${f(r.generator, 8)}${f(sum)}${r.bad ? `  (${r.bad} non-2xx)` : ''}`,
+      `${r.name.padEnd(40)}${r.rps.toFixed(0).padStart(8)}${(r.rps / base(r).rps).toFixed(2).padStart(8)}${f(r.target, 8)}${f(r.loop)}${f(r.pool)}${f(r.other)}${f(r.postgres)}${f(r.redis)}${f(r.generator, 8)}${f(sum)}${r.bad ? `  (${r.bad} non-2xx)` : ''}`,
     );
   }
-  console.log("CPU ms per answered request; × base: req/s over the first row's.");
+  const against = [...new Set(rows.map((r) => r.versus).filter(Boolean))].map((name) => `, or over "${name}" for the rows set against it`).join('');
+  console.log(`CPU ms per answered request; × base: req/s over the row "${baseline}"${against}.`);
 }
 
 /** The environment that makes a target write a V8 CPU profile of its run into `dir` (none without). */

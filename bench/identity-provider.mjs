@@ -1,12 +1,13 @@
 // Token issuance (refresh grant, client user-token), GET /v2/userinfo and an action's proof, 50 connections each,
 // beside an Express handler that only parses the form and node oidc-provider issuing RS256 JWT
-// access tokens for client_credentials, all measured in this run.
+// access tokens for client_credentials and for its own refresh grant (rotation, id_token), all
+// measured in this run.
 //   npm run --silent -w @svc/bench identity-provider [-- --seconds 8]
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { createFixture, issueTokens, SCOPE, startIdentityProvider } from './idp-fixture.mjs';
-import { benchDatabase, helloWorlds, startTarget } from './lib.mjs';
+import { benchDatabase, helloWorlds, oidcProviderRefreshRequests, refreshGrantRequests, startTarget } from './lib.mjs';
 
 const { values } = parseArgs({ options: { seconds: { type: 'string', default: '8' } } });
 const seconds = Number(values.seconds);
@@ -16,7 +17,6 @@ const here = (p) => fileURLToPath(new URL(p, import.meta.url));
 const database = await benchDatabase();
 const fixture = await createFixture(database.url);
 const { user, client, basicAuth } = fixture;
-const form = (o) => new URLSearchParams(o).toString();
 
 async function load(url, options) {
   const result = await autocannon({ url, connections, duration: seconds, ...options });
@@ -24,6 +24,8 @@ async function load(url, options) {
   return { rps: result.requests.average, p99: result.latency.p99, bad: result.non2xx + result.errors };
 }
 
+const OIDC_CREDENTIALS = 'oidc-provider: client_credentials JWT';
+const OIDC_REFRESH = 'oidc-provider: refresh grant';
 const rows = [];
 const [hello, helloSvc] = await helloWorlds(async (name, url) => ({ name, ...(await load(url, {})) }));
 const stage = (s) => process.stderr.write(`[bench] ${s}\n`);
@@ -42,7 +44,7 @@ const stage = (s) => process.stderr.write(`[bench] ${s}\n`);
 {
   const target = await startTarget(here('./targets/oidc-provider.mjs'));
   rows.push({
-    name: 'oidc-provider: client_credentials JWT',
+    name: OIDC_CREDENTIALS,
     ...(await load(`${target.url}/token`, {
       method: 'POST',
       headers: {
@@ -51,6 +53,12 @@ const stage = (s) => process.stderr.write(`[bench] ${s}\n`);
       },
       body: 'grant_type=client_credentials&scope=api',
     })),
+  });
+  stage('oidc-provider: refresh grant');
+  rows.push({
+    name: OIDC_REFRESH,
+    versus: OIDC_REFRESH,
+    ...(await load(`${target.url}/token`, { requests: await oidcProviderRefreshRequests(target.url, connections * 2) })),
   });
   await target.stop();
 }
@@ -64,25 +72,9 @@ const stage = (s) => process.stderr.write(`[bench] ${s}\n`);
     ['identity-provider: refresh, no id_token', SCOPE.replace('openid ', '')],
   ]) {
     stage(`making refresh tokens (${scope})`);
-    // A pool of live refresh tokens: each request takes one and its answer puts the rotated one
-    // back, so no token is ever presented twice (which would revoke its family by design).
     const pool = (await issueTokens(issuer, fixture, connections * 2, scope)).map((t) => t.refresh_token);
     stage(name);
-    rows.push({
-      name,
-      ...(await load(`${issuer}/oauth/token`, {
-        requests: [
-          {
-            method: 'POST',
-            headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basicAuth },
-            setupRequest: (req) => ({ ...req, body: form({ grant_type: 'refresh_token', refresh_token: pool.shift() ?? 'svcrt_pool_empty' }) }),
-            onResponse: (status, body) => {
-              if (status === 200) pool.push(JSON.parse(body).refresh_token);
-            },
-          },
-        ],
-      })),
-    });
+    rows.push({ name, versus: OIDC_REFRESH, ...(await load(`${issuer}/oauth/token`, { requests: refreshGrantRequests(pool, basicAuth) })) });
   }
   rows.push({
     name: 'identity-provider: client user-token',
@@ -108,7 +100,9 @@ const stage = (s) => process.stderr.write(`[bench] ${s}\n`);
 }
 await database.close();
 const base = rows[0].rps;
-const oidcRps = rows[1].rps;
+// Each row over oidc-provider doing the same work: the refresh rows over its refresh grant, the
+// others over its client_credentials (one signature an answer, as the user-token).
+const oidcRps = (r) => rows.find((o) => o.name === (r.versus ?? OIDC_CREDENTIALS)).rps;
 rows.unshift(hello, helloSvc);
 console.log(`\nidentity-provider: ${connections} connections, ${seconds} s each (${new Date().toISOString()})`);
 console.log(
@@ -116,5 +110,6 @@ console.log(
 );
 for (const r of rows)
   console.log(
-    `${r.name.padEnd(40)}${r.rps.toFixed(0).padStart(8)}${String(r.p99).padStart(8)}${(r.rps / base).toFixed(2).padStart(16)}${(r.rps / oidcRps).toFixed(2).padStart(17)}${(r.rps / hello.rps).toFixed(2).padStart(9)}${r.bad ? `  (${r.bad} non-2xx)` : ''}`,
+    `${r.name.padEnd(40)}${r.rps.toFixed(0).padStart(8)}${String(r.p99).padStart(8)}${(r.rps / base).toFixed(2).padStart(16)}${(r.rps / oidcRps(r)).toFixed(2).padStart(17)}${(r.rps / hello.rps).toFixed(2).padStart(9)}${r.bad ? `  (${r.bad} non-2xx)` : ''}`,
   );
+console.log('× oidc-provider: the refresh rows over its refresh grant, the others over its client_credentials.');

@@ -101,6 +101,33 @@ export async function helloWorlds(measure) {
   return rows;
 }
 
+/**
+ * autocannon's `requests` for a refresh grant, ours or oidc-provider's, from `tokens`: a pool of
+ * live refresh tokens, each request takes one and its answer puts the rotated one back, so no token
+ * is ever presented twice (which would revoke its family, by design in both). `authorization`
+ * authenticates the client.
+ */
+export function refreshGrantRequests(tokens, authorization) {
+  const pool = [...tokens];
+  return [
+    {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization },
+      setupRequest: (req) => ({ ...req, body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: pool.shift() ?? 'pool_empty' }).toString() }),
+      onResponse: (status, body) => {
+        if (status === 200) pool.push(JSON.parse(body).refresh_token);
+      },
+    },
+  ];
+}
+
+/** The same for oidc-provider (targets/oidc-provider.mjs) at `url`: `count` refresh tokens its bench route mints. */
+export async function oidcProviderRefreshRequests(url, count) {
+  const res = await fetch(`${url}/bench/refresh-tokens?count=${count}`, { method: 'POST' });
+  if (!res.ok) throw new Error(`oidc-provider's refresh tokens: ${res.status} ${await res.text()}`);
+  return refreshGrantRequests(await res.json(), `Basic ${Buffer.from('bench-rp:bench-secret-bench-secret-bench-secret').toString('base64')}`);
+}
+
 /** Bounded load: `connections` for `seconds`, after a short warm-up. Fails loudly on any non-2xx. */
 export async function load(url, { connections = 50, seconds = 10, headers = {} } = {}) {
   await autocannon({ url, connections, duration: 2, headers });
