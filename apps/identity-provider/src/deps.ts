@@ -97,7 +97,7 @@ export function buildDeps(config: Config, testClock?: Clock): AppDeps {
   const tokens = {
     db: core.db,
     sql: core.sql,
-    rotations: new RefreshRotations(core.sql),
+    rotations: new RefreshRotations(core.sql, tokenStamps),
     cache: core.store.cache,
     keys: signingKeys,
     issuer: config.issuer,

@@ -3,7 +3,7 @@ import { sha256Hex } from '@svc/secrets';
 import { uniqueNamespace } from '@svc/testkit';
 import request from 'supertest';
 import { REFRESH_RETRY_SECONDS } from '../../src/tokens/refresh/refresh-retry.js';
-import { arrange, basic, buildIdp, issueTokens, useIdp } from '../helpers.js';
+import { arrange, basic, buildIdp, eventually, issueTokens, useIdp } from '../helpers.js';
 
 // Rotation, reuse detection and scope narrowing of refresh tokens (RFC 9700 §4.14), through HTTP.
 const suite = useIdp();
@@ -61,6 +61,20 @@ describe('refresh tokens', () => {
       .set('Authorization', basic(a.confidential.client_id, a.confidential.client_secret!))
       .send({ grant_type: 'refresh_token', refresh_token: results[0]!.body.refresh_token });
     expect(next.status).toBe(200);
+  });
+
+  it('stamps the authorization with the time of its last token, written within a second', async () => {
+    const a = await arrange(suite.db);
+    const { token } = await tokensFor(a);
+    const authorizationId = (await suite.db.refreshToken.findUniqueOrThrow({ where: { tokenHash: sha256Hex(token.refresh_token) } })).authorizationId;
+    const stamped = async () => (await suite.db.authorization.findUniqueOrThrow({ where: { id: authorizationId } })).lastTokenIssuedAt;
+    const before = await stamped();
+    const refreshed = await request(suite.idp.app)
+      .post('/oauth/token')
+      .set('Authorization', basic(a.confidential.client_id, a.confidential.client_secret!))
+      .send({ grant_type: 'refresh_token', refresh_token: token.refresh_token });
+    expect(refreshed.status).toBe(200);
+    await eventually(async () => ((await stamped())?.getTime() ?? 0) > (before?.getTime() ?? 0), 3_000);
   });
 
   it('narrows to the asked scopes in granted order, and the successor keeps only those', async () => {

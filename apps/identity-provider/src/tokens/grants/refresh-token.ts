@@ -64,8 +64,8 @@ async function refusal(
 
 /**
  * Rotation in one round trip: one statement checks the presented token and its grant, marks it
- * rotated, stores its successor and stamps the authorization, all or nothing (with the rotations of
- * concurrent requests, RefreshRotations). Its answer says why when nothing was rotated. A public client is charged only once its token proved valid, so its
+ * rotated and stores its successor, all or nothing (with the rotations of concurrent requests,
+ * RefreshRotations). Its answer says why when nothing was rotated. A public client is charged only once its token proved valid, so its
  * token is read (and its budget charged) first.
  */
 async function refresh(ctx: TokenContext, app: Application, input: { refreshToken: string; scope?: string | undefined }, grant: TokenRequestTerms) {

@@ -1,4 +1,4 @@
-import { CallGroups, type Sql, statement } from '@svc/db';
+import { CallGroups, type Sql, statement, type TimestampBatch } from '@svc/db';
 
 /** A presented refresh token with what its rotation depends on. */
 export interface PresentedRefreshToken {
@@ -60,10 +60,6 @@ const rotate = statement<PresentedRefreshToken & { n: string | null }>(
     SELECT gen_random_uuid(), g."authorizationId", g."familyId", g.successor_hash, g.successor, g.binding, g.expires_at, g.at
     FROM granted g WHERE g.id IN (SELECT id FROM rotated)
     RETURNING "tokenHash", scopes
-  ), stamped AS (
-    UPDATE "Authorization" a SET "lastTokenIssuedAt" = g.at FROM granted g
-    WHERE a.id = g."authorizationId" AND g.id IN (SELECT id FROM rotated)
-    RETURNING a.id
   )
   SELECT p.*, (SELECT scopes FROM issued s WHERE s."tokenHash" = i.successor_hash) AS "issuedScopes"
   FROM asked i LEFT JOIN presented p ON p.n = i.n ORDER BY i.n`,
@@ -86,14 +82,18 @@ export interface Rotation {
 
 /**
  * Refresh token rotation, durable in PostgreSQL: a presented token and its grant checked, the token
- * marked rotated, its successor stored and the authorization stamped, all or nothing. Rotations
- * asked for while others are being committed go together in one statement and one commit
- * (CallGroups): the commit per refresh was what bounded the grant's rate.
+ * marked rotated and its successor stored, all or nothing. Rotations asked for while others are
+ * being committed go together in one statement and one commit (CallGroups): the commit per refresh
+ * was what bounded the grant's rate. The authorization's "last token issued" time is bookkeeping,
+ * written in batches as the client user-token's is (`stamps`), not in the rotation.
  */
 export class RefreshRotations {
   private readonly groups: CallGroups<Rotation, PresentedRefreshToken | undefined>;
 
-  constructor(sql: Sql) {
+  constructor(
+    sql: Sql,
+    private readonly stamps: TimestampBatch,
+  ) {
     this.groups = new CallGroups(
       async (rotations) => {
         const column = <T>(of: (r: Rotation) => T) => rotations.map(of);
@@ -114,7 +114,9 @@ export class RefreshRotations {
   }
 
   /** Rotates the presented token if it and its grant are good; always answers what was presented (if anything). */
-  rotate(rotation: Rotation): Promise<PresentedRefreshToken | undefined> {
-    return this.groups.call(rotation);
+  async rotate(rotation: Rotation): Promise<PresentedRefreshToken | undefined> {
+    const row = await this.groups.call(rotation);
+    if (row?.issuedScopes) this.stamps.record(row.authorizationId, rotation.now);
+    return row;
   }
 }
