@@ -5,7 +5,7 @@
 // issuer and presents it anew to every request (its key binding or device signature is made here,
 // in the load generator, which shares the machine).
 //   npm run --silent -w @svc/bench presentation-verification [-- --format sd-jwt|mdoc --seconds 8 --connections 8]
-import { createHash } from 'node:crypto';
+import { createHash, sign } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
