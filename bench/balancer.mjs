@@ -5,7 +5,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isListening, waitFor } from '@svc/testkit/processes';
-import { freePort } from './lib.mjs';
+import { freePort, running } from './lib.mjs';
 
 /** HAProxy on a free port of 127.0.0.1, balancing over `urls` (http://127.0.0.1:port each). */
 export async function startBalancer(urls) {
@@ -34,13 +34,5 @@ ${servers}
   );
   const child = spawn('haproxy', ['-f', config, '-db'], { stdio: ['ignore', 'ignore', 'inherit'] });
   await waitFor(() => isListening(port), 10_000, `haproxy to listen on ${port}`);
-  return {
-    url: `http://127.0.0.1:${port}`,
-    pid: child.pid,
-    stop: () =>
-      new Promise((resolve) => {
-        child.once('exit', resolve);
-        child.kill('SIGTERM');
-      }),
-  };
+  return running(child, port);
 }

@@ -69,6 +69,11 @@ export async function startTarget(script, env = {}) {
   const port = await freePort();
   const child = fork(script, [], { env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
   await waitFor(() => isListening(port), 30_000, `${script} to listen on ${port}`);
+  return running(child, port);
+}
+
+/** A started child process listening on `port` of 127.0.0.1: its URL, its pid, and how to stop it. */
+export function running(child, port) {
   return {
     url: `http://127.0.0.1:${port}`,
     pid: child.pid,
