@@ -107,11 +107,7 @@ export function buildDeps(config: Config): AppDeps {
     // Type metadata this issuer serves, whose digests a credential's relatedResource may name: the
     // JSON-LD contexts and document loader, by contrast, live in vc/, which the signing threads load.
     ownResources: ownResources(config.publicUrl),
-    statusLists: new StatusListPublisher(
-      { db: core.db, reads: core.reads, pool, issuerKeys, clock: core.clock },
-      config.publicUrl,
-      config.STATUS_LIST_MAX_AGE_SECONDS * 1000,
-    ),
+    statusLists: new StatusListPublisher({ db: core.db, pool, issuerKeys, clock: core.clock }, config.publicUrl, config.STATUS_LIST_MAX_AGE_SECONDS * 1000),
     counters: issuerCounters(core.metrics),
     checks: [...coreChecks(core), dependencyCheck('issuer_key', () => issuerKeys.current(), { workers: pool.size })],
     close: async () => {

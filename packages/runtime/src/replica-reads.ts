@@ -59,22 +59,8 @@ export class ReplicaReads {
 
   /** Runs `query` where `target` says; on the primary after all when the replica cannot be reached. */
   async read<T>(organizationId: string, query: (db: Db) => Promise<T>): Promise<T> {
-    if ((await this.target(organizationId)) === 'primary') return query(this.options.primary);
-    return this.fromReplica(query);
-  }
-
-  /**
-   * A public read no caller's own write decides (a status list anyone fetches): the replica when
-   * there is one and it answers, so it may lag the primary by the replica's delay.
-   */
-  readPublic<T>(query: (db: Db) => Promise<T>): Promise<T> {
-    if (!this.enabled || this.now() < this.replicaDownUntil) return query(this.options.primary);
-    return this.fromReplica(query);
-  }
-
-  private async fromReplica<T>(query: (db: Db) => Promise<T>): Promise<T> {
     const { primary, replica } = this.options;
-    if (!replica) return query(primary);
+    if (!replica || (await this.target(organizationId)) === 'primary') return query(primary);
     try {
       return await query(replica);
     } catch (err) {

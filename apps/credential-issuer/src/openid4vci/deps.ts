@@ -10,7 +10,7 @@ import type { AuthorizationServerClient } from './approvals/authorization-server
 import type { WalletDpopProofs } from './dpop.js';
 
 /** What the wallet endpoints (OpenID4VCI), offers and the identity provider's approval events need from the app. */
-export interface Openid4vciDeps extends ApiTokenDeps, Pick<CoreDeps, 'db' | 'sql' | 'clock' | 'store' | 'logger' | 'reads'> {
+export interface Openid4vciDeps extends ApiTokenDeps, Pick<CoreDeps, 'db' | 'sql' | 'clock' | 'store' | 'logger'> {
   config: Config;
   issuerKeys: IssuerKeys;
   pool: SigningPool;

@@ -1,5 +1,5 @@
 import type { Db } from '@svc/db';
-import type { Clock, ReplicaReads } from '@svc/runtime';
+import type { Clock } from '@svc/runtime';
 import type { SigningPool } from '../vc/signing-pool.js';
 import type { IssuerKeys } from '../keys/issuer-keys.js';
 import { statusListCredential } from './status-lists.js';
@@ -13,24 +13,20 @@ export interface PublishedList {
 /**
  * Serves each status list as signed for its current version. The signed credential is kept in the
  * list's row, so a list is signed once per change for every replica, and the row's version makes a
- * revocation visible to the next request on any replica. The row is read from the read replica
- * when there is one (a revocation then shows once the replica has it, within its delay); a list
- * that needs signing is read again from the primary.
+ * revocation visible to the next request on any replica.
  */
 export class StatusListPublisher {
   // Concurrent requests for a list that needs signing share one signing.
   private readonly inFlight = new Map<string, Promise<PublishedList>>();
 
   constructor(
-    private readonly deps: { db: Db; reads: ReplicaReads; pool: SigningPool; issuerKeys: IssuerKeys; clock: Clock },
+    private readonly deps: { db: Db; pool: SigningPool; issuerKeys: IssuerKeys; clock: Clock },
     private readonly publicUrl: string,
     private readonly ttlMs: number,
   ) {}
 
   async current(listId: string): Promise<PublishedList | undefined> {
-    const find = (db: Db) => db.statusList.findUnique({ where: { id: listId } });
-    let row = await this.deps.reads.readPublic(find);
-    if (row?.format === 'bitstring' && !(row.signed && row.signedVersion === row.version)) row = await find(this.deps.db);
+    const row = await this.deps.db.statusList.findUnique({ where: { id: listId } });
     // A Token Status List is served as a JWT at its own URL (../openid4vci/token-status-lists.ts).
     if (row?.format !== 'bitstring') return undefined;
     if (row.signed && row.signedVersion === row.version) return { credential: row.signed as Record<string, unknown>, version: row.version };

@@ -12,7 +12,6 @@ export function tokenStatusListHandler(deps: Openid4vciDeps) {
     const list = await signedTokenStatusList(
       {
         db: deps.db,
-        reads: deps.reads,
         publicUrl: deps.config.publicUrl,
         signer: () => deps.issuerKeys.jwtSigner(),
         now: deps.clock.now(),

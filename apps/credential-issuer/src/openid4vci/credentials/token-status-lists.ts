@@ -7,7 +7,6 @@
  */
 import { deflateSync } from 'node:zlib';
 import type { Db } from '@svc/db';
-import type { ReplicaReads } from '@svc/runtime';
 import { SignJWT } from 'jose';
 import type { JwtSigningKey } from '../../keys/issuer-keys.js';
 
@@ -25,33 +24,24 @@ export function encodeTokenStatusList(length: number, revoked: Iterable<number>)
 /**
  * The list as served: signed once per version and kept in the list's row (any replica serves that
  * copy), signed again when a revocation moved the version or the copy is older than its `ttl`
- * (its `exp` must stay ahead of every verifier's cache). Given `reads`, the row is read from the
- * read replica when there is one (a revocation then shows once the replica has it, within its
- * delay) and read again from the primary when it needs signing; without, from the primary (this
- * issuer's own verifier, whose answer must reflect every revocation). Undefined for an unknown id
- * or a Bitstring list.
+ * (its `exp` must stay ahead of every verifier's cache). Undefined for an unknown id or a
+ * Bitstring list.
  */
 export async function signedTokenStatusList(
-  deps: { db: Db; reads?: ReplicaReads; publicUrl: string; signer: () => Promise<JwtSigningKey>; now: Date; ttlSeconds: number },
+  deps: { db: Db; publicUrl: string; signer: () => Promise<JwtSigningKey>; now: Date; ttlSeconds: number },
   listId: string,
 ): Promise<{ jwt: string; version: number } | undefined> {
+  const list = await deps.db.statusList.findUnique({ where: { id: listId } });
+  if (list?.format !== 'token') return undefined;
+  const kept = list.signed as { jwt?: string; iat?: number } | null;
   const iat = Math.floor(deps.now.getTime() / 1000);
   const ttl = Math.max(deps.ttlSeconds, 60);
-  const find = (db: Db) => db.statusList.findUnique({ where: { id: listId } });
-  const kept = (row: Awaited<ReturnType<typeof find>>) => {
-    const signed = row?.signed as { jwt?: string; iat?: number } | null | undefined;
-    return row && row.signedVersion === row.version && signed?.jwt && signed.iat !== undefined && iat - signed.iat < ttl ? signed.jwt : undefined;
-  };
-  let list = await (deps.reads?.readPublic(find) ?? find(deps.db));
-  if (deps.reads && list?.format === 'token' && !kept(list)) list = await find(deps.db);
-  if (list?.format !== 'token') return undefined;
-  const jwt = kept(list);
-  if (jwt) return { jwt, version: list.version };
+  if (list.signedVersion === list.version && kept?.jwt && kept.iat !== undefined && iat - kept.iat < ttl) return { jwt: kept.jwt, version: list.version };
   // Read after the list's version, so the bits are at least as new as the version they are served under.
   const revoked = await deps.db.issuedCredential.findMany({ where: { statusListId: list.id, revokedAt: { not: null } }, select: { statusListIndex: true } });
   const uri = tokenStatusListUrl(deps.publicUrl, list.id);
   const signer = await deps.signer();
-  const signed = await new SignJWT({
+  const jwt = await new SignJWT({
     iss: deps.publicUrl,
     sub: uri,
     iat,
@@ -71,7 +61,7 @@ export async function signedTokenStatusList(
   // Kept unless a newer version was kept meanwhile.
   await deps.db.statusList.updateMany({
     where: { id: list.id, OR: [{ signedVersion: null }, { signedVersion: { lte: list.version } }] },
-    data: { signed: { jwt: signed, iat }, signedVersion: list.version },
+    data: { signed: { jwt, iat }, signedVersion: list.version },
   });
-  return { jwt: signed, version: list.version };
+  return { jwt, version: list.version };
 }
