@@ -1,3 +1,5 @@
+import { isDatabaseUnavailable } from './client.js';
+
 interface Waiting<In, Out> {
   input: In;
   resolve: (out: Out) => void;
@@ -9,8 +11,11 @@ interface Waiting<In, Out> {
  * N concurrent callers cost one statement and one commit instead of N, and a call that finds
  * nothing in flight goes at once. Every caller is answered only once its group is done (a commit
  * stays a commit). Calls with the same key never share a group: the later goes in the next one,
- * and sees what the earlier did. A group that fails is run again one call at a time, so a call
- * that cannot succeed fails only itself.
+ * and sees what the earlier did. A group the database refused (rolled back: a bad value, a
+ * deadlock) is run again one call at a time, so a call that cannot succeed fails only itself. A
+ * group whose outcome is unknown (the connection lost, an answer of the wrong shape) fails every
+ * call in it: it may have committed, so running it again could find its own work done by "someone
+ * else". `runGroup` should still answer a re-run of a committed call as done where it can.
  */
 export class CallGroups<In, Out> {
   private waiting: Waiting<In, Out>[] = [];
@@ -53,13 +58,19 @@ export class CallGroups<In, Out> {
   }
 
   private async settle(group: Waiting<In, Out>[]): Promise<void> {
+    let outs: Out[];
     try {
-      const outs = await this.runGroup(group.map((call) => call.input));
-      if (outs.length !== group.length) throw new Error(`a group of ${group.length} calls answered ${outs.length} results`);
-      for (const [i, call] of group.entries()) call.resolve(outs[i]!);
+      outs = await this.runGroup(group.map((call) => call.input));
     } catch (err) {
-      if (group.length === 1) return group[0]!.reject(err);
-      for (const call of group) await this.settle([call]);
+      if (group.length === 1 || isDatabaseUnavailable(err)) return fail(group, err);
+      await Promise.all(group.map((call) => this.settle([call])));
+      return;
     }
+    if (outs.length !== group.length) return fail(group, new Error(`a group of ${group.length} calls answered ${outs.length} results`));
+    for (const [i, call] of group.entries()) call.resolve(outs[i]!);
   }
+}
+
+function fail<In, Out>(group: Waiting<In, Out>[], err: unknown): void {
+  for (const call of group) call.reject(err);
 }

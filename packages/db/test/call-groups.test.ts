@@ -44,11 +44,34 @@ describe('CallGroups', () => {
     expect(groups).toEqual([['a'], ['b', 'bad', 'c'], ['b'], ['bad'], ['c']]);
   });
 
-  it('treats an answer of the wrong length as a failed group', async () => {
+  it('fails every call of a group whose outcome is unknown, without running it again', async () => {
+    for (const error of [new Error('Connection terminated unexpectedly'), Object.assign(new Error('reset'), { code: 'ECONNRESET' })]) {
+      const runs: string[][] = [];
+      const calls = new CallGroups(
+        async (inputs: string[]) => {
+          runs.push(inputs);
+          await new Promise((resolve) => setTimeout(resolve, 5));
+          if (inputs.length > 1) throw error;
+          return inputs;
+        },
+        (input) => input,
+      );
+      const settled = await Promise.allSettled(['a', 'b', 'c'].map((input) => calls.call(input)));
+      expect(settled.map((s) => s.status)).toEqual(['fulfilled', 'rejected', 'rejected']);
+      expect(runs).toEqual([['a'], ['b', 'c']]);
+    }
+  });
+
+  it('fails every call of a group that answered the wrong number of results', async () => {
     const calls = new CallGroups(
-      async (inputs: string[]) => (inputs.length > 1 ? [] : inputs),
+      async (inputs: string[]) => (inputs.length > 1 ? inputs.slice(1) : inputs),
       (input) => input,
     );
-    expect(await Promise.all(['a', 'b', 'c'].map((input) => calls.call(input)))).toEqual(['a', 'b', 'c']);
+    const settled = await Promise.allSettled(['a', 'b', 'c'].map((input) => calls.call(input)));
+    expect(settled.map((s) => (s.status === 'fulfilled' ? s.value : (s.reason as Error).message))).toEqual([
+      'a',
+      'a group of 2 calls answered 1 results',
+      'a group of 2 calls answered 1 results',
+    ]);
   });
 });

@@ -160,6 +160,9 @@ describe('refresh tokens', () => {
         expect(await suite.db.refreshToken.findUnique({ where: { tokenHash: sha256Hex(`successor ${i} ${now.getTime()}`) } })).not.toBeNull();
       }
       expect(await suite.db.refreshToken.findUnique({ where: { tokenHash: sha256Hex(`again ${now.getTime()}`) } })).toBeNull();
+      // The same call run again (its first answer lost after the commit) answers as rotated, not as reuse.
+      const rerun = await rotations.rotate(rotation(presented[1]!, `successor 1 ${now.getTime()}`));
+      expect(rerun).toMatchObject({ rotatedAt: now, issuedScopes: answers[1]!.issuedScopes });
     } finally {
       sql.rows = rows;
     }

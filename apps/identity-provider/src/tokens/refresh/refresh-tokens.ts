@@ -17,7 +17,7 @@ export interface PresentedRefreshToken {
   expiresAt: Date;
   rotatedAt: Date | null;
   revokedAt: Date | null;
-  /** The successor's scopes when this statement rotated the token; null when it did not. */
+  /** The successor's scopes when this rotation stored it (in this run or an earlier one whose answer was lost); null when it did not. */
   issuedScopes: string[] | null;
 }
 
@@ -35,7 +35,9 @@ const read = statement<PresentedRefreshToken>(
 // thumbprints, $5 narrowed scopes as JSON arrays (null: all), $6 successors' hashes, $7
 // successors' bindings, $8 successors' expiries. The conditions of "granted" are the ones `refusal`
 // in grants/refresh-token.ts checks, so a refusal can always say why. A presented hash appears at
-// most once (CallGroups keys by it).
+// most once (CallGroups keys by it). A successor already stored under this call's own hash (random,
+// one per call) means this rotation was committed by an earlier run whose answer was lost: it
+// answers as rotated, not as a token someone else rotated.
 const rotate = statement<PresentedRefreshToken & { n: string | null }>(
   'refresh_token_rotate_group',
   `WITH asked AS (
@@ -61,7 +63,10 @@ const rotate = statement<PresentedRefreshToken & { n: string | null }>(
     FROM granted g WHERE g.id IN (SELECT id FROM rotated)
     RETURNING "tokenHash", scopes
   )
-  SELECT p.*, (SELECT scopes FROM issued s WHERE s."tokenHash" = i.successor_hash) AS "issuedScopes"
+  SELECT p.*, COALESCE(
+    (SELECT scopes FROM issued s WHERE s."tokenHash" = i.successor_hash),
+    (SELECT scopes FROM "RefreshToken" s WHERE s."tokenHash" = i.successor_hash)
+  ) AS "issuedScopes"
   FROM asked i LEFT JOIN presented p ON p.n = i.n ORDER BY i.n`,
 );
 
