@@ -47,18 +47,18 @@ export function routeIndex(routers: Router[]): RequestHandler {
     const first = firstFor(routes, path);
     if (first) owner.set(path, first);
   }
-  // Each section's candidates: its own routes and every route or middleware not confined to one section, in order.
-  const anywhere = routes.filter(({ layer }) => typeof layer.route?.path !== 'string' || !SECTIONED.test(layer.route.path));
+  // Each section's candidates, in Express's order: its own routes, and every route or middleware
+  // not confined to one section.
+  const confined = ({ layer }: Route) => typeof layer.route?.path === 'string' && SECTIONED.test(layer.route.path);
+  const anywhere = routes.filter((route) => !confined(route));
   const sections = new Map<string, Route[]>();
-  for (const route of routes) {
-    const path = route.layer.route?.path;
-    if (typeof path === 'string' && SECTIONED.test(path)) sections.set(sectionOf(path), []);
-  }
-  for (const [section, candidates] of sections) {
-    for (const route of routes) {
-      const path = route.layer.route?.path as string;
-      if (anywhere.includes(route) || sectionOf(path) === section) candidates.push(route);
-    }
+  for (const route of routes.filter(confined)) {
+    const section = sectionOf(route.layer.route!.path as string);
+    if (!sections.has(section))
+      sections.set(
+        section,
+        routes.filter((r) => !confined(r) || sectionOf(r.layer.route!.path as string) === section),
+      );
   }
 
   return (req, res, next) => {

@@ -2,6 +2,7 @@ import type { BackoffPolicy, RateLimiter } from '@svc/kv';
 import { limitSource } from '@svc/http';
 import { sha256Hex } from '@svc/secrets';
 import { signInSlowedDown } from '../errors.js';
+import { attemptEach } from '../limits/backoffs.js';
 
 /**
  * Failed sign-ins slow down further attempts; they never lock an account. Delays are kept per
@@ -41,13 +42,10 @@ export class SignInAttempt {
     const keys = { accountSource: `login:as:${account}:${source}`, source: `login:src:${source}` };
     // The backoffs first: an attempt they refuse never holds one of the account's check slots, so
     // throttled guesses cannot keep the owner's sign-in waiting for a slot.
-    const pair = await limiter.attempt(keys.accountSource, PER_ACCOUNT_AND_SOURCE);
-    if (!pair.allowed) throw signInSlowedDown(pair.retryAfterSeconds);
-    const bySource = await limiter.attempt(keys.source, PER_SOURCE);
-    if (!bySource.allowed) {
-      await limiter.forgive(keys.accountSource, 'one');
-      throw signInSlowedDown(bySource.retryAfterSeconds);
-    }
+    await attemptEach(limiter, [
+      [keys.accountSource, PER_ACCOUNT_AND_SOURCE],
+      [keys.source, PER_SOURCE],
+    ]);
     const slot = await limiter.acquire(`login:checks:${account}`, CHECKS_PER_ACCOUNT);
     if (!slot) {
       // Not checked, so not counted against either backoff.

@@ -1,7 +1,7 @@
 import type { BackoffPolicy, RateLimiter } from '@svc/kv';
 import { limitSource } from '@svc/http';
 import { sha256Hex } from '@svc/secrets';
-import { signInSlowedDown } from '../../errors.js';
+import { attemptEach } from '../../limits/backoffs.js';
 
 /**
  * Failed passkey sign-ins slow further ones down, as failed passwords do (sessions/sign-in-throttle.ts),
@@ -23,13 +23,10 @@ export class PasskeyAttempt {
   /** Reserves the attempt (counted as failed until `finish(true)`), or throws 429 with Retry-After. */
   static async reserve(limiter: RateLimiter, credentialId: string, address: string): Promise<PasskeyAttempt> {
     const keys = { source: `passkey:src:${limitSource(address)}`, credential: `passkey:cred:${sha256Hex(credentialId)}` };
-    const bySource = await limiter.attempt(keys.source, PER_SOURCE);
-    if (!bySource.allowed) throw signInSlowedDown(bySource.retryAfterSeconds);
-    const byCredential = await limiter.attempt(keys.credential, PER_CREDENTIAL);
-    if (!byCredential.allowed) {
-      await limiter.forgive(keys.source, 'one');
-      throw signInSlowedDown(byCredential.retryAfterSeconds);
-    }
+    await attemptEach(limiter, [
+      [keys.source, PER_SOURCE],
+      [keys.credential, PER_CREDENTIAL],
+    ]);
     return new PasskeyAttempt(limiter, keys);
   }
 

@@ -3,20 +3,14 @@
  * for a configuration of that format. (`ldp_vc` is signed bbs-2023 by the signing threads instead,
  * through the VC API's own path.)
  */
-import type { JWK } from 'jose';
 import type { JwtSigningKey } from '../../../keys/issuer-keys.js';
 import { type CredentialConfiguration, vctOf } from '../../metadata/configurations.js';
 import { issueMdoc } from './mdoc.js';
-import { issueSdJwtVc } from './sd-jwt-vc.js';
+import { issueSdJwtVc, type SdJwtVcInput } from './sd-jwt-vc.js';
 
-export interface SignedCredentialInput {
-  issuer: string;
+/** What an SD-JWT VC is made of, for any signed format: its configuration in place of the vct, and an expiry always. */
+export interface SignedCredentialInput extends Omit<SdJwtVcInput, 'vct' | 'expiresAt'> {
   configuration: CredentialConfiguration;
-  jti: string;
-  claims: Record<string, unknown>;
-  holderKey: JWK;
-  status: { idx: number; uri: string };
-  issuedAt: Date;
   expiresAt: Date;
 }
 
