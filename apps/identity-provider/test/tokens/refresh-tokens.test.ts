@@ -167,4 +167,67 @@ describe('refresh tokens', () => {
       sql.rows = rows;
     }
   });
+
+  it('locks a group’s presented tokens in one order, whatever order they were asked in', async () => {
+    const a = await arrange(suite.db);
+    const app = await suite.db.application.findUniqueOrThrow({ where: { clientId: a.confidential.client_id } });
+    const first = (await tokensFor(a)).token.refresh_token;
+    const rowOf = async () => suite.db.refreshToken.findUniqueOrThrow({ where: { tokenHash: sha256Hex((await tokensFor(a)).token.refresh_token) } });
+    // Two tokens stored in the opposite order of their ids (`high` first), so neither the order they
+    // were stored in nor the order they are asked in (`high` first) is the order they must be locked in.
+    const stored = [await rowOf()];
+    let pair: [(typeof stored)[0], (typeof stored)[0]] | undefined;
+    while (!pair) {
+      const next = await rowOf();
+      const before = stored.find((row) => row.id > next.id);
+      if (before) pair = [next, before];
+      stored.push(next);
+    }
+    const [low, high] = pair;
+    const now = new Date();
+    const rotation = (presentedHash: string, successor: string) => ({
+      presentedHash,
+      applicationId: app.id,
+      jkt: null,
+      asked: null,
+      tokenHash: sha256Hex(`${successor} ${now.getTime()}`),
+      binding: null,
+      now,
+      expiresAt: new Date(now.getTime() + 60_000),
+    });
+    // Another replica's transaction holds `high`; the group waits for it, holding `low` already.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let locked!: () => void;
+    const holding = new Promise<void>((resolve) => (locked = resolve));
+    const other = suite.db.$transaction(
+      async (tx) => {
+        await tx.$queryRaw`SELECT id FROM "RefreshToken" WHERE id = ${high.id}::uuid FOR UPDATE`;
+        locked();
+        await held;
+      },
+      { timeout: 20_000 },
+    );
+    await holding;
+    const rotations = suite.idp.deps.tokens.rotations;
+    const answers = Promise.all([
+      rotations.rotate(rotation(sha256Hex(first), 'alone')),
+      rotations.rotate(rotation(high.tokenHash, 'high')),
+      rotations.rotate(rotation(low.tokenHash, 'low')),
+    ]);
+    try {
+      await eventually(async () => {
+        const waiting = await suite.db.$queryRaw<{ n: number }[]>`
+          SELECT count(*)::int AS n FROM pg_stat_activity
+          WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%unnest($1::text[]%'`;
+        return waiting[0]!.n >= 1;
+      });
+      const tryLow = suite.db.$transaction((tx) => tx.$queryRaw`SELECT id FROM "RefreshToken" WHERE id = ${low.id}::uuid FOR UPDATE NOWAIT`);
+      await expect(tryLow).rejects.toThrow(/could not obtain lock/);
+    } finally {
+      release();
+      await other;
+    }
+    expect((await answers).map((r) => r?.issuedScopes?.length)).toEqual(Array(3).fill(expect.any(Number)));
+  });
 });
