@@ -1,7 +1,7 @@
 import { afterAll, beforeAll } from '@jest/globals';
 import { createApiKey, createOrg, createUser, type AdminContext } from '@svc/admin';
 import type { Db } from '@svc/db';
-import { testDatabaseUrl, testDb, testSigningKeyKek, uniqueEmail } from '@svc/testkit';
+import { testDatabaseUrl, testDb, testSigningKeyKek, uniqueEmail, withTestReplica } from '@svc/testkit';
 import { contractSuite } from '@svc/testkit/contract-suite';
 import { createApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
@@ -14,18 +14,20 @@ export const SUBJECT = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
 const checked = contractSuite();
 
 export function buildIssuer(env: NodeJS.ProcessEnv = {}) {
-  const config = loadConfig({
-    DATABASE_URL: testDatabaseUrl(),
-    ISSUER_SIGNING_KEY_KEK: testSigningKeyKek('credential-issuer'),
-    LOG_LEVEL: 'silent',
-    SIGNING_WORKERS: '2',
-    // Roomy, as arrangeOrg's keys are: these tests fire many requests at once.
-    API_KEY_MAX_HOURLY_LIMIT: '100000',
-    API_KEY_MAX_BURST_LIMIT: '1000',
-    ORGANIZATION_HOURLY_LIMIT: '100000',
-    ORGANIZATION_BURST_LIMIT: '1000',
-    ...env,
-  });
+  const config = loadConfig(
+    withTestReplica({
+      DATABASE_URL: testDatabaseUrl(),
+      ISSUER_SIGNING_KEY_KEK: testSigningKeyKek('credential-issuer'),
+      LOG_LEVEL: 'silent',
+      SIGNING_WORKERS: '2',
+      // Roomy, as arrangeOrg's keys are: these tests fire many requests at once.
+      API_KEY_MAX_HOURLY_LIMIT: '100000',
+      API_KEY_MAX_BURST_LIMIT: '1000',
+      ORGANIZATION_HOURLY_LIMIT: '100000',
+      ORGANIZATION_BURST_LIMIT: '1000',
+      ...env,
+    }),
+  );
   const deps = buildDeps(config);
   return { app: checked(createApp(deps)), deps };
 }

@@ -13,6 +13,7 @@ import {
   testRedisUrl,
   uniqueEmail,
   uniqueNamespace,
+  withTestReplica,
 } from '@svc/testkit';
 import { contractSuite } from '@svc/testkit/contract-suite';
 import request from 'supertest';
@@ -30,23 +31,26 @@ const checked = contractSuite();
 
 /** `clock` (optional): a clock the test moves; rate-limit windows follow it too. */
 export function buildIdp(env: NodeJS.ProcessEnv = {}, clock?: Clock) {
-  const config = loadConfig({
-    DATABASE_URL: testDatabaseUrl(),
-    IDP_SIGNING_KEY_KEK: testSigningKeyKek('identity-provider'),
-    PAIRWISE_SECRET: testPairwiseSecret(),
-    REDIS_URL: testRedisUrl(),
-    LOG_LEVEL: 'silent',
-    IDP_SECRET: SECRET,
-    REDIS_KEY_PREFIX,
-    PUBLIC_URL: PRODUCTION_URL,
-    SANDBOX_BASE_URL: SANDBOX_URL,
-    // Every test signs up from one address; the limit itself has a test of its own.
-    SIGNUP_RATE_LIMIT: '1000',
-    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-    // Its PUBLIC_URL is no loopback address: the tests read mail from the local outbox all the same.
-    MAIL_OUTBOX: 'local',
-    ...env,
-  });
+  // withTestReplica: on a run with a read replica, this database's copy there (the sandbox's, for a sandbox).
+  const config = loadConfig(
+    withTestReplica({
+      DATABASE_URL: testDatabaseUrl(),
+      IDP_SIGNING_KEY_KEK: testSigningKeyKek('identity-provider'),
+      PAIRWISE_SECRET: testPairwiseSecret(),
+      REDIS_URL: testRedisUrl(),
+      LOG_LEVEL: 'silent',
+      IDP_SECRET: SECRET,
+      REDIS_KEY_PREFIX,
+      PUBLIC_URL: PRODUCTION_URL,
+      SANDBOX_BASE_URL: SANDBOX_URL,
+      // Every test signs up from one address; the limit itself has a test of its own.
+      SIGNUP_RATE_LIMIT: '1000',
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+      // Its PUBLIC_URL is no loopback address: the tests read mail from the local outbox all the same.
+      MAIL_OUTBOX: 'local',
+      ...env,
+    }),
+  );
   const deps = buildDeps(config, clock);
   return { app: checked(createApp(deps)), deps };
 }

@@ -1,7 +1,7 @@
 import { createApiKey, createOrg, createUser, type AdminContext } from '@svc/admin';
 import type { Db } from '@svc/db';
 import { toChecksumAddress } from '@svc/schemas';
-import { randomHex40, testDatabaseUrl, testPairwiseSecret, testRedisUrl, uniqueEmail } from '@svc/testkit';
+import { randomHex40, testDatabaseUrl, testPairwiseSecret, testRedisUrl, uniqueEmail, withTestReplica } from '@svc/testkit';
 import { contractSuite } from '@svc/testkit/contract-suite';
 import { createApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
@@ -11,7 +11,9 @@ import { buildDeps } from '../src/deps.js';
 const checked = contractSuite();
 
 export function buildService(env: NodeJS.ProcessEnv = {}, clock?: () => number) {
-  const config = loadConfig({ DATABASE_URL: testDatabaseUrl(), REDIS_URL: testRedisUrl(), PAIRWISE_SECRET: testPairwiseSecret(), LOG_LEVEL: 'silent', ...env });
+  const config = loadConfig(
+    withTestReplica({ DATABASE_URL: testDatabaseUrl(), REDIS_URL: testRedisUrl(), PAIRWISE_SECRET: testPairwiseSecret(), LOG_LEVEL: 'silent', ...env }),
+  );
   const deps = buildDeps(config, clock ? { clock: { now: () => new Date(clock()) } } : {});
   return { app: checked(createApp(deps)), deps };
 }

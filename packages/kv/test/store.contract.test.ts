@@ -43,7 +43,7 @@ if (redisUrl) {
 // Where Redis runs (REDIS_URL is set: CI, and this machine), the contract also holds on a Redis
 // Cluster of three primaries and three replicas, made for this file.
 let cluster: StartedRedisCluster | undefined;
-// (Under npm run test:cluster REDIS_URL names a cluster already: the run above is on it.)
+// (Under npm run test:scaled-out REDIS_URL names a cluster already: the run above is on it.)
 if (redisUrl && !redisTarget(redisUrl).kind.startsWith('cluster')) {
   beforeAll(async () => {
     cluster = await startRedisCluster();

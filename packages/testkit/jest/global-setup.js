@@ -3,6 +3,7 @@ import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { migrate, startEmbeddedPostgres } from '@svc/db';
+import { testReplicaCaughtUp } from '../dist/replica-run.js';
 
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -26,6 +27,15 @@ export default async function globalSetup() {
   process.env.SVC_TEST_SERVER_URL = serverUrl;
   process.env.DATABASE_URL = url.toString();
   process.env.SVC_TEST_DATABASE = name;
+  // A run on a primary and its streaming replica (npm run test:scaled-out) names the replica's
+  // server as DATABASE_READ_URL: the services read lists from this database's copy there.
+  if (process.env.DATABASE_READ_URL) {
+    process.env.SVC_TEST_READ_SERVER_URL = process.env.DATABASE_READ_URL;
+    const read = new URL(process.env.DATABASE_READ_URL);
+    read.pathname = `/${name}`;
+    process.env.DATABASE_READ_URL = read.toString();
+    await testReplicaCaughtUp();
+  }
   // Signing keys are sealed at rest: each run seals its own database's keys under KEKs of its own,
   // one per service, which its test processes and the services they start all share.
   process.env.IDP_SIGNING_KEY_KEK ??= randomBytes(32).toString('base64');

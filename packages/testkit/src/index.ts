@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createPrismaClient, ensureDatabaseExists, migrate, sandboxDatabaseUrl, type Db } from '@svc/db';
+import { testReplicaCaughtUp } from './replica-run.js';
 
 /** The database jest's global setup created and migrated for this run. */
 /** A service's key-encryption key in this run (each its own, set by the jest-preset-db global set-up). */
@@ -31,6 +32,7 @@ export async function testSandboxDatabaseUrl(): Promise<string> {
   const url = sandboxDatabaseUrl(testDatabaseUrl());
   await ensureDatabaseExists(url);
   await migrate(url);
+  await testReplicaCaughtUp();
   return url;
 }
 
@@ -45,6 +47,7 @@ export async function testSuiteDatabaseUrl(suite: string): Promise<string> {
   url.pathname = `/${encodeURIComponent(`${decodeURIComponent(url.pathname.slice(1))}_${suite}`)}`;
   await ensureDatabaseExists(url.toString());
   await migrate(url.toString());
+  await testReplicaCaughtUp();
   return url.toString();
 }
 
@@ -89,4 +92,5 @@ export {
 export { authorizeThroughApi, type FlowClient } from './oauth-flow.js';
 export { type RedisClusterNode, startRedisCluster, type StartedRedisCluster } from './redis-cluster.js';
 export { signUpThroughOutbox, type SignedUp } from './developer-sign-up.js';
+export { testDatabaseReadUrl, testReplicaCaughtUp, withTestReplica } from './replica-run.js';
 export { canStartPostgresReplica, postgresBinaries, startPostgresReplica, type StartedPostgresReplica, windowPassed } from './pg-replica.js';

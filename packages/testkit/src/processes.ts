@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { withTestReplica } from './replica-run.js';
 
 // From packages/testkit/{src,dist}/ to the repository root.
 export const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
@@ -40,11 +41,14 @@ export interface Running {
   exited: Promise<number | null>;
 }
 
-/** Environment without the run's own database and Redis settings, for processes that choose their own. */
+/**
+ * Environment without the run's own database and Redis settings, for processes that choose their
+ * own; a DATABASE_URL of the run's comes with its replica's copy when the run has one.
+ */
 export function cleanEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   const env = { ...process.env };
   for (const name of ['DATABASE_URL', 'DATABASE_READ_URL', 'REDIS_URL', 'NODE_OPTIONS', 'JEST_WORKER_ID']) delete env[name];
-  return { ...env, ...extra };
+  return withTestReplica({ ...env, ...extra });
 }
 
 /** `detached` gives the process a group of its own, so a test can signal it as a terminal would. */
