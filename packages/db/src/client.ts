@@ -87,6 +87,23 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   return typeof e?.message === 'string' && /timeout exceeded when trying to connect|Connection terminated|is not queryable/.test(e.message);
 }
 
+/**
+ * A hot standby cancelled the statement for a conflict with recovery (SQLSTATE 40001, or 40P01 for
+ * a buffer-pin deadlock): the replica needed to replay something the read was holding back, past
+ * its max_standby_streaming_delay. A replica's reads are read-only, so no serialization failure of
+ * their own can carry these codes. Nothing is wrong with the query: the primary can answer it.
+ */
+export function isRecoveryConflict(err: unknown): boolean {
+  const e = err as {
+    code?: unknown;
+    name?: unknown;
+    cause?: { originalCode?: unknown };
+    meta?: { driverAdapterError?: { cause?: { originalCode?: unknown } } };
+  };
+  const code = e?.meta?.driverAdapterError?.cause?.originalCode ?? (e?.name === 'DriverAdapterError' ? e.cause?.originalCode : e?.code);
+  return code === '40001' || code === '40P01';
+}
+
 /** A unique constraint refused the write (Prisma's P2002, or PostgreSQL's 23505 through the adapter). */
 export function isUniqueViolation(err: unknown): boolean {
   const e = err as { code?: unknown; meta?: { driverAdapterError?: { cause?: { originalCode?: unknown } } } };

@@ -2,6 +2,7 @@ export {
   createDatabase,
   createPrismaClient,
   isDatabaseUnavailable,
+  isRecoveryConflict,
   isUniqueViolation,
   pingDatabase,
   type Database,

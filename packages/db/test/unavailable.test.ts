@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { isDatabaseUnavailable } from '../src/index.js';
+import { isDatabaseUnavailable, isRecoveryConflict } from '../src/index.js';
 
 // What the services answer 503 for (an outage the client should wait out) rather than 500: each
 // way node-postgres and Prisma's adapter say the database went away. The reliability suite's
@@ -28,5 +28,24 @@ describe('isDatabaseUnavailable', () => {
     expect(isDatabaseUnavailable(new TypeError("Cannot read properties of undefined (reading 'id')"))).toBe(false);
     expect(isDatabaseUnavailable(Object.assign(new Error('Unique constraint failed'), { code: 'P2002' }))).toBe(false);
     expect(isDatabaseUnavailable(undefined)).toBe(false);
+  });
+});
+
+// A read a hot standby cancelled to go on replaying, as Prisma's error carries it: the primary can answer it.
+describe('isRecoveryConflict', () => {
+  const prisma = (originalCode: string) =>
+    Object.assign(new Error('canceling statement due to conflict with recovery'), {
+      code: 'P2010',
+      meta: { driverAdapterError: { cause: { kind: 'postgres', originalCode } } },
+    });
+  it('is a cancelled read, through Prisma or the driver adapter', () => {
+    expect(isRecoveryConflict(prisma('40001'))).toBe(true);
+    expect(isRecoveryConflict(prisma('40P01'))).toBe(true);
+    expect(isRecoveryConflict(Object.assign(new Error('conflict'), { name: 'DriverAdapterError', cause: { originalCode: '40001' } }))).toBe(true);
+  });
+  it('is not another failure', () => {
+    expect(isRecoveryConflict(prisma('42P01'))).toBe(false);
+    expect(isRecoveryConflict(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }))).toBe(false);
+    expect(isRecoveryConflict(undefined)).toBe(false);
   });
 });

@@ -1,4 +1,4 @@
-import { isDatabaseUnavailable, type Db } from '@svc/db';
+import { isDatabaseUnavailable, isRecoveryConflict, type Db } from '@svc/db';
 import type { Logger } from '@svc/http';
 import type { Cache } from '@svc/kv';
 
@@ -64,6 +64,12 @@ export class ReplicaReads {
     try {
       return await query(replica);
     } catch (err) {
+      // A read the replica cancelled to go on replaying: the primary answers this one; the replica
+      // is healthy, so the next read tries it again.
+      if (isRecoveryConflict(err)) {
+        this.options.logger.warn({ err: (err as Error).message }, 'read replica cancelled a read for recovery: reading from the primary');
+        return query(primary);
+      }
       if (!isDatabaseUnavailable(err)) throw err;
       this.replicaDownUntil = this.now() + REPLICA_BACKOFF_MS;
       this.options.logger.warn({ err: (err as Error).message }, 'read replica unreachable: reading from the primary');

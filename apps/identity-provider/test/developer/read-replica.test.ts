@@ -150,6 +150,34 @@ if (canStartPostgresReplica()) {
       await pg.resumeReplay();
     });
 
+    it('answers from the primary when the replica cancels a read to go on replaying', async () => {
+      // The replica waits for no read before replaying (max_standby_streaming_delay = 0), and the
+      // primary takes a lock the read's table must give up there: PostgreSQL cancels the read (40001).
+      await pg.query('replica', 'ALTER SYSTEM SET max_standby_streaming_delay = 0');
+      await pg.query('replica', 'SELECT pg_reload_conf()');
+      await pg.query('primary', 'CREATE TABLE conflict_probe (id int); INSERT INTO conflict_probe VALUES (1)');
+      await pg.caughtUp();
+      await windowPassed(idp.deps.reads, dev.organizationId);
+      const answeredBy: string[] = [];
+      try {
+        const read = idp.deps.reads.read(dev.organizationId, async (db) => {
+          const [row] = await db.$queryRaw<{ recovery: boolean }[]>`SELECT pg_is_in_recovery() AS recovery, pg_sleep(1.5)::text AS slept FROM conflict_probe`;
+          answeredBy.push(row!.recovery ? 'replica' : 'primary');
+          return row;
+        });
+        // Once the read holds its lock on the replica.
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        await pg.query('primary', 'BEGIN; LOCK TABLE conflict_probe IN ACCESS EXCLUSIVE MODE; COMMIT');
+        expect(await read).toMatchObject({ recovery: false });
+        expect(answeredBy).toEqual(['primary']);
+        // The replica is not skipped after it: the next list reads it again.
+        expect(await idp.deps.reads.target(dev.organizationId)).toBe('replica');
+      } finally {
+        await pg.query('replica', 'ALTER SYSTEM RESET max_standby_streaming_delay');
+        await pg.query('replica', 'SELECT pg_reload_conf()');
+      }
+    });
+
     it('answers from the primary while the replica is down, and stays ready', async () => {
       await pg.stopReplica();
       expect((await listed()).length).toBe(3);
