@@ -185,6 +185,7 @@ if (canStartPostgresReplica()) {
         expect((await request(idp.app).get(path).set(as(dev.session))).status).toBe(200);
       }
       const ready = await request(idp.app).get('/ready');
+      expect(ready.body.checks.filter((check: { ok: boolean }) => !check.ok)).toEqual([]);
       expect(ready.status).toBe(200);
       expect(ready.body.checks).toContainEqual(
         expect.objectContaining({ name: 'database_replica', ok: true, details: expect.objectContaining({ reachable: false }) }),
