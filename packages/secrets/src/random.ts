@@ -1,15 +1,32 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomFillSync, timingSafeEqual } from 'node:crypto';
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+/*
+ * Random bytes drawn from one buffer filled by the CSPRNG a few kilobytes at a time, as node's
+ * randomUUID does: a token then costs no allocation of its own (randomBytes made a buffer per
+ * token). Each byte is read once and zeroed as it is taken, so none is used twice or lingers.
+ */
+const entropy = Buffer.alloc(4096);
+let taken = entropy.length;
+
+function randomByte(): number {
+  if (taken === entropy.length) {
+    randomFillSync(entropy);
+    taken = 0;
+  }
+  const byte = entropy[taken]!;
+  entropy[taken++] = 0;
+  return byte;
+}
 
 /** `length` base62 characters from the CSPRNG, without modulo bias. */
 export function randomBase62(length: number): string {
   let out = '';
   while (out.length < length) {
-    for (const byte of randomBytes(length * 2)) {
-      // 248 = 62 * 4: bytes above it would favour the first characters.
-      if (byte < 248 && out.length < length) out += ALPHABET[byte % 62];
-    }
+    const byte = randomByte();
+    // 248 = 62 * 4: bytes above it would favour the first characters.
+    if (byte < 248) out += ALPHABET[byte % 62];
   }
   return out;
 }

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createSecretKey, randomBytes } from 'node:crypto';
 import { describe, expect, it } from '@jest/globals';
 import { deriveKey, seal, unseal } from '../src/index.js';
 
@@ -27,5 +27,13 @@ describe('seal and unseal', () => {
   it('derives a different key per purpose', () => {
     expect(deriveKey('s', 'a').equals(deriveKey('s', 'a'))).toBe(true);
     expect(deriveKey('s', 'a').equals(deriveKey('s', 'b'))).toBe(false);
+  });
+});
+
+describe('seal with a KeyObject', () => {
+  it('opens what the same key sealed as bytes, and the other way round', () => {
+    const bytes = randomBytes(32);
+    expect(unseal(createSecretKey(bytes), seal(bytes, 'value', 'c'), 'c')).toBe('value');
+    expect(unseal(bytes, seal(createSecretKey(bytes), 'value', 'c'), 'c')).toBe('value');
   });
 });
