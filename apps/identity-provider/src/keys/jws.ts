@@ -14,13 +14,30 @@ const PSS = { padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: 32 } as cons
  */
 const keyFor = (signer: ActiveSigner) => (signer.alg === 'PS256' ? { key: signer.key, ...PSS } : signer.key);
 
+/*
+ * A header is the same for every token of one key and type: encoded once, not per token. Keys
+ * rotate rarely, so the map stays a handful of entries; it is emptied should it ever grow.
+ */
+const headers = new Map<string, string>();
+
+function encodedHeader(signer: ActiveSigner, typ: string): string {
+  const id = `${signer.alg} ${signer.kid} ${typ}`;
+  let header = headers.get(id);
+  if (header === undefined) {
+    if (headers.size >= 64) headers.clear();
+    header = encoded({ alg: signer.alg, kid: signer.kid, typ });
+    headers.set(id, header);
+  }
+  return header;
+}
+
 /**
  * A compact RS256 or PS256 JWS (RFC 7515) with the signer's key. The RSA operation runs on
  * libuv's thread pool (node's one-shot `sign` with a callback): it is most of a token's CPU cost,
  * and on the event loop it would hold up every other request for its duration.
  */
 export function signJws(signer: ActiveSigner, header: { typ: string }, claims: object): Promise<string> {
-  const input = `${encoded({ alg: signer.alg, kid: signer.kid, ...header })}.${encoded(claims)}`;
+  const input = `${encodedHeader(signer, header.typ)}.${encoded(claims)}`;
   return new Promise((resolve, reject) => {
     sign('sha256', Buffer.from(input), keyFor(signer), (err, signature) => (err ? reject(err) : resolve(`${input}.${signature.toString('base64url')}`)));
   });

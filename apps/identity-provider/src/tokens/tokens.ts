@@ -36,6 +36,7 @@ export function signAccessToken(
     jkt,
     x5t,
     audience,
+    sub = appScopedUserId(ctx.secret, app.organizationId, a.userId!),
   }: {
     app: Application;
     /** With the sign-in it was approved in, when a person signed in for it (not for the client user-token). */
@@ -45,9 +46,10 @@ export function signAccessToken(
     x5t?: string | undefined;
     /** Resources beside this service's data API the token is for (the credential issuer, for a wallet's credentials). */
     audience?: string[] | undefined;
+    /** The user's app-scoped id, when the caller has it already (an HMAC not worth making twice). */
+    sub?: string | undefined;
   },
 ): Promise<string> {
-  const sub = appScopedUserId(ctx.secret, app.organizationId, a.userId!);
   const aud = audience?.length ? [ctx.resource, ...audience] : ctx.resource;
   return signToken(
     ctx,
@@ -152,7 +154,7 @@ export async function tokenResponse(ctx: TokenContext, { app, holder: a, scopes,
   // every token response of it, refreshed ones included, says what it grants.
   const details = storedDetails(a.authorizationDetails);
   const [accessToken, idToken] = await Promise.all([
-    signAccessToken(ctx, { app, authorization: a, scopes, jkt, x5t, audience: details[0]?.locations }),
+    signAccessToken(ctx, { app, authorization: a, scopes, jkt, x5t, audience: details[0]?.locations, sub }),
     scopes.includes('openid')
       ? signToken(
           ctx,
