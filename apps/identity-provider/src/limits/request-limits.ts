@@ -184,7 +184,7 @@ export class RequestLimits {
     const key = failureKey(clientId, source);
     const waitLeft = this.waiting.left(key);
     if (waitLeft > 0) throw tooManyFailures(waitLeft);
-    return this.countingFailures(key, run);
+    return this.countingFailures(() => key, run);
   }
 
   /**
@@ -194,15 +194,16 @@ export class RequestLimits {
    * the client authenticated; it is not checked again.
    */
   async countFailures<T>(clientId: string | undefined, source: string, run: () => Promise<T>): Promise<T> {
-    return this.countingFailures(failureKey(clientId, source), run);
+    // The key (a hash) only when there is a failure to count: most requests have none.
+    return this.countingFailures(() => failureKey(clientId, source), run);
   }
 
-  private async countingFailures<T>(key: string, run: () => Promise<T>): Promise<T> {
+  private async countingFailures<T>(keyOf: () => string, run: () => Promise<T>): Promise<T> {
     try {
       return await run();
     } catch (err) {
       if (!(err instanceof HttpError && (err.status === 400 || err.status === 401))) throw err;
-      const refusedFor = await this.countFailure(key);
+      const refusedFor = await this.countFailure(keyOf());
       throw refusedFor ? tooManyFailures(refusedFor) : err;
     }
   }
