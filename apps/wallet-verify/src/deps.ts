@@ -3,6 +3,7 @@ import { pingDatabase } from '@svc/db';
 import { type Counter, dependencyCheck, readPackageVersion, type ReadinessCheck } from '@svc/http';
 import { type Clock, createCoreDeps, type CoreDeps } from '@svc/runtime';
 import type { Config } from './config.js';
+import { PairwiseIds } from './services/pairwise-ids.js';
 import { WalletLookup } from './services/wallet-lookup.js';
 
 export interface AppDeps extends CoreDeps {
@@ -11,6 +12,8 @@ export interface AppDeps extends CoreDeps {
   authenticator: ApiKeyAuthenticator;
   limiter: KeyLimiter;
   wallets: WalletLookup;
+  /** The user id each organization knows a wallet's owner by. */
+  pairwiseIds: PairwiseIds;
   checks: ReadinessCheck[];
   /** Answers by outcome: human, not_human, not_found. */
   verifications: Counter<'result'>;
@@ -61,6 +64,7 @@ export function buildDeps(config: Config, options: BuildOptions = {}): AppDeps {
     authenticator,
     limiter,
     wallets: new WalletLookup(core.db, config.WALLET_CACHE_TTL_SECONDS),
+    pairwiseIds: new PairwiseIds(config.PAIRWISE_SECRET),
     checks: [dependencyCheck('database', () => pingDatabase(core.db)), redisCheck],
     verifications: core.metrics.counter('wallet_verifications_total', 'Wallet verification answers, by outcome', ['result']),
     close: async () => {

@@ -1,7 +1,6 @@
 import { Router } from 'express';
 import { handle, methodNotAllowed } from '@svc/http';
 import { ZWalletVerifyQuery } from '@svc/schemas';
-import { pairwiseUserId } from '@svc/secrets';
 import { WalletNotFoundError } from '../errors.js';
 import type { AppDeps } from '../deps.js';
 import { requireApiKey } from './require-api-key.js';
@@ -17,7 +16,7 @@ export function verifyRouter(deps: AppDeps): Router {
         deps.verifications.inc({ result: !owner ? 'not_found' : owner.palmVerified ? 'human' : 'not_human' });
         if (!owner) throw new WalletNotFoundError();
         // The user as the key's organization knows them: two organizations cannot join their users on it.
-        const userId = pairwiseUserId(deps.config.PAIRWISE_SECRET, res.locals.apiKey!.organizationId, owner.userId);
+        const userId = deps.pairwiseIds.of(res.locals.apiKey!.organizationId, owner);
         res.json({ wallet_address: query.wallet_address, is_human: owner.palmVerified, user_id: userId });
       }),
     )
