@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from '@jest/globals';
 import {
   constantTimeEqual,
@@ -13,6 +14,8 @@ import {
   environmentOf,
   generateClientId,
   marked,
+  sha256Base64Url,
+  sha256Hex,
 } from '../src/index.js';
 
 describe('API keys', () => {
@@ -100,5 +103,12 @@ describe('helpers', () => {
     const value = randomBase62(500);
     expect(value).toMatch(/^[0-9A-Za-z]{500}$/);
     expect(new Set(value).size).toBeGreaterThan(50);
+  });
+
+  it('hashes with SHA-256 as stored keys and secrets were hashed (UTF-8 input, FIPS 180-2 vectors)', () => {
+    expect(sha256Hex('abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+    expect(sha256Hex('')).toBe('e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855');
+    expect(sha256Base64Url('abc')).toBe('ungWv48Bz-pBQUDeXa4iI7ADYaOWF3qctBD_YfIAFa0');
+    expect(sha256Hex('ü')).toBe(createHash('sha256').update(Buffer.from('ü', 'utf8')).digest('hex'));
   });
 });
