@@ -49,6 +49,16 @@ export function rateLimitHeaders(decision: RateLimitDecision): Record<string, st
 
 const HOUR = 3600;
 
+/** A key's limits as given (to tell when they change), as held, and the hits they make. */
+interface Prepared {
+  keyId: string;
+  hourlyLimit: number;
+  burstLimit: number;
+  organizationId: string | undefined;
+  held: KeyLimits;
+  hits: readonly RateLimitHit[];
+}
+
 /**
  * Per-key limits (hourly window + per-second burst) inside the key's organization's budget (the
  * same two, for all its keys together), both charged in one atomic step through the shared store:
@@ -58,6 +68,7 @@ const HOUR = 3600;
  */
 export class KeyLimiter {
   private readonly fallback: MemoryStore;
+  private readonly prepared = new WeakMap<KeyLimits, Prepared>();
   private degradedSince: number | undefined;
 
   constructor(private readonly options: KeyLimiterOptions) {
@@ -69,14 +80,41 @@ export class KeyLimiter {
   }
 
   async consume(keyId: string, limits: KeyLimits): Promise<KeyDecision> {
-    const { maxLimits } = this.options;
-    const held = { ...limits, hourlyLimit: Math.min(limits.hourlyLimit, maxLimits.hourly), burstLimit: Math.min(limits.burstLimit, maxLimits.burst) };
-    const decision = await this.decide(keyId, held);
+    const { held, hits } = this.prepare(keyId, limits);
+    const decision = await this.decide(hits, held);
     const { organizationId } = held;
     // api_key.limit_reached is the key's own limit; its organization's budget is not the key's.
     if (organizationId && decision.refusedFor !== 'organization')
       this.options.events?.observe({ id: keyId, organizationId, hourlyLimit: held.hourlyLimit }, decision);
     return decision;
+  }
+
+  /**
+   * The limits a key is held to and its hits, kept with its record (services pass the one their
+   * key cache holds, so these go when it does) while the key and its limits are unchanged, rather
+   * than a dozen objects and strings built again on every request.
+   */
+  private prepare(keyId: string, limits: KeyLimits): Prepared {
+    const kept = this.prepared.get(limits);
+    if (
+      kept?.keyId === keyId &&
+      kept.hourlyLimit === limits.hourlyLimit &&
+      kept.burstLimit === limits.burstLimit &&
+      kept.organizationId === limits.organizationId
+    )
+      return kept;
+    const { maxLimits } = this.options;
+    const held = { ...limits, hourlyLimit: Math.min(limits.hourlyLimit, maxLimits.hourly), burstLimit: Math.min(limits.burstLimit, maxLimits.burst) };
+    const prepared = {
+      keyId,
+      hourlyLimit: limits.hourlyLimit,
+      burstLimit: limits.burstLimit,
+      organizationId: limits.organizationId,
+      held,
+      hits: this.hits(keyId, held),
+    };
+    this.prepared.set(limits, prepared);
+    return prepared;
   }
 
   /** The key's hit, and its organization's: one hash tag, so both stay in one Redis Cluster slot. */
@@ -91,8 +129,7 @@ export class KeyLimiter {
     ];
   }
 
-  private async decide(keyId: string, limits: KeyLimits): Promise<KeyDecision> {
-    const hits = this.hits(keyId, limits);
+  private async decide(hits: readonly RateLimitHit[], limits: KeyLimits): Promise<KeyDecision> {
     try {
       const decisions = await this.options.limiter.consumeAll(hits);
       if (this.degradedSince !== undefined) {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, describe, expect, it } from '@jest/globals';
+import { afterAll, describe, expect, it, jest } from '@jest/globals';
 import { createLogger } from '@svc/http';
 import { MemoryStore, RedisStore, type Store } from '@svc/kv';
 import { testRedisUrl, uniqueNamespace } from '@svc/testkit';
@@ -157,5 +157,40 @@ describe('KeyLimiter while Redis is unreachable and failing open', () => {
     // Half of the organization's 10 on this replica.
     expect(allowedHere).toBe(5);
     expect(limiter.degraded).toBe(true);
+  });
+});
+
+describe('KeyLimiter, charging one cached key record again and again', () => {
+  function spiedLimiter() {
+    const store = new MemoryStore(() => at);
+    const consumeAll = jest.spyOn(store.limiter, 'consumeAll');
+    const { limiter } = limiterOn(() => store);
+    const charged = () => consumeAll.mock.calls.map(([hits]) => hits);
+    return { limiter, charged };
+  }
+
+  it('builds its hits once per record, not per request', async () => {
+    const { limiter, charged } = spiedLimiter();
+    const key = { hourlyLimit: 100, burstLimit: 10, organizationId: randomUUID() };
+    const id = randomUUID();
+    await limiter.consume(id, key);
+    await limiter.consume(id, key);
+    const [first, second] = charged();
+    expect(second).toBe(first);
+  });
+
+  it('builds them afresh when the record’s limits or organization change, or another key brings it', async () => {
+    const { limiter, charged } = spiedLimiter();
+    const key = { hourlyLimit: 100, burstLimit: 10, organizationId: randomUUID() };
+    const id = randomUUID();
+    await limiter.consume(id, key);
+    key.hourlyLimit = 50;
+    expect(await limiter.consume(id, key)).toMatchObject({ limit: 50 });
+    key.organizationId = randomUUID();
+    await limiter.consume(id, key);
+    const other = randomUUID();
+    await limiter.consume(other, key);
+    expect(new Set(charged()).size).toBe(4);
+    expect(charged()[3]![0]!.key).toBe(`{org:${key.organizationId}}:key:${other}`);
   });
 });

@@ -260,23 +260,19 @@ export class RedisStore implements Store {
 
   private async consumeAll(hits: readonly RateLimitHit[]): Promise<RateLimitDecision[]> {
     if (hits.length === 0) return [];
-    const keys = hits.map((h) => this.limitKey(h.key));
+    // The script's arguments in one array (the number of keys, the keys, the clock, four numbers a
+    // hit), its answer read in place: every request of a keyed service passes here.
+    const args: [number, ...(string | number)[]] = [hits.length];
+    for (const hit of hits) args.push(this.limitKey(hit.key));
     // One script runs on one node: on a cluster, limits charged together must share a hash tag.
-    if (this.cluster && new Set(keys.map((k) => /\{([^{}]+)\}/.exec(k)?.[1])).size > 1)
+    if (this.cluster && new Set(args.slice(1).map((k) => /\{([^{}]+)\}/.exec(String(k))?.[1])).size > 1)
       throw new Error(`Limits charged together must share one {hash tag} on a Redis Cluster: ${hits.map((h) => h.key).join(', ')}`);
-    const args = hits.flatMap(({ policy }) => [policy.limit, policy.windowSeconds * 1000, policy.burst?.limit ?? 0, (policy.burst?.perSeconds ?? 0) * 1000]);
-    const reply = await this.call(() => this.redis.svcConsumeAll(hits.length, ...keys, this.now(), ...args));
-    return hits.map(({ policy }, i) => {
-      const [allowed, remaining, reset, waitMs, refusedBy] = reply.slice(i * 5, i * 5 + 5) as [number, number, number, number, number];
-      return {
-        allowed: allowed === 1,
-        limit: policy.limit,
-        remaining,
-        resetAt: Math.ceil(reset / 1000),
-        retryAfterSeconds: allowed === 1 ? 0 : Math.max(1, Math.ceil(waitMs / 1000)),
-        ...(refusedBy ? { refusedBy: refusedBy === 1 ? ('window' as const) : ('burst' as const) } : {}),
-      };
-    });
+    args.push(this.now());
+    for (const { policy } of hits) args.push(policy.limit, policy.windowSeconds * 1000, policy.burst?.limit ?? 0, (policy.burst?.perSeconds ?? 0) * 1000);
+    const reply = await this.call(() => this.redis.svcConsumeAll(...args));
+    const decisions: RateLimitDecision[] = [];
+    for (let i = 0; i < hits.length; i++) decisions.push(decisionOf(hits[i]!.policy, reply, i * 5));
+    return decisions;
   }
 
   private now(): string {
@@ -346,4 +342,19 @@ export class RedisStore implements Store {
     }
     this.redis.disconnect();
   }
+}
+
+/** A hit's decision from its five numbers in the script's answer, from `at` on. */
+function decisionOf(policy: RateLimitPolicy, reply: number[], at: number): RateLimitDecision {
+  const allowed = reply[at] === 1;
+  const refusedBy = reply[at + 4];
+  const decision: RateLimitDecision = {
+    allowed,
+    limit: policy.limit,
+    remaining: reply[at + 1]!,
+    resetAt: Math.ceil(reply[at + 2]! / 1000),
+    retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil(reply[at + 3]! / 1000)),
+  };
+  if (refusedBy) decision.refusedBy = refusedBy === 1 ? 'window' : 'burst';
+  return decision;
 }
