@@ -60,6 +60,12 @@ export function contractChecked(app: Express): { app: Express; violations(): Pro
       body ??= chunk;
       return send(chunk);
     };
+    // An answer may also be written without res.send (a hot path's own JSON writer): its bytes.
+    const end = res.end.bind(res) as (...args: unknown[]) => typeof res;
+    res.end = ((...args: unknown[]) => {
+      if (typeof args[0] === 'string' || Buffer.isBuffer(args[0])) body ??= args[0];
+      return end(...args);
+    }) as typeof res.end;
     res.on('finish', () => {
       // CORS preflights are the browser's, not operations of the API (OpenAPI documents none).
       if (req.path === '/openapi.json' || (req.method === 'OPTIONS' && req.headers['access-control-request-method'])) return;

@@ -25,7 +25,8 @@ export function requireApiKey(auth: ApiKeyAuthenticator, limiter: KeyLimiter, pe
     const { key } = result;
     const decision = await limiter.consume(key.id, key);
     const headers = rateLimitHeaders(decision);
-    res.set(headers);
+    // setHeader, not res.set: Express's walks the object and re-checks each name for Content-Type.
+    for (const name in headers) res.setHeader(name, headers[name]!);
     if (!decision.allowed) throw new RateLimitExceededError(decision.retryAfterSeconds, headers);
     if (!key.permissions.includes(permission)) throw new ApiKeyError(403, 'Invalid / disabled API key');
     res.locals.apiKey = key;

@@ -4,6 +4,7 @@ import { ZWalletVerifyQuery } from '@svc/schemas';
 import { WalletNotFoundError } from '../errors.js';
 import type { AppDeps } from '../deps.js';
 import { requireApiKey } from './require-api-key.js';
+import { sendJson } from './send-json.js';
 
 export function verifyRouter(deps: AppDeps): Router {
   const router = Router();
@@ -17,7 +18,7 @@ export function verifyRouter(deps: AppDeps): Router {
         if (!owner) throw new WalletNotFoundError();
         // The user as the key's organization knows them: two organizations cannot join their users on it.
         const userId = deps.pairwiseIds.of(res.locals.apiKey!.organizationId, owner);
-        res.json({ wallet_address: query.wallet_address, is_human: owner.palmVerified, user_id: userId });
+        sendJson(res, { wallet_address: query.wallet_address, is_human: owner.palmVerified, user_id: userId });
       }),
     )
     .all(methodNotAllowed);
