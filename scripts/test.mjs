@@ -32,12 +32,15 @@ const turbo = spawn('npx', ['turbo', 'run', 'test', '--concurrency=2', '--contin
 });
 // Jest prints a summary per workspace; add them up into one closing line for the whole run.
 const totals = { passed: 0, failed: 0, skipped: 0, suites: 0 };
+// A suite jest reported failing, even if its workspace's summary never came (a killed run).
+let sawFailure = false;
 let pending = '';
 turbo.stdout.on('data', (chunk) => {
   process.stdout.write(chunk);
   const lines = (pending + chunk).split('\n');
   pending = lines.pop();
   for (const line of lines) {
+    if (/:test: FAIL /.test(line)) sawFailure = true;
     // A suite that fails outside its tests (set-up, or a check when it ends) counts here only.
     const suites = /Test Suites:\s+(\d+) failed/.exec(line);
     if (suites) totals.suites += Number(suites[1]);
@@ -51,6 +54,6 @@ await embedded?.stop();
 // The cluster held only this run's throw-away databases: nothing of it is kept (about 55 MB).
 if (embedded?.owned) await rm(embeddedDir, { recursive: true, force: true });
 process.stdout.write(
-  `\ntests: ${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}${totals.suites ? ` (${totals.suites} suites failed)` : ''}\n`,
+  `\ntests: ${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}${totals.suites ? ` (${totals.suites} suites failed)` : ''}${sawFailure && !totals.suites ? ' (a suite failed before its workspace summed up)' : ''}\n`,
 );
-process.exit(code);
+process.exit(code || (sawFailure || totals.failed || totals.suites ? 1 : 0));
