@@ -72,13 +72,21 @@ const UNREACHABLE = new Set([
 ]);
 const UNREACHABLE_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', '57P01', '57P03']);
 
+type AdapterCause = { kind?: unknown; originalCode?: unknown };
+
+/**
+ * The driver adapter's account of a failure (its kind, PostgreSQL's code): Prisma's error names it
+ * in `meta`; inside an interactive transaction the adapter's own error arrives as it is, with it in `cause`.
+ */
+function adapterCause(err: unknown): AdapterCause | undefined {
+  const e = err as { name?: unknown; cause?: unknown; meta?: { driverAdapterError?: { cause?: AdapterCause } } };
+  return e?.meta?.driverAdapterError?.cause ?? (e?.name === 'DriverAdapterError' && typeof e.cause === 'object' ? (e.cause as AdapterCause) : undefined);
+}
+
 /** Whether `err` says the database is down or unreachable (a 503), rather than a bug (a 500). */
 export function isDatabaseUnavailable(err: unknown): boolean {
-  type Cause = { kind?: unknown; originalCode?: unknown };
-  const e = err as { name?: unknown; code?: unknown; message?: unknown; cause?: unknown; meta?: { driverAdapterError?: { cause?: Cause } } };
-  // Prisma's error names the driver's in `meta`; inside an interactive transaction the driver
-  // adapter's own error arrives as it is, its PostgreSQL code in `cause`.
-  const cause = e?.meta?.driverAdapterError?.cause ?? (e?.name === 'DriverAdapterError' && typeof e.cause === 'object' ? (e.cause as Cause) : undefined);
+  const e = err as { code?: unknown; message?: unknown };
+  const cause = adapterCause(err);
   if (typeof cause?.kind === 'string' && UNREACHABLE.has(cause.kind)) return true;
   if (typeof cause?.originalCode === 'string' && UNREACHABLE_CODES.has(cause.originalCode)) return true;
   if (typeof e?.code === 'string' && UNREACHABLE_CODES.has(e.code)) return true;
@@ -94,13 +102,7 @@ export function isDatabaseUnavailable(err: unknown): boolean {
  * their own can carry these codes. Nothing is wrong with the query: the primary can answer it.
  */
 export function isRecoveryConflict(err: unknown): boolean {
-  const e = err as {
-    code?: unknown;
-    name?: unknown;
-    cause?: { originalCode?: unknown };
-    meta?: { driverAdapterError?: { cause?: { originalCode?: unknown } } };
-  };
-  const code = e?.meta?.driverAdapterError?.cause?.originalCode ?? (e?.name === 'DriverAdapterError' ? e.cause?.originalCode : e?.code);
+  const code = adapterCause(err)?.originalCode ?? (err as { code?: unknown })?.code;
   return code === '40001' || code === '40P01';
 }
 
