@@ -125,7 +125,8 @@ return v
 
 interface Scripts {
   svcIncrement(key: string, ttlSeconds: number): Promise<number>;
-  svcConsumeAll(numberOfKeys: number, ...keysThenArgs: (string | number)[]): Promise<number[]>;
+  /** CONSUME_ALL for n keys, defined when first needed (consumeAllCommand). */
+  [consumeAllN: `svcConsumeAll${number}`]: (...keysThenArgs: (string | number)[]) => Promise<number[]>;
   svcAttempt(key: string, now: string, free: number, maxDelaySeconds: number, memoryMs: number): Promise<[number, number, number]>;
   svcForgiveOne(key: string): Promise<number>;
   svcAcquire(key: string, now: string, limit: number, leaseMs: number, holder: string): Promise<number>;
@@ -155,6 +156,7 @@ export class RedisStore implements Store {
   private readonly cluster: boolean;
   private readonly ns: string;
   private everReady = false;
+  private readonly consumeAllDefined = new Set<number>();
 
   constructor(private readonly options: RedisStoreOptions) {
     this.ns = options.namespace;
@@ -200,8 +202,6 @@ export class RedisStore implements Store {
         : new Redis(options.url, { ...connection, enableAutoPipelining: true })
     ) as ScriptedRedis;
     this.redis.defineCommand('svcIncrement', { numberOfKeys: 1, lua: INCREMENT });
-    // The number of keys is given per call (the first argument).
-    this.redis.defineCommand('svcConsumeAll', { lua: CONSUME_ALL });
     this.redis.defineCommand('svcAttempt', { numberOfKeys: 1, lua: ATTEMPT });
     this.redis.defineCommand('svcForgiveOne', { numberOfKeys: 1, lua: FORGIVE_ONE });
     this.redis.defineCommand('svcAcquire', { numberOfKeys: 1, lua: ACQUIRE });
@@ -262,17 +262,32 @@ export class RedisStore implements Store {
     if (hits.length === 0) return [];
     // The script's arguments in one array (the number of keys, the keys, the clock, four numbers a
     // hit), its answer read in place: every request of a keyed service passes here.
-    const args: [number, ...(string | number)[]] = [hits.length];
+    const args: (string | number)[] = [];
     for (const hit of hits) args.push(this.limitKey(hit.key));
     // One script runs on one node: on a cluster, limits charged together must share a hash tag.
-    if (this.cluster && new Set(args.slice(1).map((k) => /\{([^{}]+)\}/.exec(String(k))?.[1])).size > 1)
+    if (this.cluster && new Set(args.map((k) => /\{([^{}]+)\}/.exec(String(k))?.[1])).size > 1)
       throw new Error(`Limits charged together must share one {hash tag} on a Redis Cluster: ${hits.map((h) => h.key).join(', ')}`);
     args.push(this.now());
     for (const { policy } of hits) args.push(policy.limit, policy.windowSeconds * 1000, policy.burst?.limit ?? 0, (policy.burst?.perSeconds ?? 0) * 1000);
-    const reply = await this.call(() => this.redis.svcConsumeAll(...args));
+    const command = this.consumeAllCommand(hits.length);
+    const reply = await this.call(() => this.redis[command]!(...args));
     const decisions: RateLimitDecision[] = [];
     for (let i = 0; i < hits.length; i++) decisions.push(decisionOf(hits[i]!.policy, reply, i * 5));
     return decisions;
+  }
+
+  /**
+   * CONSUME_ALL as a command with a fixed number of keys. Given the number per call instead,
+   * ioredis's auto-pipelining on a cluster would group the call by its first argument (that number)
+   * rather than its first key, put limits of different primaries in one pipeline and fail them all.
+   */
+  private consumeAllCommand(keys: number): `svcConsumeAll${number}` {
+    const name = `svcConsumeAll${keys}` as const;
+    if (!this.consumeAllDefined.has(keys)) {
+      this.redis.defineCommand(name, { numberOfKeys: keys, lua: CONSUME_ALL });
+      this.consumeAllDefined.add(keys);
+    }
+    return name;
   }
 
   private now(): string {

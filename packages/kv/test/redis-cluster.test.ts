@@ -71,6 +71,23 @@ if (redisUrl)
       ).rejects.toThrow(/share one \{hash tag\}/);
     });
 
+    it('charges limits that live on every primary in the same turn of the event loop', async () => {
+      // ioredis pipelines the commands of one turn per node; a call must be routed by its own keys.
+      const a = store(uniqueNamespace('cluster'));
+      const keys = Array.from({ length: 24 }, (_, i) => `spread:${i}`);
+      const ones = await Promise.all(keys.map((key) => a.limiter.consume(key, HOUR)));
+      expect(ones.map((d) => d.remaining)).toEqual(keys.map(() => HOUR.limit - 1));
+      const pairs = await Promise.all(
+        keys.map((key) =>
+          a.limiter.consumeAll([
+            { key: `{${key}}:key`, policy: HOUR },
+            { key: `{${key}}`, policy: HOUR },
+          ]),
+        ),
+      );
+      expect(pairs.map((d) => d.map((x) => x.remaining))).toEqual(keys.map(() => [HOUR.limit - 1, HOUR.limit - 2]));
+    });
+
     it('deletes keys that live on different nodes in one call', async () => {
       const a = store(uniqueNamespace('cluster'));
       const keys = Array.from({ length: 12 }, (_, i) => `spread:${i}`);
