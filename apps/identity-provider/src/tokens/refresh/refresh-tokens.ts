@@ -37,20 +37,21 @@ const read = statement<PresentedRefreshToken>(
 // in grants/refresh-token.ts checks, so a refusal can always say why. A presented hash appears at
 // most once (CallGroups keys by it). A successor already stored under this call's own hash (random,
 // one per call) means this rotation was committed by an earlier run whose answer was lost: it
-// answers as rotated, not as a token someone else rotated. The presented rows are locked first, in
-// id order (`locked`): two service replicas whose groups share tokens then wait for each other in
-// one order instead of deadlocking, which would fail both groups back to one call at a time.
+// answers as rotated, not as a token someone else rotated. The presented rows are read locked, in
+// id order (`presented`: the sort comes before the lock): two service replicas whose groups share
+// tokens then wait for each other in one order instead of deadlocking, which would fail both groups
+// back to one call at a time. A row a concurrent rotation changed while this one waited is read as
+// that rotation left it.
 const rotate = statement<PresentedRefreshToken & { n: string | null }>(
   'refresh_token_rotate_group',
   `WITH asked AS (
     SELECT i.*, CASE WHEN i.narrowed IS NULL THEN NULL ELSE ARRAY(SELECT jsonb_array_elements_text(i.narrowed::jsonb)) END AS scopes
     FROM unnest($1::text[], $2::uuid[], $3::timestamptz[], $4::text[], $5::text[], $6::text[], $7::text[], $8::timestamptz[])
       WITH ORDINALITY AS i(presented_hash, application_id, at, jkt, narrowed, successor_hash, binding, expires_at, n)
-  ), locked AS (
-    SELECT r.id FROM "RefreshToken" r WHERE r."tokenHash" = ANY($1::text[]) ORDER BY r.id FOR UPDATE
   ), presented AS (
     SELECT i.n, ${PRESENTED}
     FROM asked i JOIN "RefreshToken" r ON r."tokenHash" = i.presented_hash JOIN "Authorization" a ON a.id = r."authorizationId"
+    ORDER BY r.id FOR UPDATE OF r
   ), granted AS (
     SELECT p.*, i.at, i.successor_hash, i.binding, i.expires_at,
            ARRAY(SELECT s FROM unnest(p.scopes) WITH ORDINALITY AS u(s, k) WHERE i.scopes IS NULL OR s = ANY(i.scopes) ORDER BY k) AS successor
@@ -59,7 +60,7 @@ const rotate = statement<PresentedRefreshToken & { n: string | null }>(
       AND (p."dpopJkt" IS NULL OR p."dpopJkt" = i.jkt) AND (i.scopes IS NULL OR i.scopes <@ p.scopes)
   ), rotated AS (
     UPDATE "RefreshToken" t SET "rotatedAt" = g.at FROM granted g
-    WHERE t.id = g.id AND t.id IN (SELECT id FROM locked) AND t."rotatedAt" IS NULL AND t."revokedAt" IS NULL
+    WHERE t.id = g.id AND t."rotatedAt" IS NULL AND t."revokedAt" IS NULL
     RETURNING t.id
   ), issued AS (
     INSERT INTO "RefreshToken" (id, "authorizationId", "familyId", "tokenHash", scopes, "dpopJkt", "expiresAt", "createdAt")
