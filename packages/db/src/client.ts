@@ -108,6 +108,6 @@ export function isRecoveryConflict(err: unknown): boolean {
 
 /** A unique constraint refused the write (Prisma's P2002, or PostgreSQL's 23505 through the adapter). */
 export function isUniqueViolation(err: unknown): boolean {
-  const e = err as { code?: unknown; meta?: { driverAdapterError?: { cause?: { originalCode?: unknown } } } };
-  return e?.code === 'P2002' || e?.meta?.driverAdapterError?.cause?.originalCode === '23505';
+  const code = (err as { code?: unknown })?.code;
+  return code === 'P2002' || code === '23505' || adapterCause(err)?.originalCode === '23505';
 }

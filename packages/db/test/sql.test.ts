@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from '@jest/globals';
-import { createDatabase, statement } from '../src/index.js';
+import { createDatabase, isUniqueViolation, statement } from '../src/index.js';
 
 const database = createDatabase(process.env.DATABASE_URL!, { poolSize: 2 });
 afterAll(() => database.close());
@@ -18,5 +18,36 @@ describe('Sql: prepared statements on the pool under Prisma', () => {
     const none = statement<{ x: number }>('sql_test_none', 'SELECT 1 AS x WHERE false');
     expect(await database.sql.one(none, [])).toBeUndefined();
     await expect(database.sql.one(echo, ['not a time', 1, []])).rejects.toThrow(/invalid input syntax/);
+  });
+});
+
+describe('isUniqueViolation', () => {
+  it('recognises a duplicate however it reached PostgreSQL: the driver, Prisma, a Prisma transaction', async () => {
+    await database.db.$executeRawUnsafe('CREATE TABLE IF NOT EXISTS sql_test_unique (k text PRIMARY KEY)');
+    const key = `k-${Date.now()}-${Math.random()}`;
+    const insert = statement<{ k: string }>('sql_test_unique_insert', 'INSERT INTO sql_test_unique (k) VALUES ($1) RETURNING k');
+    await database.sql.one(insert, [key]);
+    const refusals = await Promise.all([
+      database.sql.one(insert, [key]).then(
+        () => undefined,
+        (err: unknown) => err,
+      ),
+      database.db.$executeRaw`INSERT INTO sql_test_unique (k) VALUES (${key})`.then(
+        () => undefined,
+        (err: unknown) => err,
+      ),
+      database.db
+        .$transaction(async (tx) => tx.$executeRaw`INSERT INTO sql_test_unique (k) VALUES (${key})`)
+        .then(
+          () => undefined,
+          (err: unknown) => err,
+        ),
+    ]);
+    expect(refusals.map(isUniqueViolation)).toEqual([true, true, true]);
+    const other = await database.sql.one(echo, ['not a time', 1, []]).then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+    expect(isUniqueViolation(other)).toBe(false);
   });
 });
