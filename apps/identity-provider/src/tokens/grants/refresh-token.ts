@@ -109,8 +109,8 @@ async function refresh(ctx: TokenContext, app: Application, input: { refreshToke
   });
   if (!row?.issuedScopes) {
     // Already rotated, by an earlier request whose answer was lost or by a concurrent one (whose
-    // rotation this statement's snapshot did not see yet): the same client with the same key gets
-    // that rotation's answer within the retry window. Anything else is reuse.
+    // rotation this statement waited for): the same client with the same key gets that rotation's
+    // answer within the retry window. Anything else is reuse.
     if (row && retryProvable(app, row)) {
       // Not rotated for another reason (expired, revoked, another key): say so at once.
       const refused = row.rotatedAt ? undefined : await refusal(ctx, { app, row, token: input.refreshToken, asked, jkt: grant.jkt, now });
