@@ -106,7 +106,7 @@ export function isRecoveryConflict(err: unknown): boolean {
   return code === '40001' || code === '40P01';
 }
 
-/** A unique constraint refused the write (Prisma's P2002, or PostgreSQL's 23505 through the adapter). */
+/** A unique constraint refused the write: Prisma's P2002, or PostgreSQL's 23505 from the driver or through the adapter. */
 export function isUniqueViolation(err: unknown): boolean {
   const code = (err as { code?: unknown })?.code;
   return code === 'P2002' || code === '23505' || adapterCause(err)?.originalCode === '23505';

@@ -22,32 +22,22 @@ describe('Sql: prepared statements on the pool under Prisma', () => {
 });
 
 describe('isUniqueViolation', () => {
+  const refusalOf = (write: Promise<unknown>) =>
+    write.then(
+      () => undefined,
+      (err: unknown) => err,
+    );
   it('recognises a duplicate however it reached PostgreSQL: the driver, Prisma, a Prisma transaction', async () => {
     await database.db.$executeRawUnsafe('CREATE TABLE IF NOT EXISTS sql_test_unique (k text PRIMARY KEY)');
     const key = `k-${Date.now()}-${Math.random()}`;
     const insert = statement<{ k: string }>('sql_test_unique_insert', 'INSERT INTO sql_test_unique (k) VALUES ($1) RETURNING k');
     await database.sql.one(insert, [key]);
     const refusals = await Promise.all([
-      database.sql.one(insert, [key]).then(
-        () => undefined,
-        (err: unknown) => err,
-      ),
-      database.db.$executeRaw`INSERT INTO sql_test_unique (k) VALUES (${key})`.then(
-        () => undefined,
-        (err: unknown) => err,
-      ),
-      database.db
-        .$transaction(async (tx) => tx.$executeRaw`INSERT INTO sql_test_unique (k) VALUES (${key})`)
-        .then(
-          () => undefined,
-          (err: unknown) => err,
-        ),
+      refusalOf(database.sql.one(insert, [key])),
+      refusalOf(database.db.$executeRaw`INSERT INTO sql_test_unique (k) VALUES (${key})`),
+      refusalOf(database.db.$transaction(async (tx) => tx.$executeRaw`INSERT INTO sql_test_unique (k) VALUES (${key})`)),
     ]);
     expect(refusals.map(isUniqueViolation)).toEqual([true, true, true]);
-    const other = await database.sql.one(echo, ['not a time', 1, []]).then(
-      () => undefined,
-      (err: unknown) => err,
-    );
-    expect(isUniqueViolation(other)).toBe(false);
+    expect(isUniqueViolation(await refusalOf(database.sql.one(echo, ['not a time', 1, []])))).toBe(false);
   });
 });

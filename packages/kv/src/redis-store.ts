@@ -156,7 +156,6 @@ export class RedisStore implements Store {
   private readonly cluster: boolean;
   private readonly ns: string;
   private everReady = false;
-  private readonly consumeAllDefined = new Set<number>();
 
   constructor(private readonly options: RedisStoreOptions) {
     this.ns = options.namespace;
@@ -260,8 +259,8 @@ export class RedisStore implements Store {
 
   private async consumeAll(hits: readonly RateLimitHit[]): Promise<RateLimitDecision[]> {
     if (hits.length === 0) return [];
-    // The script's arguments in one array (the number of keys, the keys, the clock, four numbers a
-    // hit), its answer read in place: every request of a keyed service passes here.
+    // The script's arguments in one array (the keys, the clock, four numbers a hit), its answer read
+    // in place: every request of a keyed service passes here.
     const args: (string | number)[] = [];
     for (const hit of hits) args.push(this.limitKey(hit.key));
     // One script runs on one node: on a cluster, limits charged together must share a hash tag.
@@ -283,10 +282,7 @@ export class RedisStore implements Store {
    */
   private consumeAllCommand(keys: number): `svcConsumeAll${number}` {
     const name = `svcConsumeAll${keys}` as const;
-    if (!this.consumeAllDefined.has(keys)) {
-      this.redis.defineCommand(name, { numberOfKeys: keys, lua: CONSUME_ALL });
-      this.consumeAllDefined.add(keys);
-    }
+    if (!this.redis[name]) this.redis.defineCommand(name, { numberOfKeys: keys, lua: CONSUME_ALL });
     return name;
   }
 
