@@ -29,13 +29,16 @@ const PASSWORD = 'postgres';
 export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<EmbeddedDatabase> {
   const port = options.port ?? 54329;
   const database = options.database ?? 'svc';
-  const url = `postgresql://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`;
+  const urlAt = (at: number) => `postgresql://${USER}:${PASSWORD}@127.0.0.1:${at}/${database}`;
   const log = options.onLog ?? (() => undefined);
   await mkdir(options.dataDir, { recursive: true });
 
-  if (runningPostmaster(options.dataDir)) {
-    await ensureDatabase(port, database);
-    return { url, owned: false, stop: async () => undefined };
+  const running = runningPostmaster(options.dataDir);
+  if (running) {
+    // Another process runs this cluster, on the port it was started with, which need not be ours.
+    if (running.port !== port) log(`PostgreSQL already runs in ${options.dataDir} on port ${running.port}; using it`);
+    await ensureDatabase(running.port, database);
+    return { url: urlAt(running.port), owned: false, stop: async () => undefined };
   }
 
   if (process.getuid?.() === 0) {
@@ -75,12 +78,15 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     throw new Error(`embedded PostgreSQL in ${options.dataDir} did not start: ${reason}\n${recent.join('\n')}`);
   }
   await ensureDatabase(port, database);
-  return { url, owned: true, stop: () => stopCluster(() => cluster.stop(), options.dataDir) };
+  return { url: urlAt(port), owned: true, stop: () => stopCluster(() => cluster.stop(), options.dataDir) };
 }
 
-function runningPostmaster(dataDir: string): boolean {
-  const pid = postmasterPid(dataDir);
-  return pid !== undefined && processAlive(pid);
+/** The live postmaster of `dataDir`, with the port its pid file records (its fourth line). */
+function runningPostmaster(dataDir: string): { pid: number; port: number } | undefined {
+  const lines = postmasterLines(dataDir);
+  const pid = Number(lines?.[0]);
+  const port = Number(lines?.[3]);
+  return Number.isInteger(pid) && pid > 0 && processAlive(pid) && Number.isInteger(port) && port > 0 ? { pid, port } : undefined;
 }
 
 async function ensureDatabase(port: number, database: string): Promise<void> {
@@ -138,10 +144,13 @@ async function stopCluster(stop: () => Promise<void>, dataDir: string): Promise<
 }
 
 function postmasterPid(dataDir: string): number | undefined {
-  const pidFile = join(dataDir, 'postmaster.pid');
-  if (!existsSync(pidFile)) return undefined;
-  const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
+  const pid = Number(postmasterLines(dataDir)?.[0]);
   return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+}
+
+function postmasterLines(dataDir: string): string[] | undefined {
+  const pidFile = join(dataDir, 'postmaster.pid');
+  return existsSync(pidFile) ? readFileSync(pidFile, 'utf8').split('\n') : undefined;
 }
 
 /** Alive and not a zombie (an exited child nobody has reaped yet counts as gone). */
