@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createPrismaClient, type Db } from '@svc/db';
 import { cleanEnv, freePort, repoRoot, run, testSuiteDatabaseUrl, waitFor } from '@svc/testkit';
+import { stoppedAfterEachTest, untilBanner } from './launched.js';
 import { makeWalletData, person, receiveFrom, type WalletTarget } from './wallet-services.js';
 
 // `npm start` on an external database that holds no demo data: it links the identity provider and
@@ -13,15 +14,13 @@ const dataDir = mkdtempSync(join(tmpdir(), 'svc-linked-'));
 chmodSync(dataDir, 0o755);
 let url: string;
 let db: Db;
-/** Launchers still running (a failed expectation leaves one): stopped when the file ends. */
-const running = new Set<() => Promise<number | null>>();
+const keep = stoppedAfterEachTest();
 beforeAll(async () => {
   // A database of this file's own, migrated and empty: the run's shared one may hold demo data.
   url = await testSuiteDatabaseUrl('linked');
   db = createPrismaClient(url, { poolSize: 2 });
 });
 afterAll(async () => {
-  for (const stop of running) await stop();
   await db?.$disconnect();
   rmSync(dataDir, { recursive: true, force: true });
 });
@@ -44,21 +43,11 @@ async function launch() {
     ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])),
   });
   const launcher = run(process.execPath, [`${repoRoot}scripts/start.mjs`], env, true);
-  const stop = async () => {
-    running.delete(stop);
+  const stop = keep(async () => {
     if (launcher.child.exitCode === null) process.kill(-launcher.child.pid!, 'SIGINT');
     return launcher.exited;
-  };
-  running.add(stop);
-  await waitFor(
-    async () => {
-      if (launcher.child.exitCode !== null) throw new Error(`the launcher exited ${launcher.child.exitCode}:\n${launcher.output()}`);
-      return launcher.output().includes('Ctrl-C stops everything');
-    },
-    90_000,
-    'the launcher banner',
-    launcher.output,
-  );
+  });
+  await untilBanner(launcher);
   const target: WalletTarget = {
     idpUrl: `http://localhost:${ports.IDP_PORT}`,
     issuerUrl: `http://localhost:${ports.CREDENTIAL_ISSUER_PORT}`,
@@ -104,5 +93,5 @@ describe('npm start on an external database without demo data', () => {
     expect(await db.webhookEndpoint.count()).toBe(1);
     expect((await receiveAndRevoke({ ...second.target, walletClientId })).split('~').length).toBeGreaterThan(2);
     expect(await second.stop()).toBe(0);
-  }, 300_000);
+  }, 540_000);
 });

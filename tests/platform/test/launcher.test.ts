@@ -3,13 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { processAlive } from '@svc/db';
-import { cleanEnv, freePort, isListening, repoRoot, run, waitFor } from '@svc/testkit';
+import { cleanEnv, freePort, isListening, repoRoot, run } from '@svc/testkit';
+import { stoppedAfterEachTest, untilBanner } from './launched.js';
 import { runInTerminal } from './terminal.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'svc-launcher-'));
 // As root the embedded cluster runs as the `postgres` user, which must be able to enter the directory.
 chmodSync(dataDir, 0o755);
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+const keep = stoppedAfterEachTest();
 
 type Ports = Record<'IDP_PORT' | 'WALLET_VERIFY_PORT' | 'CREDENTIAL_ISSUER_PORT' | 'SANDBOX_PORT' | 'DEMO_APP_PORT' | 'EMBEDDED_PG_PORT', number>;
 const launcherEnv = (ports: Ports) =>
@@ -26,15 +28,11 @@ async function launch() {
     EMBEDDED_PG_PORT: await freePort(),
   };
   const launcher = runInTerminal('npm start', launcherEnv(ports));
-  await waitFor(
-    async () => {
-      if (launcher.child.exitCode !== null) throw new Error(`the launcher exited ${launcher.child.exitCode}:\n${launcher.output()}`);
-      return launcher.output().includes('Ctrl-C stops everything');
-    },
-    60_000,
-    'the launcher banner',
-    launcher.output,
-  );
+  keep(async () => {
+    if (launcher.child.exitCode === null) launcher.press('\u0003');
+    return launcher.exited;
+  });
+  await untilBanner(launcher);
   return { launcher, ports };
 }
 
@@ -110,7 +108,7 @@ describe('npm start (the launcher) on embedded defaults', () => {
     const stopping = launcher.output().slice(launcher.output().indexOf('[start] stopping services'));
     expect(stopping).toMatch(/^\[start\] stopping services…\n(.*\n)*\[start\] services and embedded PostgreSQL stopped\n$/);
     expect(stopping).not.toMatch(/ (WARN|ERROR|FATAL) |shutting down|terminating connection|ECONNRESET|\n\s+at /);
-  });
+  }, 300_000);
 
   it('reuses the data on a second start, shows no secrets again, and stops on Ctrl-C', async () => {
     const before = JSON.parse(readFileSync(join(dataDir, 'demo.json'), 'utf8'));
@@ -128,5 +126,5 @@ describe('npm start (the launcher) on embedded defaults', () => {
     expect(await launcher.exited).toBe(130);
     for (const port of Object.values(ports)) expect(await isListening(port)).toBe(false);
     expect(launcher.output()).toMatch(/\[start\] services and embedded PostgreSQL stopped\n$/);
-  });
+  }, 300_000);
 });
