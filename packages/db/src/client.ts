@@ -106,6 +106,29 @@ export function isRecoveryConflict(err: unknown): boolean {
   return code === '40001' || code === '40P01';
 }
 
+/**
+ * The row a write named is gone, deleted by another request meanwhile: Prisma's P2025 (an update or
+ * delete found no row), or a foreign key whose parent row is gone (P2003, or PostgreSQL's 23503 from
+ * the driver or through the adapter).
+ */
+export function isRowGone(err: unknown): boolean {
+  const code = (err as { code?: unknown })?.code;
+  return code === 'P2025' || code === 'P2003' || code === '23503' || adapterCause(err)?.originalCode === '23503';
+}
+
+/**
+ * `write` on a row found a moment before; if another request deleted it meanwhile, `gone()` is
+ * thrown instead: the answer a moment later would get (not found), not a failure of the service.
+ */
+export async function unlessGone<T>(write: Promise<T>, gone: () => Error): Promise<T> {
+  try {
+    return await write;
+  } catch (err) {
+    if (isRowGone(err)) throw gone();
+    throw err;
+  }
+}
+
 /** A unique constraint refused the write: Prisma's P2002, or PostgreSQL's 23505 from the driver or through the adapter. */
 export function isUniqueViolation(err: unknown): boolean {
   const code = (err as { code?: unknown })?.code;

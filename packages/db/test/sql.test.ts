@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from '@jest/globals';
-import { createDatabase, isUniqueViolation, statement } from '../src/index.js';
+import { createDatabase, isRowGone, isUniqueViolation, statement } from '../src/index.js';
 
 const database = createDatabase(process.env.DATABASE_URL!, { poolSize: 2 });
 afterAll(() => database.close());
@@ -21,12 +21,13 @@ describe('Sql: prepared statements on the pool under Prisma', () => {
   });
 });
 
+const refusalOf = (write: Promise<unknown>) =>
+  write.then(
+    () => undefined,
+    (err: unknown) => err,
+  );
+
 describe('isUniqueViolation', () => {
-  const refusalOf = (write: Promise<unknown>) =>
-    write.then(
-      () => undefined,
-      (err: unknown) => err,
-    );
   it('recognises a duplicate however it reached PostgreSQL: the driver, Prisma, a Prisma transaction', async () => {
     await database.db.$executeRawUnsafe('CREATE TABLE IF NOT EXISTS sql_test_unique (k text PRIMARY KEY)');
     const key = `k-${Date.now()}-${Math.random()}`;
@@ -39,5 +40,25 @@ describe('isUniqueViolation', () => {
     ]);
     expect(refusals.map(isUniqueViolation)).toEqual([true, true, true]);
     expect(isUniqueViolation(await refusalOf(database.sql.one(echo, ['not a time', 1, []])))).toBe(false);
+  });
+});
+
+describe('isRowGone', () => {
+  it('recognises a write on a row another request deleted, however it reached PostgreSQL', async () => {
+    await database.db.$executeRawUnsafe('CREATE TABLE IF NOT EXISTS sql_test_parent (id text PRIMARY KEY)');
+    await database.db.$executeRawUnsafe('CREATE TABLE IF NOT EXISTS sql_test_child (parent text NOT NULL REFERENCES sql_test_parent (id))');
+    const gone = `gone-${Date.now()}-${Math.random()}`;
+    const child = statement('sql_test_child_insert', 'INSERT INTO sql_test_child (parent) VALUES ($1)');
+    const refusals = await Promise.all([
+      // A child of a parent that is not there: the driver, a Prisma raw query, inside a transaction.
+      refusalOf(database.sql.one(child, [gone])),
+      refusalOf(database.db.$queryRaw`INSERT INTO sql_test_child (parent) VALUES (${gone}) RETURNING parent`),
+      refusalOf(database.db.$transaction(async (tx) => tx.$executeRaw`INSERT INTO sql_test_child (parent) VALUES (${gone})`)),
+      // Prisma's update and delete of a row that is not there.
+      refusalOf(database.db.user.update({ where: { id: '00000000-0000-0000-0000-000000000000' }, data: { palmVerified: true } })),
+      refusalOf(database.db.user.delete({ where: { id: '00000000-0000-0000-0000-000000000000' } })),
+    ]);
+    expect(refusals.map(isRowGone)).toEqual([true, true, true, true, true]);
+    expect(isRowGone(await refusalOf(database.sql.one(echo, ['not a time', 1, []])))).toBe(false);
   });
 });

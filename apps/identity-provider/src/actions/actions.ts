@@ -1,4 +1,4 @@
-import { type Action as Row, isUniqueViolation } from '@svc/db';
+import { type Action as Row, isUniqueViolation, unlessGone } from '@svc/db';
 import { type Action, actionView, storedActionOf, type ZCreateActionRequest, type ZUpdateActionRequest } from '@svc/schemas';
 import type { z } from 'zod';
 import type { Developer } from '../developer/developer-auth.js';
@@ -39,20 +39,23 @@ export async function actionOf(deps: Pick<ActionDeps, 'db'>, organizationId: str
 /** A new limit or period counts from the proofs already made: lowering the limit refuses whoever is over it now. */
 export async function updateAction(deps: ActionDeps, developer: Developer, name: string, body: z.output<typeof ZUpdateActionRequest>): Promise<Action> {
   const row = await actionOf(deps, developer.organizationId, name);
-  const updated = await deps.db.action.update({
-    where: { id: row.id },
-    data: {
-      ...(body.description !== undefined ? { description: body.description } : {}),
-      ...(body.max_per_person !== undefined ? { maxPerPerson: body.max_per_person } : {}),
-      ...(body.period !== undefined ? { period: body.period } : {}),
-      ...(body.requires_palm_verification !== undefined ? { requiresPalmVerification: body.requires_palm_verification } : {}),
-    },
-  });
+  const updated = await unlessGone(
+    deps.db.action.update({
+      where: { id: row.id },
+      data: {
+        ...(body.description !== undefined ? { description: body.description } : {}),
+        ...(body.max_per_person !== undefined ? { maxPerPerson: body.max_per_person } : {}),
+        ...(body.period !== undefined ? { period: body.period } : {}),
+        ...(body.requires_palm_verification !== undefined ? { requiresPalmVerification: body.requires_palm_verification } : {}),
+      },
+    }),
+    actionNotFound,
+  );
   return actionView(updated);
 }
 
 /** Gone with its proofs: an action registered again under the name starts every count afresh. */
 export async function deleteAction(deps: ActionDeps, developer: Developer, name: string): Promise<void> {
   const row = await actionOf(deps, developer.organizationId, name);
-  await deps.db.action.delete({ where: { id: row.id } });
+  await unlessGone(deps.db.action.delete({ where: { id: row.id } }), actionNotFound);
 }

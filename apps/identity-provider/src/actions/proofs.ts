@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { Prisma } from '@svc/db';
+import { Prisma, unlessGone } from '@svc/db';
 import { type ActionPeriod, type Proof, webhookEvent } from '@svc/schemas';
-import { MaxVerificationsReached, notUniqueHuman, proofNotFound } from '../errors.js';
+import { actionNotFound, MaxVerificationsReached, notUniqueHuman, proofNotFound } from '../errors.js';
 import { actionOf } from './actions.js';
 import type { ActionDeps } from './deps.js';
 import { nullifierOf, periodOf } from './nullifier.js';
@@ -41,7 +41,8 @@ export async function proveAction(deps: ActionDeps, request: ProofRequest): Prom
   const signalHash = request.signal === undefined ? null : signalHashOf(request.signal);
   const event = webhookEvent('action.proved', { action: action.name, nullifier });
   // The limit is read in the statement, not from the row above: a PATCH meanwhile is honoured.
-  const [counted] = await deps.db.$queryRaw<Counted[]>(Prisma.sql`
+  const [counted] = await unlessGone(
+    deps.db.$queryRaw<Counted[]>(Prisma.sql`
     WITH proof AS (
       INSERT INTO "ActionProof" ("actionId", "nullifier", "count", "signalHash", "provedAt")
       VALUES (${action.id}::uuid, ${nullifier}, 1, ${signalHash}, ${now})
@@ -53,7 +54,9 @@ export async function proveAction(deps: ActionDeps, request: ProofRequest): Prom
       INSERT INTO "WebhookEvent" ("organizationId", "type", "data", "occurredAt")
       SELECT ${request.organizationId}::uuid, ${event.type}, ${JSON.stringify(event.data)}::jsonb, ${now} FROM proof
     )
-    SELECT "count", "provedAt" FROM proof`);
+    SELECT "count", "provedAt" FROM proof`),
+    actionNotFound,
+  );
   if (!counted) throw new MaxVerificationsReached(nullifier, action.maxPerPerson);
   return {
     action: action.name,

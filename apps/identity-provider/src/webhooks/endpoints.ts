@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { isIP } from 'node:net';
 import { ValidationError, isPublicAddress } from '@svc/http';
-import type { WebhookDelivery, WebhookEndpoint as Row } from '@svc/db';
+import { unlessGone, type WebhookDelivery, type WebhookEndpoint as Row } from '@svc/db';
 import { type WebhookEventType, webhookEvent, type ZCreateWebhookRequest, type ZUpdateWebhookRequest, type ZWebhookDeliveryQuery } from '@svc/schemas';
 import type { z } from 'zod';
 import type { Developer } from '../developer/developer-auth.js';
@@ -93,24 +93,27 @@ export async function webhookOf(deps: WebhookDeps, developer: Developer, id: str
 export async function updateWebhook(deps: WebhookDeps, developer: Developer, id: string, body: z.output<typeof ZUpdateWebhookRequest>) {
   const row = await webhookOf(deps, developer, id);
   const url = body.url === undefined ? undefined : target(deps, body.url);
-  const updated = await deps.db.webhookEndpoint.update({
-    where: { id: row.id },
-    data: {
-      ...(url !== undefined ? { url } : {}),
-      ...(body.events !== undefined ? { events: body.events } : {}),
-      ...(body.description !== undefined ? { description: body.description } : {}),
-      // Enabled again: a fresh start, as if it had never failed; disabled by hand: says so.
-      ...(body.enabled === true ? { enabled: true, disabledReason: null, failingSince: null } : {}),
-      ...(body.enabled === false ? { enabled: false, disabledReason: 'by_developer' } : {}),
-    },
-  });
+  const updated = await unlessGone(
+    deps.db.webhookEndpoint.update({
+      where: { id: row.id },
+      data: {
+        ...(url !== undefined ? { url } : {}),
+        ...(body.events !== undefined ? { events: body.events } : {}),
+        ...(body.description !== undefined ? { description: body.description } : {}),
+        // Enabled again: a fresh start, as if it had never failed; disabled by hand: says so.
+        ...(body.enabled === true ? { enabled: true, disabledReason: null, failingSince: null } : {}),
+        ...(body.enabled === false ? { enabled: false, disabledReason: 'by_developer' } : {}),
+      },
+    }),
+    webhookNotFound,
+  );
   return endpointView(updated, deps.clock.now());
 }
 
 /** Gone with its deliveries; events already written stay for the organization's other endpoints. */
 export async function deleteWebhook(deps: WebhookDeps, developer: Developer, id: string): Promise<void> {
   const row = await webhookOf(deps, developer, id);
-  await deps.db.webhookEndpoint.delete({ where: { id: row.id } });
+  await unlessGone(deps.db.webhookEndpoint.delete({ where: { id: row.id } }), webhookNotFound);
 }
 
 /** A new secret, shown once; the old one is signed with beside it for a day, so receivers can move over. */
@@ -118,14 +121,17 @@ export async function rotateWebhookSecret(deps: WebhookDeps, developer: Develope
   const row = await webhookOf(deps, developer, id);
   const now = deps.clock.now();
   const secret = generateWebhookSecret();
-  const updated = await deps.db.webhookEndpoint.update({
-    where: { id: row.id },
-    data: {
-      secret: deps.webhookSecrets.seal(row.id, secret),
-      previousSecret: row.secret as object,
-      previousSecretUntil: new Date(now.getTime() + ROTATION_OVERLAP_MS),
-    },
-  });
+  const updated = await unlessGone(
+    deps.db.webhookEndpoint.update({
+      where: { id: row.id },
+      data: {
+        secret: deps.webhookSecrets.seal(row.id, secret),
+        previousSecret: row.secret as object,
+        previousSecretUntil: new Date(now.getTime() + ROTATION_OVERLAP_MS),
+      },
+    }),
+    webhookNotFound,
+  );
   return { ...endpointView(updated, now), secret };
 }
 

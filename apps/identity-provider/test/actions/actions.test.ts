@@ -3,7 +3,8 @@
 import { describe, expect, it } from '@jest/globals';
 import request from 'supertest';
 import { useIdp } from '../helpers.js';
-import { as, organization, otherOrganization, registerAction } from './people.js';
+import { overtakenByADelete } from '../overtaken-by-a-delete.js';
+import { accessToken, as, organization, otherOrganization, prove, registerAction } from './people.js';
 
 const suite = useIdp();
 
@@ -101,5 +102,19 @@ describe('/v2/developer/actions', () => {
     const { app } = suite.idp;
     expect((await request(app).get('/v2/developer/actions')).status).toBe(401);
     expect((await request(app).post('/v2/developer/actions').send({ action: 'vote' })).status).toBe(401);
+  });
+
+  it('answers 404, not 500, to a proof, a change and a delete that another delete overtakes', async () => {
+    const { app } = suite.idp;
+    const org = await organization(suite.db, app);
+    await registerAction(app, org.developer, { action: 'vote' }).expect(201);
+    const token = await accessToken(app, org.confidential, org.user);
+    const { id } = await suite.db.action.findFirstOrThrow({ where: { organizationId: org.org.id, name: 'vote' } });
+    const answers = await overtakenByADelete(suite.db, (tx) => tx.action.delete({ where: { id } }), [
+      prove(app, token, 'vote'),
+      request(app).patch('/v2/developer/actions/vote').set(as(org.developer)).send({ max_per_person: 2 }),
+      request(app).delete('/v2/developer/actions/vote').set(as(org.developer)),
+    ]);
+    for (const res of answers) expect([res.status, res.body.error]).toEqual([404, 'action_not_found']);
   });
 });

@@ -12,6 +12,7 @@ import { arrange, basic, buildIdp, issueTokens, signIn } from '../helpers.js';
 import { webhookDeliverer } from '../../src/webhook-outbox/deliverer.js';
 import { announceDataWindowEnds } from '../../src/webhook-outbox/data-window-events.js';
 import { accessToken, prove, registerAction } from '../actions/people.js';
+import { overtakenByADelete } from '../overtaken-by-a-delete.js';
 import { headersOf, startReceiver } from './receiver.js';
 
 const suite = {} as { db: Db; idp: ReturnType<typeof buildIdp> };
@@ -64,6 +65,17 @@ describe('webhook endpoints', () => {
     expect((await request(suite.idp.app).delete(`/v2/developer/webhooks/${endpoint.id}`).set(stranger.auth)).status).toBe(404);
     expect((await request(suite.idp.app).delete(`/v2/developer/webhooks/${endpoint.id}`).set(auth)).status).toBe(204);
     expect((await request(suite.idp.app).get(`/v2/developer/webhooks/${endpoint.id}`).set(auth)).status).toBe(404);
+  });
+
+  it('answer 404, not 500, to a change, a rotation and a delete that another delete overtakes', async () => {
+    const { auth, endpoint } = await owner();
+    const path = `/v2/developer/webhooks/${endpoint.id}`;
+    const answers = await overtakenByADelete(suite.db, (tx) => tx.webhookEndpoint.delete({ where: { id: endpoint.id } }), [
+      request(suite.idp.app).patch(path).set(auth).send({ description: 'renamed' }),
+      request(suite.idp.app).post(`${path}/rotate-secret`).set(auth),
+      request(suite.idp.app).delete(path).set(auth),
+    ]);
+    for (const res of answers) expect([res.status, res.body.error]).toEqual([404, 'webhook_not_found']);
   });
 
   it('refuses what cannot be a target, naming the field, and changes nothing', async () => {
