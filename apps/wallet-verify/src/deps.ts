@@ -25,7 +25,11 @@ export interface BuildOptions {
 }
 
 export function buildDeps(config: Config, options: BuildOptions = {}): AppDeps {
-  const core = createCoreDeps('wallet-verify', 'wv', config, options.clock);
+  // Every read here decides an answer (is this wallet a verified human, is this key live), and a
+  // replica's lag would make it a wrong one: no replica pool, even where the deployment names one
+  // for the other services.
+  const core = createCoreDeps('wallet-verify', 'wv', { ...config, DATABASE_READ_URL: undefined }, options.clock);
+  if (config.DATABASE_READ_URL) core.logger.info('DATABASE_READ_URL is not used: every read of wallet verify goes to the primary');
   const authenticator = new ApiKeyAuthenticator({
     db: core.db,
     cacheTtlSeconds: config.API_KEY_CACHE_TTL_SECONDS,
