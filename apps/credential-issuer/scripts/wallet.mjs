@@ -16,7 +16,8 @@
 //     takes the offered SD-JWT VC, then answers the presentation request (OpenID4VP 1.0) with it:
 //     fetches and checks the signed request (x509_hash), discloses only what it asks, binds the
 //     presentation to its nonce and client id, and posts it encrypted (direct_post.jwt); prints
-//     {"status": <the verifier's HTTP status>, "credential_query_id", "disclosed": {…}}
+//     {"status": <the verifier's HTTP status>, "credential_query_id", "disclosed": {…}}, and
+//     "redirect_uri" where the request was made with one (the page to send the person back to)
 import { createHash, KeyObject, sign, X509Certificate } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { parseIssuerSigned } from '@animo-id/mdoc';
@@ -172,9 +173,11 @@ async function prove(requestLink, credential) {
     jarm: { responseJwt: jarm.responseJwt },
   });
   const answered = { status: response.status, credential_query_id: query.id, disclosed: frame };
+  const body = await response.json().catch(() => ({}));
   // The verifier refused it: say why, and fail as a command does.
-  if (!response.ok) fail(`The verifier refused the presentation: ${JSON.stringify({ ...answered, body: await response.json().catch(() => ({})) })}`);
-  return answered;
+  if (!response.ok) fail(`The verifier refused the presentation: ${JSON.stringify({ ...answered, body })}`);
+  // Same device: where a wallet on the phone would send the browser now (with its response_code).
+  return body.redirect_uri ? { ...answered, redirect_uri: body.redirect_uri } : answered;
 }
 
 const [command, link] = positionals;

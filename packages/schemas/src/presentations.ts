@@ -94,6 +94,20 @@ const ZOrigin = z
     }
   }, 'must be an https origin such as https://shop.example (scheme, host and port, no path; http only for localhost)');
 
+/** Where a wallet on the person's own device sends them back: https, or http on the machine itself; no fragment. */
+const ZWalletRedirectUri = z
+  .string()
+  .max(2000)
+  .refine((value) => {
+    try {
+      const url = new URL(value);
+      const local = url.hostname === 'localhost' || url.hostname === '127.0.0.1' || url.hostname === '[::1]';
+      return (url.protocol === 'https:' || (url.protocol === 'http:' && local)) && !value.includes('#') && !url.searchParams.has('response_code');
+    } catch {
+      return false;
+    }
+  }, 'must be an https URL of your page, with no fragment and no response_code of its own (http only for localhost)');
+
 /** A trusted issuer: a DID, an SD-JWT VC `iss` URL, or a PEM root certificate. */
 const ZTrustedIssuer = z
   .string()
@@ -126,16 +140,33 @@ export const ZCreatePresentationRequest = z
     expected_origins: z.array(ZOrigin).min(1).max(10).optional(),
     /** Why the integrator asks, shown by wallets that show it. */
     purpose: z.string().trim().min(1).max(300).optional(),
+    /**
+     * Same device: the page a wallet on the person's own device sends them back to once it has
+     * answered, with `response_code` added; the result is then read with that code only.
+     */
+    redirect_uri: ZWalletRedirectUri.optional(),
   })
   .superRefine((body, ctx) => {
     if (body.presets && body.dcql_query) ctx.addIssue({ code: 'custom', path: ['dcql_query'], message: 'give presets or dcql_query, not both' });
     if (!body.presets && !body.dcql_query) ctx.addIssue({ code: 'custom', path: ['presets'], message: 'give presets or dcql_query' });
     if (body.response_mode === 'dc_api.jwt' && !body.expected_origins)
       ctx.addIssue({ code: 'custom', path: ['expected_origins'], message: 'is required with response_mode dc_api.jwt: the origins of the pages that ask' });
+    if (body.response_mode === 'dc_api.jwt' && body.redirect_uri)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['redirect_uri'],
+        message: 'is for direct_post.jwt: over the Digital Credentials API the page receives the answer itself',
+      });
   });
 export type CreatePresentationRequest = z.output<typeof ZCreatePresentationRequest>;
 
 export const ZPresentationRequestParams = z.object({ id: z.uuid({ message: 'must be a presentation request id' }) });
+
+/** GET /presentation-requests/{id}: a request made with a redirect_uri is read with the code its redirect carried. */
+export const ZPresentationResultQuery = z.object({ response_code: z.string().min(1).max(200).optional() });
+
+/** What the verifier answers a wallet's accepted answer: where to send the person, for a request made with a redirect_uri. */
+export const ZWalletResponseAnswer = z.object({ redirect_uri: z.string().optional() });
 
 /** What `navigator.credentials.get({digital: {requests: [dc_api]}})` takes (OpenID4VP 1.0 Appendix A). */
 export const ZDcApiRequest = z.object({ protocol: z.literal('openid4vp-v1-signed'), data: z.object({ request: z.string() }) });

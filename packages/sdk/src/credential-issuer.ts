@@ -194,9 +194,14 @@ export class CredentialIssuerClient {
     ).body;
   }
 
-  /** Where a request stands: poll it (or take the `presentation.*` webhook) until it is no longer `pending`. */
-  async presentationResult(id: string): Promise<PresentationOutcome> {
-    const path = `/presentation-requests/${encodeURIComponent(id)}`;
+  /**
+   * Where a request stands: poll it (or take the `presentation.*` webhook) until it is no longer
+   * `pending`. A request made with `redirectUri` and answered on the person's device is read with
+   * the `response_code` the redirect brought to your page.
+   */
+  async presentationResult(id: string, options: { responseCode?: string } = {}): Promise<PresentationOutcome> {
+    const query = options.responseCode ? `?${new URLSearchParams({ response_code: options.responseCode })}` : '';
+    const path = `/presentation-requests/${encodeURIComponent(id)}${query}`;
     return toOutcome((await call<PresentationResult>(this.options.baseUrl, path, { headers: this.headers }, this.options)).body);
   }
 

@@ -20,6 +20,11 @@ export interface PresentationRequestInput {
   expectedOrigins?: string[];
   /** Why you ask, shown by wallets that show it. */
   purpose?: string;
+  /**
+   * Same device: your page, where the wallet sends the person once it has answered, with
+   * `response_code` added; read the result with it (`presentationResult(id, { responseCode })`).
+   */
+  redirectUri?: string;
 }
 
 /** The value each preset has when a wallet proves it. */
@@ -72,6 +77,7 @@ export function presentationRequestBody(input: PresentationRequestInput): Record
     response_mode: input.responseMode,
     expected_origins: input.expectedOrigins,
     purpose: input.purpose,
+    redirect_uri: input.redirectUri,
   };
   return Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined));
 }

@@ -332,10 +332,10 @@ describe('CredentialIssuerClient', () => {
     await expect(new CredentialIssuerClient({ baseUrl: issuer.url, apiToken: 'svck_wrong' }).list()).rejects.toBeInstanceOf(SvcApiError);
   }, 60_000);
 
-  it('asks a wallet for a preset and reads the result, over a link and over the Digital Credentials API', async () => {
+  it('asks a wallet for a preset and reads the result, over a link, on the person’s device and over the Digital Credentials API', async () => {
     const owner = await createUser(ctx, { email: uniqueEmail('verifier'), password: 'correct horse' });
     const org = await createOrg(ctx, { name: 'Verifier Org', ownerEmail: owner.email });
-    const key = await createApiKey(ctx, { org: org.id, permissions: 'credentials:issue,presentations:verify' });
+    const key = await createApiKey(ctx, { org: org.id, permissions: 'credentials:issue,presentations:verify', burstLimit: 100 });
     const client = new CredentialIssuerClient({ baseUrl: issuer.url, apiToken: key.key, timeoutMs: 60_000 });
     // A person whose wallet took this issuer's age credential.
     const holder = await newHolder('ES256');
@@ -361,6 +361,14 @@ describe('CredentialIssuerClient', () => {
     const over18: boolean | undefined = result.presets?.age_over_18?.value;
     expect(over18).toBe(true);
     expect(result.presets?.age_over_18).toMatchObject({ format: 'dc+sd-jwt', issuer: offer.credential_offer.credential_issuer });
+
+    // On the person's device: the wallet is sent back with a code, and the result is read with it.
+    const sameDevice = await client.requestPresentation({ presets: ['age_over_18'], formats: ['dc+sd-jwt'], redirectUri: 'https://shop.example/done' });
+    const phone = await resolveRequest(sameDevice.request_link);
+    const back = (await answer(phone, await present(phone))).body as { redirect_uri: string };
+    const responseCode = new URL(back.redirect_uri).searchParams.get('response_code')!;
+    await expect(client.presentationResult(sameDevice.id)).rejects.toBeInstanceOf(ValidationApiError);
+    expect(await client.presentationResult(sameDevice.id, { responseCode })).toMatchObject({ status: 'verified', presets: { age_over_18: { value: true } } });
 
     // The Digital Credentials API: the page's answer relayed with the origin the backend knows.
     const origin = 'https://shop.example';

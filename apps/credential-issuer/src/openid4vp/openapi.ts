@@ -6,7 +6,9 @@ import {
   ZDcApiPresentationResponse,
   ZPresentationRequestParams,
   ZPresentationResult,
+  ZPresentationResultQuery,
   ZWalletPresentationResponse,
+  ZWalletResponseAnswer,
 } from '@svc/schemas';
 import { z } from 'zod';
 
@@ -25,13 +27,13 @@ export const PRESENTATION_OPERATIONS: OperationSpec[] = [
     path: '/presentation-requests',
     tag: TAG,
     summary: 'Ask a person’s wallet to prove presets (or answer a DCQL query)',
-    description: `Presets (is_human, palm_verified, age_over_18, age_over_21, kyc_passed, country_of_residence) become a DCQL query: one credential query per kind of credential that answers any of them (this issuer’s SD-JWT VCs and mdocs, the EU age verification mdoc, the EU PID as SD-JWT VC and mdoc, an ISO mDL), one required credential set per preset. Or give dcql_query yourself (OpenID4VP 1.0 §6), not both. policy: the query engine’s policy (allOf/anyOf/not of checks) over the presets, or over <credential query id>.<claim> for a DCQL query; it does not change the status, its result comes with evidence. formats narrows the formats (ldp_vc is not verified yet and is refused); trusted_issuers narrows trust to those issuer URLs or PEM roots (otherwise: this issuer’s CA and TRUSTED_ISSUER_CERTS). The request is open 300 s and answered once. request_link (openid4vp://) is for a QR code or a phone; with expected_origins, dc_api is what a page passes to navigator.credentials.get({digital: {requests: [dc_api]}}).`,
+    description: `Presets (is_human, palm_verified, age_over_18, age_over_21, kyc_passed, country_of_residence) become a DCQL query: one credential query per kind of credential that answers any of them (this issuer’s SD-JWT VCs and mdocs, the EU age verification mdoc, the EU PID as SD-JWT VC and mdoc, an ISO mDL), one required credential set per preset. Or give dcql_query yourself (OpenID4VP 1.0 §6), not both. policy: the query engine’s policy (allOf/anyOf/not of checks) over the presets, or over <credential query id>.<claim> for a DCQL query; it does not change the status, its result comes with evidence. formats narrows the formats (ldp_vc is not verified yet and is refused); trusted_issuers narrows trust to those issuer URLs or PEM roots (otherwise: this issuer’s CA and TRUSTED_ISSUER_CERTS). The request is open 300 s and answered once. request_link (openid4vp://) is for a QR code or a phone; with expected_origins, dc_api is what a page passes to navigator.credentials.get({digital: {requests: [dc_api]}}). redirect_uri (same device, direct_post.jwt only): where the wallet sends the person once it has answered, with response_code added; the result is then read with that code (OpenID4VP 1.0 §13.3).`,
     security: [['apiToken']],
     body: ZCreatePresentationRequest,
     responses: {
       201: { description: 'The request, open for 300 s', schema: ZCreatedPresentationRequest },
       ...errorResponses({
-        400: 'Invalid request, each field named: presets and dcql_query together or neither, a preset no credential of the allowed formats answers, a format this service does not verify, a policy that reads what the request does not ask for, dc_api.jwt without expected_origins',
+        400: 'Invalid request, each field named: presets and dcql_query together or neither, a preset no credential of the allowed formats answers, a format this service does not verify, a policy that reads what the request does not ask for, dc_api.jwt without expected_origins or with redirect_uri, a redirect_uri that is not https (or http on localhost) or has a fragment',
         ...keyRefused,
       }),
     },
@@ -41,12 +43,17 @@ export const PRESENTATION_OPERATIONS: OperationSpec[] = [
     path: '/presentation-requests/{id}',
     tag: TAG,
     summary: 'The result: pending, verified, failed or expired',
-    description: `verified: presets {value, format, issuer, verified_at, expires_at, vouched_by? (this service’s own credentials: identity_provider or organization)}, claims (what was disclosed, per credential query id) and, with a policy, policy_result {result, evidence}. failed (or pending after a refused answer): errors [{check, credential_query_id?, message}], check one of ${PRESENTATION_CHECKS.join(', ')}. Nothing else of the presentation is kept. Requests of other organizations are 404.`,
+    description: `verified: presets {value, format, issuer, verified_at, expires_at, vouched_by? (this service’s own credentials: identity_provider or organization)}, claims (what was disclosed, per credential query id) and, with a policy, policy_result {result, evidence}. failed (or pending after a refused answer): errors [{check, credential_query_id?, message}], check one of ${PRESENTATION_CHECKS.join(', ')}. Nothing else of the presentation is kept. Requests of other organizations are 404. A request made with redirect_uri and answered by a wallet that sent the person back is read with response_code, the code that redirect carried.`,
     security: [['apiToken']],
     params: ZPresentationRequestParams,
+    query: ZPresentationResultQuery,
     responses: {
       200: { description: 'The result', schema: ZPresentationResult },
-      ...errorResponses({ 400: 'Not a request id', 404: 'No such request for this organization', ...keyRefused }),
+      ...errorResponses({
+        400: 'Not a request id; response_code missing or not this answer’s (a request answered on the person’s device)',
+        404: 'No such request for this organization',
+        ...keyRefused,
+      }),
     },
   },
   {
@@ -78,7 +85,12 @@ export const PRESENTATION_OPERATIONS: OperationSpec[] = [
     body: ZWalletPresentationResponse,
     bodyTypes: ['application/x-www-form-urlencoded'],
     responses: {
-      200: { description: 'Received and verified', schema: z.object({}), headers: { 'Access-Control-Allow-Origin': '*' } },
+      200: {
+        description:
+          'Received and verified: {} or, for a request made with redirect_uri, {redirect_uri} (that URI with response_code) for the wallet to send the person to',
+        schema: ZWalletResponseAnswer,
+        headers: { 'Access-Control-Allow-Origin': '*' },
+      },
       ...errorResponses({
         400: 'invalid_request: the request is not open (unknown, answered or expired: the same words for each), an answer that does not decrypt (the request stays open), or a presentation that failed a check (the result says which; the third closes the request)',
         409: 'already_answered: another answer was taken first',

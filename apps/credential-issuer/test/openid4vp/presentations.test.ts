@@ -3,7 +3,7 @@
 // evidence; and each way an answer is refused, naming the failed check, changing nothing it must not.
 import { describe, expect, it } from '@jest/globals';
 import { type AdminContext, createApiKey } from '@svc/admin';
-import { randomUUID, sign } from 'node:crypto';
+import { createHash, randomUUID, sign } from 'node:crypto';
 import { digest } from '@sd-jwt/crypto-nodejs';
 import { SDJwtVcInstance } from '@sd-jwt/sd-jwt-vc';
 import { exportJWK, generateKeyPair } from 'jose';
@@ -173,6 +173,57 @@ describe('an OpenID4VP 1.0 verifier that answers with presets', () => {
     expect(lateAnswer.status).toBe(400);
     expect(await resultOf(late.created.id)).toMatchObject({ status: 'expired' });
     expect(await request(issuer.app).get(`/presentation-requests/${late.created.id}/request-object`)).toMatchObject({ status: 400 });
+  });
+
+  it('on the person’s device: sends the wallet back to the redirect_uri with a response code, without which the result is not read', async () => {
+    const held = await holder();
+    const redirect = 'https://shop.example/wallet-done?order=7';
+    const { created, wallet } = await askedFor({ presets: ['age_over_18'], redirect_uri: redirect });
+    // A refused answer gets no redirect, and the request stays open for the person's wallet.
+    const wrongNonce = await presentSdJwtVc(held.sdJwt, held.privateJwk, wallet, { queryId: 'age_over_sd_jwt', nonce: 'another' });
+    const refused = await answer(wallet, { age_over_sd_jwt: [wrongNonce] });
+    expect(refused.status).toBe(400);
+    expect(refused.body).not.toHaveProperty('redirect_uri');
+    expect((await resultOf(created.id)).status).toBe('pending');
+
+    const answered = await answer(wallet, { age_over_sd_jwt: [await presentSdJwtVc(held.sdJwt, held.privateJwk, wallet, { queryId: 'age_over_sd_jwt' })] });
+    expect(answered.status).toBe(200);
+    const back = new URL((answered.body as { redirect_uri: string }).redirect_uri);
+    expect(`${back.origin}${back.pathname}`).toBe('https://shop.example/wallet-done');
+    expect(back.searchParams.get('order')).toBe('7');
+    const code = back.searchParams.get('response_code')!;
+    expect(code).toMatch(/^[A-Za-z0-9]{43}$/);
+    // Only its hash is kept.
+    const row = await db.presentationRequest.findUnique({ where: { id: created.id } });
+    expect(row!.responseCodeHash).toBe(createHash('sha256').update(code).digest('hex'));
+
+    const read = (query: { response_code?: string }) =>
+      verifier().then((token) => request(issuer.app).get(`/presentation-requests/${created.id}`).query(query).set('X-API-Token', token));
+    for (const query of [{}, { response_code: 'A'.repeat(43) }]) {
+      const withheld = await read(query);
+      expect(withheld.status).toBe(400);
+      expect(withheld.body.details).toEqual([expect.objectContaining({ field: 'response_code' })]);
+      expect(JSON.stringify(withheld.body)).not.toContain('age_over_18');
+    }
+    expect((await read({ response_code: code })).body).toMatchObject({ status: 'verified', presets: { age_over_18: { value: true } } });
+
+    // Without a redirect_uri, nothing changes: {} for the wallet, the result for the API key alone.
+    const plain = await askedFor();
+    const plainAnswer = await answer(plain.wallet, {
+      age_over_sd_jwt: [await presentSdJwtVc(held.sdJwt, held.privateJwk, plain.wallet, { queryId: 'age_over_sd_jwt' })],
+    });
+    expect(plainAnswer).toEqual({ status: 200, body: {} });
+    expect((await resultOf(plain.created.id)).status).toBe('verified');
+  });
+
+  it('refuses a redirect_uri that is not a page of the integrator’s, or with the DC API, naming the field', async () => {
+    for (const redirect_uri of ['http://shop.example/back', 'https://shop.example/back#here', 'javascript:alert(1)', 'https://shop.example/?response_code=x']) {
+      const res = await ask({ presets: ['age_over_18'], redirect_uri });
+      expect([res.status, res.body.details]).toEqual([400, [expect.objectContaining({ field: 'body.redirect_uri' })]]);
+    }
+    const dcApi = await ask({ presets: ['age_over_18'], response_mode: 'dc_api.jwt', expected_origins: [ORIGIN], redirect_uri: 'https://shop.example/back' });
+    expect([dcApi.status, dcApi.body.details]).toEqual([400, [expect.objectContaining({ field: 'body.redirect_uri' })]]);
+    expect((await ask({ presets: ['age_over_18'], redirect_uri: 'http://localhost:3000/back' })).status).toBe(201);
   });
 
   it('refuses a revoked credential, an untrusted issuer, and a tampered mdoc digest', async () => {

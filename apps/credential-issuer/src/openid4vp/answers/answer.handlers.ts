@@ -10,14 +10,19 @@ import { findRequest, NOT_OPEN, resultOf } from '../requests/presentation-reques
  * POST /presentation-requests/:id/response: the wallet's answer (direct_post.jwt, OpenID4VP 1.0
  * §8.3), a form with one JWE. Public, as the wallet calls it: anyone who fetched the request object
  * can encrypt to its key, which is why a refused answer does not close the request (recordOutcome).
+ * A verified answer to a request with a redirect_uri is answered with where the wallet sends the
+ * person: that URI with the response code reading the result needs (§8.2).
  */
 export function walletResponseHandler(deps: Openid4vpDeps) {
   return handle({ params: ZPresentationRequestParams, body: ZWalletPresentationResponse }, async ({ params, body }, _req, res) => {
     const request = await findRequest(deps.db, params.id, deps.clock.now(), deps.keyEncryption);
     if (request?.status !== 'pending') throw requestNotOpen(NOT_OPEN);
-    const { outcome } = await takeAnswer(deps, request, body.response, { kind: 'direct_post', responseUri: responseUri(deps.config.publicUrl, request.id) });
+    const { outcome, redirectTo } = await takeAnswer(deps, request, body.response, {
+      kind: 'direct_post',
+      responseUri: responseUri(deps.config.publicUrl, request.id),
+    });
     if (outcome.status === 'failed') throw presentationRefused(outcome.errors?.[0]?.message ?? 'The presentation was refused');
-    res.set('Cache-Control', 'no-store').json({});
+    res.set('Cache-Control', 'no-store').json(redirectTo ? { redirect_uri: redirectTo } : {});
   });
 }
 
@@ -36,6 +41,6 @@ export function dcApiResponseHandler(deps: Openid4vpDeps) {
     const { outcome, closed } = await takeAnswer(deps, request, body.response.response, { kind: 'dc_api', origin: body.origin });
     res
       .set('Cache-Control', 'no-store')
-      .json(resultOf(closed ? { ...request, status: outcome.status, result: outcome } : { ...request, lastRefusal: outcome }));
+      .json(resultOf(closed ? { ...request, status: outcome.status, result: outcome, responseCodeHash: null } : { ...request, lastRefusal: outcome }));
   });
 }

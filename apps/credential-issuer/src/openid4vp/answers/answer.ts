@@ -1,4 +1,5 @@
 import { InternalAddressError } from '@svc/http';
+import { randomBase62, sha256Hex } from '@svc/secrets';
 import { compactDecrypt, importJWK } from 'jose';
 import { pemOf } from '../../keys/certificates.js';
 import { signedTokenStatusList, tokenStatusListUrl } from '../../openid4vci/credentials/token-status-lists.js';
@@ -31,15 +32,29 @@ async function decrypt(request: Pending, jwe: string): Promise<unknown> {
 /**
  * The wallet's answer to an open request: decrypted (one that does not decrypt is refused and
  * changes nothing), checked, and recorded (recordOutcome: verified closes the request, a third
- * refusal too).
+ * refusal too). `redirectTo`: where the wallet sends the person, for a request made with a
+ * redirect_uri and answered by a wallet on their device.
  */
-export async function takeAnswer(deps: Openid4vpDeps, request: Pending, jwe: string, channel: Channel): Promise<{ outcome: Outcome; closed: boolean }> {
+export async function takeAnswer(
+  deps: Openid4vpDeps,
+  request: Pending,
+  jwe: string,
+  channel: Channel,
+): Promise<{ outcome: Outcome; closed: boolean; redirectTo?: string }> {
   const decrypted = await decrypt(request, jwe);
   const now = deps.clock.now();
   const outcome = await outcomeOf(deps, request, decrypted, channel, now);
-  const recorded = await recordOutcome(deps.db, request, outcome, now);
+  // Same device (OpenID4VP 1.0 §13.3): the person comes back with a code only their browser holds,
+  // and the result is read with it, so whoever passes a request link to someone else and has them
+  // answer it learns nothing of their credentials.
+  const redirect = channel.kind === 'direct_post' && outcome.status === 'verified' ? request.asked.redirect_uri : undefined;
+  const responseCode = redirect ? randomBase62(43) : undefined;
+  const recorded = await recordOutcome(deps.db, request, outcome, now, responseCode ? sha256Hex(responseCode) : null);
   if (recorded === 'not open') throw alreadyAnswered();
-  return { outcome, closed: recorded === 'closed' };
+  if (!redirect || !responseCode) return { outcome, closed: recorded === 'closed' };
+  const redirectTo = new URL(redirect);
+  redirectTo.searchParams.set('response_code', responseCode);
+  return { outcome, closed: recorded === 'closed', redirectTo: redirectTo.href };
 }
 
 /**

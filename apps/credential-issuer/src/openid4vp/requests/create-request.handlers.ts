@@ -55,6 +55,7 @@ function askedFor(body: CreatePresentationRequest, publicUrl: string): AskedFor 
     ...(body.trusted_issuers ? { trusted_issuers: body.trusted_issuers } : {}),
     ...(body.expected_origins ? { expected_origins: body.expected_origins } : {}),
     ...(body.purpose ? { purpose: body.purpose } : {}),
+    ...(body.redirect_uri ? { redirect_uri: body.redirect_uri } : {}),
   };
 }
 

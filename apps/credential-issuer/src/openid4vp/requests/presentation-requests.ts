@@ -12,6 +12,8 @@ export interface AskedFor {
   response_mode: 'direct_post.jwt' | 'dc_api.jwt';
   expected_origins?: string[];
   purpose?: string;
+  /** Same device: where the wallet sends the person once it has answered (with a response code). */
+  redirect_uri?: string;
 }
 
 /** What the answer of a request becomes: all that is kept of a presentation. */
@@ -31,7 +33,15 @@ export type PresentationState =
       /** What the last refused answer failed, while the request is still open. */
       lastRefusal: Outcome | undefined;
     }
-  | { status: 'verified' | 'failed'; id: string; organizationId: string; result: Outcome; expiresAt: Date }
+  | {
+      status: 'verified' | 'failed';
+      id: string;
+      organizationId: string;
+      result: Outcome;
+      expiresAt: Date;
+      /** Set when a wallet's redirect carried a response code: reading the result needs it. */
+      responseCodeHash: string | null;
+    }
   | { status: 'expired'; id: string; organizationId: string; expiresAt: Date; lastRefusal: Outcome | undefined };
 
 type Row = NonNullable<Awaited<ReturnType<Db['presentationRequest']['findUnique']>>>;
@@ -44,7 +54,8 @@ export const responseKeyLabel = (id: string) => `presentation-request:${id}`;
 
 export function stateOf(row: Row, now: Date, keys: KeyEncryption): PresentationState {
   const base = { id: row.id, organizationId: row.organizationId, expiresAt: row.expiresAt };
-  if (row.status === 'verified' || row.status === 'failed') return { ...base, status: row.status, result: row.result as Outcome };
+  if (row.status === 'verified' || row.status === 'failed')
+    return { ...base, status: row.status, result: row.result as Outcome, responseCodeHash: row.responseCodeHash };
   const lastRefusal = (row.result as Outcome | null) ?? undefined;
   if (row.expiresAt <= now) return { ...base, status: 'expired', lastRefusal };
   const sealed = row.responseKey as { publicJwk: JWK; sealed: unknown };
@@ -69,10 +80,17 @@ export type Recorded = 'closed' | 'open' | 'not open';
 
 /**
  * Records an answer if the request is still open, with its webhook event in the same transaction.
- * A verified answer closes it. A refused one closes it only when it is the third: anyone who saw
- * the link can encrypt to the request's key, so one refused answer must not end it for the wallet.
+ * A verified answer closes it, with the hash of the response code its wallet's redirect carries,
+ * if any. A refused one closes it only when it is the third: anyone who saw the link can encrypt
+ * to the request's key, so one refused answer must not end it for the wallet.
  */
-export async function recordOutcome(db: Db, request: { id: string; organizationId: string }, outcome: Outcome, now: Date): Promise<Recorded> {
+export async function recordOutcome(
+  db: Db,
+  request: { id: string; organizationId: string },
+  outcome: Outcome,
+  now: Date,
+  responseCodeHash: string | null = null,
+): Promise<Recorded> {
   return db.$transaction(async (tx) => {
     const result = JSON.stringify(outcome);
     // The private key goes when the request closes: nothing can be decrypted for it again.
@@ -87,7 +105,10 @@ export async function recordOutcome(db: Db, request: { id: string; organizationI
     const status = rows[0]?.status;
     if (!status) return 'not open';
     if (status === 'pending') return 'open';
-    await tx.presentationRequest.update({ where: { id: request.id }, data: { answeredAt: now, responseKey: {} } });
+    await tx.presentationRequest.update({
+      where: { id: request.id },
+      data: { answeredAt: now, responseKey: {}, ...(status === 'verified' && responseCodeHash ? { responseCodeHash } : {}) },
+    });
     await outboxInsert(tx, {
       organizationId: request.organizationId,
       event: webhookEvent(status === 'verified' ? 'presentation.verified' : 'presentation.failed', { presentation_request_id: request.id }),
