@@ -74,7 +74,7 @@ export const PASSKEY_OPERATIONS: ApiSpec['operations'] = [
     tag: 'Passkeys',
     summary: 'Delete a passkey',
     description:
-      'Needs a sign-in of the last 10 minutes; refused while it is the account’s last way to sign in (no password, no other passkey). The owner is mailed.',
+      'Needs a sign-in of the last 10 minutes; refused while it is the account’s last way to sign in (no password, no other passkey). Every other session the passkey signed in ends (back-channel logout tells their applications); this one stays. The owner is mailed.',
     security: session,
     params: ZPasskeyParams,
     responses: {

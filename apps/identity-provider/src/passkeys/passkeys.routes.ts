@@ -50,7 +50,7 @@ export function passkeysRouter(deps: PasskeyDeps): Router {
     )
     .delete(
       handle({ params: ZPasskeyParams }, requireSession(deps, { csrf: true }), requireRecentSignIn(deps), async ({ params }, req, res) => {
-        const removed = await deletePasskey(deps, res.locals.session!.userId, params.id);
+        const removed = await deletePasskey(deps, res.locals.session!, params.id);
         mailPasskeyChange(deps, req, res.locals.session!, 'removed', removed.name);
         res.status(204).end();
       }),

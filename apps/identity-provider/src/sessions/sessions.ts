@@ -19,10 +19,17 @@ export interface SessionUser extends SignInAssurance {
 }
 
 /**
- * A new session of `userId`, signed in as `assurance` says (a password, a passkey): its token,
- * shown once (only its hash is kept). Every way of signing in ends here.
+ * A new session of `userId`, signed in as `assurance` says (a password, a passkey: `passkeyId`,
+ * so that deleting the passkey ends it): its token, shown once (only its hash is kept). Every way
+ * of signing in ends here.
  */
-export async function startSession({ db, environment }: { db: Db; environment: EnvironmentGuard }, userId: string, assurance: SignInAssurance, now: Date) {
+export async function startSession(
+  { db, environment }: { db: Db; environment: EnvironmentGuard },
+  userId: string,
+  assurance: SignInAssurance,
+  now: Date,
+  passkeyId?: string,
+) {
   const token = environment.mark(`svcsess_${randomBase62(43)}`);
   const session = await db.session.create({
     data: {
@@ -32,6 +39,7 @@ export async function startSession({ db, environment }: { db: Db; environment: E
       createdAt: now,
       acr: assurance.acr,
       amr: assurance.amr,
+      ...(passkeyId ? { passkeyId } : {}),
     },
   });
   return { token, session };
@@ -86,18 +94,21 @@ export async function signOut(db: Db, token: string | undefined, now: Date): Pro
 
 /**
  * Ends every live session of `userId` but `keep` (the one the request itself presents, if any), in
- * the caller's transaction; answers the ended ones' ids, so the caller tells their clients
- * (logout.sessionEnded) once the change is committed.
+ * the caller's transaction, or only those signed in with the passkey `signedInWith`; answers the
+ * ended ones' ids, so the caller tells their clients (logout.sessionEnded) once the change is committed.
  */
 export async function signOutEverywhere(
   db: Pick<Prisma.TransactionClient, '$queryRaw'>,
   userId: string,
   now: Date,
   keep: string | undefined,
+  signedInWith?: { passkeyId: string },
 ): Promise<string[]> {
+  const passkeyId = signedInWith?.passkeyId ?? null;
   const ended = await db.$queryRaw<{ id: string }[]>`
     UPDATE "Session" SET "revokedAt" = ${now}
     WHERE "userId" = ${userId}::uuid AND "revokedAt" IS NULL AND "expiresAt" > ${now} AND (${keep ?? null}::uuid IS NULL OR id <> ${keep ?? null}::uuid)
+      AND (${passkeyId}::uuid IS NULL OR "passkeyId" = ${passkeyId}::uuid)
     RETURNING id`;
   return ended.map((s) => s.id);
 }

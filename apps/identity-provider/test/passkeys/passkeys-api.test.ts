@@ -218,12 +218,27 @@ describe('PATCH and DELETE /v2/me/passkeys/{id}', () => {
     expect((await request(idp.app).delete('/v2/me/passkeys/not-a-uuid').set(bearer(alice.token))).status).toBe(400);
   });
 
-  it('deletes a passkey, after which it signs no one in', async () => {
+  it('deletes a passkey, after which it signs no one in, and ends the other sessions it signed in', async () => {
     const p = await person();
-    const added = await addPasskey(p);
-    expect((await request(idp.app).delete(`/v2/me/passkeys/${added.id}`).set(bearer(p.token))).status).toBe(204);
+    const [added, lost] = [await addPasskey(p), await addPasskey(p)];
+    /** A session signed in with the authenticator's passkey `which` (0: added, 1: lost). */
+    const signedInWith = async (which: number) => {
+      const { challenge_id, options } = await signInOptions();
+      const res = await passkeySignIn({ challenge_id, credential: p.authenticator.get(options, {}, which) });
+      expect(res.status).toBe(200);
+      return res.body.session_token as string;
+    };
+    const live = async (token: string) => (await request(idp.app).get('/v2/me/passkeys').set(bearer(token))).status;
+    const [byLost, byAdded, byPassword] = [await signedInWith(1), await signedInWith(0), await signIn(idp.app, p.user.email, p.user.password)];
+    expect((await request(idp.app).delete(`/v2/me/passkeys/${lost.id}`).set(bearer(byPassword))).status).toBe(204);
+    expect([await live(byLost), await live(byAdded), await live(byPassword), await live(p.token)]).toEqual([401, 200, 200, 200]);
+    // The session asking stays, even when the passkey it deletes is the one it signed in with.
+    const byAddedAgain = await signedInWith(0);
+    expect((await request(idp.app).delete(`/v2/me/passkeys/${added.id}`).set(bearer(byAddedAgain))).status).toBe(204);
+    expect([await live(byAddedAgain), await live(byAdded)]).toEqual([200, 401]);
+
     const { challenge_id, options } = await signInOptions();
-    const res = await passkeySignIn({ challenge_id, credential: p.authenticator.get(options) });
+    const res = await passkeySignIn({ challenge_id, credential: p.authenticator.get(options, {}, 0) });
     expect(res.status).toBe(401);
     expect(res.body.error).toBe('invalid_credentials');
   });

@@ -30,13 +30,13 @@ export async function signInOptions(deps: PasskeyDeps) {
 export async function signInWithPasskey(deps: PasskeyDeps, input: { challenge_id: string; credential: AuthenticationCredential; address: string }) {
   const { credential } = input;
   const attempt = await PasskeyAttempt.reserve(deps.store.limiter, credential.id, input.address);
-  let signedIn: { userId: string; assurance: SignInAssurance } | undefined;
+  let signedIn: { userId: string; passkeyId: string; assurance: SignInAssurance } | undefined;
   try {
     signedIn = await verify(deps, input.challenge_id, credential);
   } finally {
     await attempt.finish(signedIn !== undefined);
   }
-  return startSession(deps, signedIn.userId, signedIn.assurance, deps.clock.now());
+  return startSession(deps, signedIn.userId, signedIn.assurance, deps.clock.now(), signedIn.passkeyId);
 }
 
 async function verify(deps: PasskeyDeps, challengeId: string, credential: AuthenticationCredential) {
@@ -70,5 +70,5 @@ async function verify(deps: PasskeyDeps, challengeId: string, credential: Authen
     UPDATE "Passkey" SET "counter" = ${BigInt(newCounter)}, "backedUp" = ${credentialBackedUp}, "lastUsedAt" = ${deps.clock.now()}
     WHERE "id" = ${passkey.id}::uuid AND ("counter" < ${BigInt(newCounter)} OR ("counter" = 0 AND ${BigInt(newCounter)} = 0))`;
   if (moved === 0) throw passkeyRefused('its sign counter did not move forward, as a copied authenticator’s would not');
-  return { userId: passkey.userId, assurance: assuranceOf(passkey) };
+  return { userId: passkey.userId, passkeyId: passkey.id, assurance: assuranceOf(passkey) };
 }
