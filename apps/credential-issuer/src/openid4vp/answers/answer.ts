@@ -20,8 +20,10 @@ type Pending = Extract<PresentationState, { status: 'pending' }>;
 export type Channel = { kind: 'direct_post'; responseUri: string } | { kind: 'dc_api'; origin: string };
 
 async function decrypt(request: Pending, jwe: string): Promise<unknown> {
+  // Outside the try: a key this service cannot open is its own failure, not the wallet's.
+  const privateJwk = request.responseKey.privateJwk();
   try {
-    const key = await importJWK(request.responseKey.privateJwk, 'ECDH-ES');
+    const key = await importJWK(privateJwk, 'ECDH-ES');
     const { plaintext } = await compactDecrypt(jwe, key, { keyManagementAlgorithms: ['ECDH-ES'], contentEncryptionAlgorithms: ['A128GCM', 'A256GCM'] });
     return JSON.parse(new TextDecoder().decode(plaintext));
   } catch {

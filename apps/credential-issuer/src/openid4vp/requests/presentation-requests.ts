@@ -28,7 +28,8 @@ export type PresentationState =
       asked: AskedFor;
       nonce: string;
       state: string;
-      responseKey: { publicJwk: JWK; privateJwk: JWK };
+      /** `privateJwk()` opens the sealed half: only an answer needs it, not a read of the result or the request object. */
+      responseKey: { publicJwk: JWK; privateJwk: () => JWK };
       expiresAt: Date;
       /** What the last refused answer failed, while the request is still open. */
       lastRefusal: Outcome | undefined;
@@ -65,7 +66,7 @@ export function stateOf(row: Row, now: Date, keys: KeyEncryption): PresentationS
     asked: row.query as unknown as AskedFor,
     nonce: row.nonce,
     state: row.state,
-    responseKey: { publicJwk: sealed.publicJwk, privateJwk: keys.open<JWK>(sealed.sealed, responseKeyLabel(row.id)) },
+    responseKey: { publicJwk: sealed.publicJwk, privateJwk: () => keys.open<JWK>(sealed.sealed, responseKeyLabel(row.id)) },
     lastRefusal,
   };
 }
