@@ -113,10 +113,11 @@ export async function certifyKey(ca: CertificateAuthority, leaf: LeafRequest): P
 }
 
 /**
- * Whether `leafBase64` still serves: signed by this CA, naming `issuerUrl`, and valid until at
- * least `validUntil` (every credential signed under it must expire before it does).
+ * Whether `leafBase64` still serves: signed by this CA, naming `issuerUrl` (a reader's certificate
+ * names none: undefined), and valid until at least `validUntil` (every credential signed under it
+ * must expire before it does).
  */
-export async function leafStillServes(ca: CertificateAuthority, leafBase64: string, issuerUrl: string, validUntil: Date): Promise<boolean> {
+export async function leafStillServes(ca: CertificateAuthority, leafBase64: string, issuerUrl: string | undefined, validUntil: Date): Promise<boolean> {
   let leaf: x509.X509Certificate;
   try {
     leaf = new x509.X509Certificate(leafBase64);
@@ -126,6 +127,7 @@ export async function leafStillServes(ca: CertificateAuthority, leafBase64: stri
   // Short of what is wanted, unless the CA itself ends first (what it signs is capped at its certificate's end).
   if (leaf.notAfter < validUntil && leaf.notAfter < ca.certificate.notAfter) return false;
   if (leaf.issuer !== ca.certificate.subject || !(await leaf.verify({ publicKey: ca.certificate, signatureOnly: true }))) return false;
+  if (issuerUrl === undefined) return true;
   const names = leaf.getExtension(x509.SubjectAlternativeNameExtension)?.names.toJSON() ?? [];
   return names.some((n) => n.type === 'url' && n.value === issuerUrl);
 }

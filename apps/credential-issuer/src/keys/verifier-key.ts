@@ -1,15 +1,20 @@
-import { createHash, createPrivateKey, generateKeyPairSync, type KeyObject, X509Certificate } from 'node:crypto';
+import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject, X509Certificate } from 'node:crypto';
 import type { Db } from '@svc/db';
 import type { Clock } from '@svc/runtime';
 import type { KeyEncryption } from '@svc/signing-keys';
 import type { JWK } from 'jose';
-import { certifyKey, type JsonWebKey } from './certificates.js';
+import { certifyKey, type JsonWebKey, leafStillServes } from './certificates.js';
 import type { IssuerCa } from './issuer-ca.js';
-import { loadedOnce, storedOnce } from './stored-once.js';
+import { storedOnce } from './stored-once.js';
 
 const KID = 'credential-issuer-verifier';
+const DAY_MS = 24 * 3600 * 1000;
 /** How long the certificate made on embedded defaults lasts (the CA/Browser Forum's ceiling for a leaf); VERIFIER_CERT replaces it. */
 const CERTIFICATE_DAYS = 397;
+/** A month before it ends, the certificate made here is renewed: the same key, certified again. */
+const RENEW_WITHIN_MS = 30 * DAY_MS;
+/** How often a replica reads the stored certificate again, so that one another replica renewed is everyone's within minutes. */
+const REREAD_MS = 10 * 60 * 1000;
 
 /** The key that signs presentation requests, and the certificate chain wallets check it by. */
 export interface VerifierSigner {
@@ -18,6 +23,11 @@ export interface VerifierSigner {
   x5c: string[];
   /** OpenID4VP 1.0 §5.9.3: `x509_hash:` and the base64url SHA-256 of the leaf's DER. */
   clientId: string;
+  /**
+   * The chain whose leaf `clientId` hashes: this one's, or the one it renewed (the same key), so a
+   * request made just before a renewal is still signed as its link names it.
+   */
+  chainOf(clientId: string): string[] | undefined;
 }
 
 export interface VerifierKeySettings {
@@ -28,6 +38,12 @@ export interface VerifierKeySettings {
   country: string;
 }
 
+/** As stored: the chain, and the one it renewed. */
+interface StoredChains {
+  x5c: string[];
+  previousX5c?: string[];
+}
+
 const clientIdOf = (leafBase64: string) => `x509_hash:${createHash('sha256').update(Buffer.from(leafBase64, 'base64')).digest('base64url')}`;
 
 /** Every certificate of a PEM bundle, as base64 DER. */
@@ -35,40 +51,78 @@ export function pemCertificates(pem: string): string[] {
   return [...pem.matchAll(/-----BEGIN CERTIFICATE-----([\s\S]+?)-----END CERTIFICATE-----/g)].map((m) => m[1]!.replace(/\s+/g, ''));
 }
 
+function signerOf(privateKey: KeyObject, chains: StoredChains): VerifierSigner {
+  const clientId = clientIdOf(chains.x5c[0]!);
+  const previous = chains.previousX5c;
+  const previousId = previous && clientIdOf(previous[0]!);
+  return { privateKey, x5c: chains.x5c, clientId, chainOf: (id) => (id === clientId ? chains.x5c : id === previousId ? previous : undefined) };
+}
+
 /**
  * The verifier's signing key (OpenID4VP request objects): the operator's, or a P-256 key made on
  * the first start, certified as a reader by the issuer CA and kept, the same on every replica, so
- * the `client_id` a wallet sees does not change between requests. Loaded once.
+ * the `client_id` a wallet sees does not change between requests. A month before that certificate
+ * ends (or when another CA is configured), the same key is certified again; every replica
+ * reads the stored chain again every ten minutes.
  */
 export class VerifierKey {
-  /** The key and its chain, loaded once. */
-  readonly signer = loadedOnce(() => this.load());
+  private loaded: { signer: Promise<VerifierSigner>; until: number } | undefined;
 
   constructor(private readonly deps: { db: Db; keys: KeyEncryption; ca: IssuerCa; clock: Clock; settings: VerifierKeySettings }) {}
 
+  /** The key and its chain: read once, and again after REREAD_MS (a failed read is not kept). */
+  signer(): Promise<VerifierSigner> {
+    const now = this.deps.clock.now().getTime();
+    if (this.loaded && now < this.loaded.until) return this.loaded.signer;
+    const signer = this.load().catch((err: unknown) => {
+      this.loaded = undefined;
+      throw err;
+    });
+    this.loaded = { signer, until: this.deps.settings.given ? Number.POSITIVE_INFINITY : now + REREAD_MS };
+    return signer;
+  }
+
+  /**
+   * The signer as a request made with `clientId` names it: the chain that renewed certificate
+   * hashes to, if the current one renewed it (the key is the same); otherwise the current one.
+   */
+  async signerFor(clientId: string | undefined): Promise<VerifierSigner> {
+    const signer = await this.signer();
+    const x5c = clientId === undefined || clientId === signer.clientId ? undefined : signer.chainOf(clientId);
+    return x5c ? { ...signer, x5c, clientId: clientId! } : signer;
+  }
+
   private async load(): Promise<VerifierSigner> {
     const { given } = this.deps.settings;
-    if (given) {
-      const x5c = pemCertificates(given.certificatesPem);
-      return { privateKey: createPrivateKey(given.privateKeyPem), x5c, clientId: clientIdOf(x5c[0]!) };
-    }
-    const stored = await storedOnce<{ x5c: string[] }>({ db: this.deps.db, keys: this.deps.keys }, KID, 'ES256-verifier', async () => {
+    if (given) return signerOf(createPrivateKey(given.privateKeyPem), { x5c: pemCertificates(given.certificatesPem) });
+    const stored = await storedOnce<StoredChains>({ db: this.deps.db, keys: this.deps.keys }, KID, 'ES256-verifier', async () => {
       const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-      const ca = await this.deps.ca.authority();
-      const now = this.deps.clock.now();
-      const leaf = await certifyKey(ca, {
-        publicKeyJwk: publicKey.export({ format: 'jwk' }) as JsonWebKey,
-        issuerUrl: this.deps.settings.publicUrl,
-        commonName: this.deps.settings.commonName,
-        country: this.deps.settings.country,
-        notBefore: new Date(now.getTime() - 24 * 3600 * 1000),
-        notAfter: new Date(now.getTime() + CERTIFICATE_DAYS * 24 * 3600 * 1000),
-        usage: 'reader',
-      });
-      return { publicPart: { x5c: [leaf, ...ca.chainAfterLeaf] }, privateJwk: privateKey.export({ format: 'jwk' }) as JsonWebKey };
+      return { publicPart: { x5c: await this.certify(publicKey) }, privateJwk: privateKey.export({ format: 'jwk' }) as JsonWebKey };
     });
-    const x5c = stored.publicPart.x5c;
-    return { privateKey: createPrivateKey({ key: stored.privateJwk as JWK as never, format: 'jwk' }), x5c, clientId: clientIdOf(x5c[0]!) };
+    const privateKey = createPrivateKey({ key: stored.privateJwk as JWK as never, format: 'jwk' });
+    const ca = await this.deps.ca.authority();
+    const renewBy = new Date(this.deps.clock.now().getTime() + RENEW_WITHIN_MS);
+    if (await leafStillServes(ca, stored.publicPart.x5c[0]!, undefined, renewBy)) return signerOf(privateKey, stored.publicPart);
+    // Replicas that renew at once each store a valid chain of the same key; the last one stays.
+    const renewed: StoredChains = { x5c: await this.certify(createPublicKey(privateKey)), previousX5c: stored.publicPart.x5c };
+    await this.deps.db.signingKey.update({ where: { kid: KID }, data: { publicKey: renewed as never } });
+    return signerOf(privateKey, renewed);
+  }
+
+  /** A reader's certificate of `publicKey` under the issuer CA, for CERTIFICATE_DAYS: the chain, leaf first. */
+  private async certify(publicKey: KeyObject): Promise<string[]> {
+    const ca = await this.deps.ca.authority();
+    const now = this.deps.clock.now();
+    const leaf = await certifyKey(ca, {
+      publicKeyJwk: publicKey.export({ format: 'jwk' }) as JsonWebKey,
+      issuerUrl: this.deps.settings.publicUrl,
+      commonName: this.deps.settings.commonName,
+      country: this.deps.settings.country,
+      notBefore: new Date(now.getTime() - DAY_MS),
+      notAfter: new Date(now.getTime() + CERTIFICATE_DAYS * DAY_MS),
+      usage: 'reader',
+    });
+    return [leaf, ...ca.chainAfterLeaf];
   }
 }
 

@@ -106,7 +106,7 @@ async function outcomeOf(deps: Openid4vpDeps, request: Pending, decrypted: unkno
     return { status: 'failed', errors: [{ check: 'vp_token', message: 'The answer is not {vp_token: {<credential query id>: [<presentation>]}}' }] };
   if (channel.kind === 'direct_post' && parsed.data.state !== request.state)
     return { status: 'failed', errors: [{ check: 'state', message: 'The answer’s state is not this request’s' }] };
-  const signer = await deps.verifierKey.signer();
+  const signer = await deps.verifierKey.signerFor(request.asked.client_id);
   const keyThumbprint = await responseKeyThumbprint(request.responseKey.publicJwk);
   const ownLists = tokenStatusListUrl(deps.config.publicUrl, '');
   const ca = await deps.issuerCa.authority();

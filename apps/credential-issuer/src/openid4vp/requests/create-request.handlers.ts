@@ -63,7 +63,8 @@ function askedFor(body: CreatePresentationRequest, publicUrl: string): AskedFor 
 export function createPresentationRequestHandler(deps: Openid4vpDeps) {
   const publicUrl = deps.config.publicUrl;
   return handle({ body: ZCreatePresentationRequest }, async ({ body }, _req, res) => {
-    const asked = askedFor(body, publicUrl);
+    const signer = await deps.verifierKey.signer();
+    const asked = { ...askedFor(body, publicUrl), client_id: signer.clientId };
     const id = randomUUID();
     const now = deps.clock.now();
     const caller = res.locals.caller!;
@@ -88,7 +89,6 @@ export function createPresentationRequestHandler(deps: Openid4vpDeps) {
         expiresAt,
       },
     });
-    const signer = await deps.verifierKey.signer();
     const requestUri = requestObjectUri(publicUrl, id);
     const dcApi =
       asked.expected_origins &&

@@ -14,6 +14,8 @@ export interface AskedFor {
   purpose?: string;
   /** Same device: where the wallet sends the person once it has answered (with a response code). */
   redirect_uri?: string;
+  /** The verifier's client_id when the request was made (its link names it), kept across a certificate renewal; absent on older requests. */
+  client_id?: string;
 }
 
 /** What the answer of a request becomes: all that is kept of a presentation. */

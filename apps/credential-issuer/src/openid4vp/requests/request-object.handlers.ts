@@ -14,7 +14,7 @@ export function requestObjectHandler(deps: Openid4vpDeps) {
     // One answer for unknown, answered and expired alike: the URI tells a stranger nothing of the outcome.
     if (request?.status !== 'pending') throw requestNotOpen(NOT_OPEN);
     const jwt = await signRequestObject(
-      await deps.verifierKey.signer(),
+      await deps.verifierKey.signerFor(request.asked.client_id),
       {
         asked: request.asked,
         nonce: request.nonce,
