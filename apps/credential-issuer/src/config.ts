@@ -8,6 +8,22 @@ import { z } from 'zod';
 
 const blank = (v: unknown) => (v === '' ? undefined : v);
 
+/** A comma-separated list of attestation levels (iso_18045_high, …): letters, digits, `_`, `-` and `.`. */
+const levelList = () =>
+  z.preprocess(
+    (v) =>
+      typeof v === 'string'
+        ? v
+            .split(',')
+            .map((level) => level.trim())
+            .filter(Boolean)
+        : v,
+    z
+      .array(z.string().regex(/^[A-Za-z0-9_.-]{1,100}$/, 'must be a comma-separated list of levels such as iso_18045_high'))
+      .max(20)
+      .default([]),
+  );
+
 const ZConfig = z.object({
   ...baseServiceEnv(4002),
   /** Encrypts the BBS issuer keys at rest, this service's own (envelope encryption; see docs/credential-issuer.md). */
@@ -56,6 +72,12 @@ const ZConfig = z.object({
         : v,
     z.array(z.enum(CREDENTIAL_CONFIGURATION_IDS, { message: `must be a comma-separated list of: ${CREDENTIAL_CONFIGURATION_IDS.join(', ')}` })).default([]),
   ),
+  /**
+   * Where only attested keys are taken: the key storage levels (OpenID4VCI 1.0 Appendix D.2, e.g.
+   * iso_18045_high) and user authentication levels a key attestation must name one of; unset, any.
+   */
+  KEY_ATTESTATION_KEY_STORAGE: levelList(),
+  KEY_ATTESTATION_USER_AUTHENTICATION: levelList(),
   /** The issuer's name as wallets show it (OpenID4VCI metadata `display`). */
   ISSUER_DISPLAY_NAME: z.preprocess(blank, z.string().trim().min(1).max(60).default('Credential issuer')),
   /**
@@ -196,8 +218,9 @@ const ZConfig = z.object({
     z.string().max(500_000).includes('-----BEGIN CERTIFICATE-----', { message: 'must be PEM certificates' }).optional(),
   ),
   /**
-   * `true`: other issuers' status lists (named by presented SD-JWT VCs) may be fetched from private
-   * and loopback addresses and over http. For development against an issuer on the same machine only.
+   * `true`: other issuers' status lists (named by presented SD-JWT VCs) and wallet providers' (named
+   * by key attestations) may be fetched from private and loopback addresses and over http. For
+   * development against an issuer or provider on the same machine only.
    */
   STATUS_LISTS_ALLOW_PRIVATE: env.bool(false),
   /** Presentation requests one organization may hold open at once (each lives 300 s); past it, 429. */

@@ -99,7 +99,7 @@ export function buildDeps(config: Config): AppDeps {
     walletProviders: new WalletProviders(config.WALLET_PROVIDERS),
     // A status list is a bit per credential: 1 MiB holds eight million of them.
     statusListFetch: outboundFetch(config.STATUS_LISTS_ALLOW_PRIVATE, {
-      what: 'The presented credential’s status list',
+      what: 'The status list',
       maxBytes: 1024 * 1024,
       log: core.logger,
     }),

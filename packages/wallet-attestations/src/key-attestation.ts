@@ -18,6 +18,8 @@ export interface KeyAttestation {
   nonce: string | undefined;
   keyStorage: string[] | undefined;
   userAuthentication: string[] | undefined;
+  /** Its Token Status List entry, where the provider can revoke the wallet unit (OpenID4VCI 1.0 Appendix D.1). */
+  status: { uri: string; idx: number } | undefined;
 }
 
 export async function verifyKeyAttestation(jwt: string, check: { providers: WalletProviders; now: Date }): Promise<KeyAttestation> {
@@ -37,12 +39,16 @@ export async function verifyKeyAttestation(jwt: string, check: { providers: Wall
     if (!Array.isArray(keys) || keys.length === 0 || keys.length > 100 || !keys.every((k) => k && typeof k === 'object' && !('d' in k)))
       throw new AttestationError('its attested_keys must be a list of 1 to 100 public JWKs');
     const strings = (v: unknown) => (Array.isArray(v) && v.every((s) => typeof s === 'string') ? (v as string[]) : undefined);
+    const entry = (payload.status as { status_list?: { uri?: unknown; idx?: unknown } } | undefined)?.status_list;
+    if (payload.status !== undefined && !(typeof entry?.uri === 'string' && Number.isInteger(entry.idx) && (entry.idx as number) >= 0))
+      throw new AttestationError('its status must be {status_list: {uri, idx}}');
     return {
       provider: signer.provider,
       attestedKeys: keys as JWK[],
       nonce: typeof payload.nonce === 'string' ? payload.nonce : undefined,
       keyStorage: strings(payload.key_storage),
       userAuthentication: strings(payload.user_authentication),
+      status: entry ? { uri: entry.uri as string, idx: entry.idx as number } : undefined,
     };
   } catch (err) {
     if (err instanceof AttestationError) throw new AttestationError(`The key attestation: ${err.message}`);

@@ -1,3 +1,4 @@
+import type { OutboundFetch } from '@svc/http';
 import type { CoreDeps } from '@svc/runtime';
 import type { WalletProviders } from '@svc/wallet-attestations';
 import type { Config } from '../config.js';
@@ -21,6 +22,8 @@ export interface Openid4vciDeps extends ApiTokenDeps, Pick<CoreDeps, 'db' | 'sql
   walletDpop: WalletDpopProofs;
   /** Whose wallet and key attestations are trusted (WALLET_PROVIDERS). */
   walletProviders: WalletProviders;
+  /** Other parties' status lists (here: wallet providers', for their key attestations), fetched with the address checked. */
+  statusListFetch: OutboundFetch;
   /** The key wallets encrypt credential requests to. */
   requestEncryptionKey: RequestEncryptionKey;
 }

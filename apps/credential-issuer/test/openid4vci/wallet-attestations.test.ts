@@ -3,8 +3,11 @@
 // with an attestation made by @openid4vc/oauth2 (a library this project did not write), and binds
 // credentials to keys its provider attests (OpenID4VCI 1.0 Appendix D). Then each refusal.
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import { describe, expect, it } from '@jest/globals';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { clientAuthenticationClientAttestationJwt, createClientAttestationJwt } from '@openid4vc/oauth2';
+import { createHeaderAndPayload, StatusList } from '@sd-jwt/jwt-status-list';
 import { decodeJwt, type JWK, SignJWT } from 'jose';
 import request from 'supertest';
 import { AGE, credentialRequest, issuer, nonce, now, offered, proof, url, useRunningIssuer } from './running-issuer.js';
@@ -18,10 +21,35 @@ useRunningIssuer({
   WALLET_PROVIDERS: JSON.stringify([{ name: PROVIDER, keys: [providerJwk] }]),
   WALLET_ATTESTATION_REQUIRED: 'true',
   KEY_ATTESTATIONS_REQUIRED: 'age_over_mdoc',
+  KEY_ATTESTATION_KEY_STORAGE: 'iso_18045_high, iso_18045_moderate',
+  // The provider's status list is served on this machine.
+  STATUS_LISTS_ALLOW_PRIVATE: 'true',
 });
 
 const signAsProvider = (payload: object, header: object, key = provider.privateKey) =>
   new SignJWT(payload as never).setProtectedHeader({ alg: 'ES256', kid: providerJwk.kid, ...header } as never).sign(key);
+
+/** The provider's status list of wallet units, at /status (index 3 revoked, 5 suspended), and one a stranger signed at /forged. */
+let statusServer: Server;
+let statusBase: string;
+beforeAll(async () => {
+  statusServer = createServer(async (req, res) => {
+    if (req.url !== '/status' && req.url !== '/forged') return res.writeHead(404).end();
+    const uri = `${statusBase}${req.url}`;
+    const list = new StatusList([0, 0, 0, 1, 0, 2, 0, 0], 2);
+    const { header, payload } = createHeaderAndPayload(list, { iss: PROVIDER, sub: uri, iat: now(), exp: now() + 3600 }, {
+      alg: 'ES256',
+      typ: 'statuslist+jwt',
+    } as never);
+    const stranger = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey;
+    res
+      .writeHead(200, { 'content-type': 'application/statuslist+jwt' })
+      .end(await signAsProvider(payload, header, req.url === '/forged' ? stranger : undefined));
+  });
+  await new Promise<void>((resolve) => statusServer.listen(0, '127.0.0.1', resolve));
+  statusBase = `http://127.0.0.1:${(statusServer.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise((resolve) => statusServer?.close(resolve)));
 
 /** The wallet instance's attestation, as @openid4vc/oauth2 makes it; the provider signs. */
 async function walletAttestation(instance: Holder, options: { expiresAt?: Date; signWith?: typeof provider.privateKey } = {}) {
@@ -140,8 +168,11 @@ describe('key attestations', () => {
   it('binds the age mdoc only to an attested key: in the jwt proof’s key_attestation header, or as the attestation proof with one credential per key', async () => {
     const metadata = (await request(issuer.app).get('/.well-known/openid-credential-issuer')).body;
     expect(metadata.credential_configurations_supported.age_over_mdoc.proof_types_supported).toEqual({
-      jwt: { proof_signing_alg_values_supported: ['ES256'], key_attestations_required: {} },
-      attestation: { proof_signing_alg_values_supported: expect.arrayContaining(['ES256']), key_attestations_required: {} },
+      jwt: { proof_signing_alg_values_supported: ['ES256'], key_attestations_required: { key_storage: ['iso_18045_high', 'iso_18045_moderate'] } },
+      attestation: {
+        proof_signing_alg_values_supported: expect.arrayContaining(['ES256']),
+        key_attestations_required: { key_storage: ['iso_18045_high', 'iso_18045_moderate'] },
+      },
     });
     expect(metadata.credential_configurations_supported.age_over_sd_jwt.proof_types_supported.jwt.key_attestations_required).toBeUndefined();
 
@@ -210,5 +241,32 @@ describe('key attestations', () => {
     });
     expect(await ask({ attestation: [await keyAttestation([holder.publicJwk], { nonce: 'never-issued' })] })).toMatchObject({ error: 'invalid_nonce' });
     expect(decodeJwt(await keyAttestation([holder.publicJwk])).iss).toBe(PROVIDER);
+  });
+
+  it('takes a key attestation only at a key storage level it accepts, and not once its provider revoked or suspended the wallet unit', async () => {
+    const instance = await newHolder();
+    const attestation = await walletAttestation(instance);
+    const ask = async (claims: object) => {
+      const holder = await newHolder();
+      const token = await tokenWith(attested(instance, attestation), { ...AGE, credential_configuration_id: 'age_over_mdoc' });
+      const header = { key_attestation: await keyAttestation([holder.publicJwk], claims) };
+      const res = await credentialRequest(token, {
+        credential_configuration_id: 'age_over_mdoc',
+        proofs: { jwt: [await proof(holder, { aud: url, iat: now(), nonce: await nonce() }, header)] },
+      });
+      return { status: res.status, error: res.body.error, description: res.body.error_description as string | undefined };
+    };
+    const refusal = (words: string) => ({ status: 400, error: 'invalid_proof', description: expect.stringContaining(words) });
+    expect(await ask({ key_storage: ['iso_18045_basic'] })).toEqual(refusal('key_storage (iso_18045_basic) is none this issuer accepts here'));
+    expect(await ask({ key_storage: ['iso_18045_moderate'] })).toMatchObject({ status: 200 });
+
+    const entry = (idx: number, path = '/status') => ({ status: { status_list: { idx, uri: `${statusBase}${path}` } } });
+    expect(await ask(entry(4))).toMatchObject({ status: 200 });
+    expect(await ask(entry(3))).toEqual(refusal('revoked or suspended by its wallet provider'));
+    expect(await ask(entry(5))).toEqual(refusal('revoked or suspended by its wallet provider'));
+    // Not had, or not the provider's: refused, never taken as valid.
+    expect(await ask(entry(4, '/gone'))).toEqual(refusal('status cannot be checked'));
+    expect(await ask(entry(4, '/forged'))).toEqual(refusal('status list'));
+    expect(await ask({ status: { status_list: { idx: -1, uri: `${statusBase}/status` } } })).toEqual(refusal('status must be'));
   });
 });

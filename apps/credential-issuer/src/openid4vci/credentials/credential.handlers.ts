@@ -7,6 +7,7 @@ import { issueNonce } from './holder-proofs.js';
 import { noStore } from '../metadata/http-caching.js';
 import { takeNotification } from './notifications.js';
 import { issueToWallet } from './wallet-credentials.js';
+import { fetchStatusList } from '../../status-lists/foreign-status-lists.js';
 
 /** POST /nonce: a c_nonce for the holder's proof. */
 export const nonceHandler =
@@ -32,6 +33,7 @@ export function credentialHandler(deps: Openid4vciDeps): ValidatedHandler<{ body
         cache: deps.store.cache,
         limiter: deps.store.limiter,
         walletProviders: deps.walletProviders,
+        statusList: (uri) => fetchStatusList(deps.statusListFetch, deps.config.STATUS_LISTS_ALLOW_PRIVATE, uri),
       },
       res.locals.walletToken!,
       body,

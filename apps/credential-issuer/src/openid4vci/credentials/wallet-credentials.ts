@@ -33,6 +33,8 @@ export interface WalletIssueDeps extends IssueContext {
   cache: CoreDeps['store']['cache'];
   limiter: CoreDeps['store']['limiter'];
   walletProviders: WalletProviders;
+  /** Another party's status list, as text (fetchStatusList): a wallet provider's, for its key attestations. */
+  statusList: (uri: string) => Promise<string>;
 }
 
 /**
@@ -51,13 +53,18 @@ async function holdersOfRequest(deps: WalletIssueDeps, body: z.output<typeof ZCr
   if (body.proof !== undefined) throw invalidCredentialRequest('Send the key proof as proofs: {"jwt": [<proof>]} (OpenID4VCI 1.0)');
   if (!body.proofs) throw invalidProof('A key proof is required: proofs: {"jwt": [<proof>]}');
   const batchSize = deps.config.CREDENTIAL_BATCH_SIZE;
+  const keyAttestationRequired = (deps.config.KEY_ATTESTATIONS_REQUIRED as readonly string[]).includes(configuration.id);
   const expected = {
     audience: deps.config.publicUrl,
     cache: deps.cache,
     now: deps.clock.now(),
     algorithms: proofAlgorithmsFor(configuration.format),
     providers: deps.walletProviders,
-    keyAttestationRequired: (deps.config.KEY_ATTESTATIONS_REQUIRED as readonly string[]).includes(configuration.id),
+    statusList: deps.statusList,
+    keyAttestationRequired,
+    levels: keyAttestationRequired
+      ? { keyStorage: deps.config.KEY_ATTESTATION_KEY_STORAGE, userAuthentication: deps.config.KEY_ATTESTATION_USER_AUTHENTICATION }
+      : undefined,
   };
   const { jwt: proofs, attestation } = body.proofs;
   if (attestation && deps.walletProviders.size === 0) throw invalidProof('This issuer trusts no wallet provider: send jwt proofs');

@@ -19,7 +19,11 @@ export const credentialIssuerMetadataHandler =
         displayName: config.ISSUER_DISPLAY_NAME,
         authorizationServer: config.authorizationServer?.issuer,
         batchSize: config.CREDENTIAL_BATCH_SIZE,
-        keyAttestations: { taken: config.WALLET_PROVIDERS.length > 0, requiredFor: config.KEY_ATTESTATIONS_REQUIRED },
+        keyAttestations: {
+          taken: config.WALLET_PROVIDERS.length > 0,
+          requiredFor: config.KEY_ATTESTATIONS_REQUIRED,
+          levels: { keyStorage: config.KEY_ATTESTATION_KEY_STORAGE, userAuthentication: config.KEY_ATTESTATION_USER_AUTHENTICATION },
+        },
         encryption: await encryptionMetadata(deps.requestEncryptionKey),
       }),
     );

@@ -9,7 +9,7 @@ import { PRE_AUTHORIZED_CODE_GRANT, WALLET_LOCALES, type WalletFormat } from '@s
 import { ATTEST_JWT_CLIENT_AUTH, ATTESTATION_ALGORITHMS } from '@svc/wallet-attestations';
 import { CREDENTIAL_CONFIGURATIONS, type CredentialConfiguration, vctOf } from './configurations.js';
 import { proofAlgorithmsFor } from '../credentials/holder-proofs.js';
-import { KEY_ATTESTATIONS_REQUIRED } from '../credentials/key-attestations.js';
+import { type KeyAttestationLevels, keyAttestationsRequired } from '../credentials/key-attestations.js';
 import { CREDENTIALS_V2, UNDEFINED_TERMS_V2 } from '../../vc/document-loader.js';
 
 export interface IssuerMetadataSettings {
@@ -19,7 +19,7 @@ export interface IssuerMetadataSettings {
   authorizationServer: string | undefined;
   batchSize: number;
   /** Whether key attestations are taken (a wallet provider is trusted), and the configurations that need them. */
-  keyAttestations: { taken: boolean; requiredFor: readonly string[] };
+  keyAttestations: { taken: boolean; requiredFor: readonly string[]; levels: KeyAttestationLevels };
   /** `credential_request_encryption` and `credential_response_encryption`, as the encryption module says them. */
   encryption: object;
 }
@@ -67,8 +67,8 @@ const FORMAT_METADATA: Record<WalletFormat, (publicUrl: string, c: CredentialCon
 /** One configuration as OpenID4VCI 1.0 Appendix A describes its format. */
 function configurationMetadata(publicUrl: string, c: CredentialConfiguration, keyAttestations: IssuerMetadataSettings['keyAttestations']) {
   const { members, path } = FORMAT_METADATA[c.format](publicUrl, c);
-  // Appendix D: key_attestations_required present (here without levels) when only attested keys are bound.
-  const required = keyAttestations.requiredFor.includes(c.id) ? { key_attestations_required: KEY_ATTESTATIONS_REQUIRED } : {};
+  // Appendix D: key_attestations_required present, with the levels accepted if any, when only attested keys are bound.
+  const required = keyAttestations.requiredFor.includes(c.id) ? { key_attestations_required: keyAttestationsRequired(keyAttestations.levels) } : {};
   return {
     format: c.format,
     ...members,

@@ -1,8 +1,8 @@
-import { InternalAddressError } from '@svc/http';
 import { randomBase62, sha256Hex } from '@svc/secrets';
 import { compactDecrypt, importJWK } from 'jose';
 import { pemOf } from '../../keys/certificates.js';
 import { signedTokenStatusList, tokenStatusListUrl } from '../../openid4vci/credentials/token-status-lists.js';
+import { fetchStatusList, StatusListUnavailable } from '../../status-lists/foreign-status-lists.js';
 import { verifyPresentation } from '../../verification/verify-presentation.js';
 import type { Openid4vpDeps } from '../deps.js';
 import { alreadyAnswered, undecryptableAnswer } from '../errors.js';
@@ -83,21 +83,14 @@ async function ownVoucher(db: Openid4vpDeps['db'], organizationId: string, refer
   );
 }
 
-/** How long another issuer's status list may take to answer. */
-const STATUS_LIST_TIMEOUT_MS = 5000;
-
-/** Another issuer's status list, fetched over https (the address checked when connecting), 5 s at most. */
+/** Another issuer's status list (fetchStatusList), or a refusal that says why it could not be had. */
 async function foreignStatusList(deps: Openid4vpDeps, uri: string): Promise<string> {
-  const url = URL.canParse(uri) ? new URL(uri) : undefined;
-  if (!url || (url.protocol !== 'https:' && !deps.config.STATUS_LISTS_ALLOW_PRIVATE))
-    throw new Refusal('status', `The status list URI ${uri.slice(0, 200)} is not an https URL`);
-  const res = await deps
-    .statusListFetch(url.href, { headers: { accept: 'application/statuslist+jwt' }, signal: AbortSignal.timeout(STATUS_LIST_TIMEOUT_MS) })
-    .catch((err: unknown) => {
-      throw new Refusal('status', err instanceof InternalAddressError ? err.message : `The status list at ${url.href} could not be fetched`);
-    });
-  if (res.status !== 200) throw new Refusal('status', `The status list at ${url.href} answered ${res.status}`);
-  return (await res.text()).trim();
+  try {
+    return await fetchStatusList(deps.statusListFetch, deps.config.STATUS_LISTS_ALLOW_PRIVATE, uri);
+  } catch (err) {
+    if (err instanceof StatusListUnavailable) throw new Refusal('status', err.message);
+    throw err;
+  }
 }
 
 async function outcomeOf(deps: Openid4vpDeps, request: Pending, decrypted: unknown, channel: Channel, now: Date): Promise<Outcome> {
