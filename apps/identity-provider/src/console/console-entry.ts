@@ -31,7 +31,9 @@ export function consoleEntry(deps: SandboxDeps, page: ConsolePage) {
 
   /** The sign-in or sign-up page, with a login-CSRF cookie of its own: the token its form carries. */
   const entry = (req: Request, res: Response, mode: Mode, status = 200, error?: string, email?: string) => {
-    send(res, status, renderEntry(context(req), { mode, csrf: issueLoginCsrf(deps, res), error, email, signupOpen: deps.config.signup === 'open' }));
+    send(res, status, renderEntry(context(req), { mode, csrf: issueLoginCsrf(deps, res), error, email, signupOpen: deps.config.signup === 'open' }), {
+      passkeys: mode === 'sign-in',
+    });
   };
   /** The page a sign-up link leads to, or the sign-up form again when the link is no good. */
   const confirmPage = async (req: Request, res: Response, token: string, status = 200, error?: string) => {

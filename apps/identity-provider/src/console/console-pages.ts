@@ -4,8 +4,11 @@
  * are cards that stack on a phone; every secret is shown once, on a page of its own.
  */
 import { ACR_VALUES, API_KEY_PERMISSIONS, SCOPES } from '@svc/schemas';
+import { passkeyScriptTag } from '../passkeys/page-script.js';
+import { passkeySignInBlock } from '../passkeys/sign-in/sign-in-block.js';
 import { forgotPasswordLink } from '../password-reset/reset-pages.js';
 import { type Locale, LOCALES } from '../views/locales/locale.js';
+import { pageTexts } from '../views/locales/registry.js';
 import { escapeHtml as e, layout } from '../views/pages.js';
 import { button, cards, check, field, hidden, number, text, when } from './console-html.js';
 import type { ConsoleTexts } from './texts/console-texts.js';
@@ -64,13 +67,16 @@ export function renderEntry(
 ): string {
   const t = consoleTexts(ctx.lang);
   const signIn = input.mode === 'sign-in';
+  // A passkey signs in as on the hosted sign-in page (the same script and API), then opens the console.
   const form = signIn
-    ? `<form method="post" action="/console/sign-in">${hidden('csrf_token', input.csrf)}
-${field('email', t.email, `<input type="email" id="email" name="email" autocomplete="username" required value="${e(input.email ?? '')}">`)}
+    ? `${passkeySignInBlock(pageTexts(ctx.lang), `/console?lang=${ctx.lang}`)}
+<form method="post" action="/console/sign-in">${hidden('csrf_token', input.csrf)}
+${field('email', t.email, `<input type="email" id="email" name="email" autocomplete="username webauthn" required value="${e(input.email ?? '')}">`)}
 ${field('password', t.password, '<input type="password" id="password" name="password" autocomplete="current-password" required>')}
 <button class="primary">${e(t.signIn)}</button></form>
 ${forgotPasswordLink(ctx.lang, 'console')}
-<p><a href="/console/signup?lang=${ctx.lang}">${e(input.signupOpen ? t.noAccount : t.haveInvitation)}</a></p>`
+<p><a href="/console/signup?lang=${ctx.lang}">${e(input.signupOpen ? t.noAccount : t.haveInvitation)}</a></p>
+${passkeyScriptTag()}`
     : `<form method="post" action="/console/signup">${hidden('csrf_token', input.csrf)}
 ${field('email', t.email, `<input type="email" id="email" name="email" autocomplete="username" required value="${e(input.email ?? '')}">`)}
 ${field('password', t.password, '<input type="password" id="password" name="password" autocomplete="new-password" minlength="8" required>')}

@@ -185,6 +185,19 @@ describe('passkeys on the hosted pages', () => {
     await context.close();
   });
 
+  it('opens the developer console with a passkey, from its own sign-in page', async () => {
+    const { user, context, page } = await withNewPasskey();
+    await createOrg({ db, now: () => new Date() }, { name: 'Passkey Labs', ownerEmail: user.email });
+    await page.addInitScript(() => Object.defineProperty(PublicKeyCredential, 'isConditionalMediationAvailable', { value: undefined }));
+    await context.clearCookies();
+    await page.goto(`${idp.issuer}/console`);
+    await expect(page.locator('input#email').getAttribute('autocomplete')).resolves.toBe('username webauthn');
+    await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
+    await page.getByText('Passkey Labs').first().waitFor();
+    expect(await latestSession(user.id)).toMatchObject({ acr: 'phr', amr: ['swk', 'user'] });
+    await context.close();
+  });
+
   it('deletes a passkey on the account page, after which the API lists none', async () => {
     const { context, page } = await withNewPasskey();
     await page.getByRole('button', { name: 'Delete Passkey 1' }).click();
