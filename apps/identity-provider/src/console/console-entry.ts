@@ -70,7 +70,7 @@ export function consoleEntry(deps: SandboxDeps, page: ConsolePage) {
         invitation_token: one(form.invitation_token),
       });
       // Nothing exists until the mailed link is followed: the same page whether or not the address has an account.
-      await signUp(deps, body);
+      await signUp(deps, body, context(req).lang);
       send(res, 200, renderCheckMail(context(req), { email: body.email, minutes: SIGNUP_LINK_MINUTES }));
     } catch (err) {
       if (!(err instanceof HttpError) || err.status >= 500) throw err;

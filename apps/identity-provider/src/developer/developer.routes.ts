@@ -6,6 +6,7 @@ import { organizationView, renameOrganization } from './organizations.js';
 import { requireDeveloper, requireOwner } from './developer-auth.js';
 import { requireSession } from '../sessions/session-cookie.js';
 import { acceptInvitation, invite, listMembers, removeMember } from './members.js';
+import { pickLocale } from '../views/locales/locale.js';
 import { confirmSignUp, signUp } from './signup/signup.js';
 
 /** Signing up (with the mailed link), and the organization with its members. */
@@ -16,7 +17,7 @@ export function developerRouter(deps: DeveloperDeps): Router {
     .post(
       handle({ body: ZSignupRequest }, async ({ body }, req, res) => {
         await deps.limits.signUp(req.ip ?? 'unknown');
-        res.status(202).json(await signUp(deps, body));
+        res.status(202).json(await signUp(deps, body, pickLocale(undefined, req.headers['accept-language'])));
       }),
     )
     .all(methodNotAllowed);

@@ -87,6 +87,22 @@ describe('POST /v2/developer/signup', () => {
     expect(await db.organization.count({ where: { name: 'Squat' } })).toBe(0);
   });
 
+  it('mails in the language of the request: German and French, with the same link', async () => {
+    const email = uniqueEmail('sprache');
+    await signUp(email).set('Accept-Language', 'de-DE,de;q=0.9');
+    const mail = await inbox.next(email);
+    expect(mail.subject).toBe('Bestätigen Sie Ihr Entwicklerkonto');
+    expect(mail.text).toContain('innerhalb von 30 Minuten');
+    expect(mail.links).toEqual([expect.stringMatching(new RegExp(`^${PRODUCTION_URL}/console/signup/confirm\\?token=svcsgn_`))]);
+
+    const taken = uniqueEmail('langue');
+    await createUser({ db, now: () => new Date() }, { email: taken, password: 'the owner’s own password' });
+    await signUp(taken).set('Accept-Language', 'fr');
+    const word = await inbox.next(taken);
+    expect(word.subject).toBe('Quelqu’un a tenté de s’inscrire avec votre adresse');
+    expect(word.links).toEqual([`${PRODUCTION_URL}/console`]);
+  });
+
   it('lets a link work for 30 minutes only, and a few wrong passwords end it', async () => {
     const late = uniqueEmail('late');
     await signUp(late);

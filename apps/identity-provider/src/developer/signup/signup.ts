@@ -19,6 +19,7 @@ import type { DeveloperDeps } from '../deps.js';
 import { invitationFor } from '../members.js';
 import { alreadyRegisteredMail, confirmationMail } from './signup-mails.js';
 import { senderOf } from '../../mail/mail-sender.js';
+import type { Locale } from '../../views/locales/locale.js';
 
 /** How long a sign-up link works. */
 export const SIGNUP_LINK_MINUTES = 30;
@@ -28,9 +29,11 @@ const SIGNUP_TOKEN = /^(sbx_)?svcsgn_[0-9A-Za-z]{43}$/;
 
 type SignUpDeps = DeveloperDeps;
 
+/** A sign-up: its mail in `lang`, the language of the request (the console's page, or Accept-Language). */
 export async function signUp(
   deps: SignUpDeps,
   input: { email: string; password: string; organization_name?: string | undefined; invitation_token?: string | undefined },
+  lang: Locale,
 ) {
   const invitation = input.invitation_token ? await invitationFor(deps, input.invitation_token, input.email) : undefined;
   if (!invitation && deps.config.signup === 'invite') throw signupClosed();
@@ -42,7 +45,7 @@ export async function signUp(
   const existing = await deps.db.user.findUnique({ where: { email: input.email }, select: { id: true } });
   if (!(await deps.limits.signupMail(input.email))) return answer;
   if (existing) {
-    await deps.mailer.send(alreadyRegisteredMail(senderOf(deps), input.email));
+    await deps.mailer.send(alreadyRegisteredMail(senderOf(deps), lang, input.email));
     return answer;
   }
   const token = deps.environment.mark(`svcsgn_${randomBase62(43)}`);
@@ -56,7 +59,7 @@ export async function signUp(
       expiresAt: new Date(deps.clock.now().getTime() + SIGNUP_LINK_MINUTES * 60_000),
     },
   });
-  await deps.mailer.send(confirmationMail(senderOf(deps), input.email, token, SIGNUP_LINK_MINUTES, invitation !== undefined));
+  await deps.mailer.send(confirmationMail(senderOf(deps), lang, input.email, token, SIGNUP_LINK_MINUTES, invitation !== undefined));
   return answer;
 }
 

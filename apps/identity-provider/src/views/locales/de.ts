@@ -95,6 +95,14 @@ export const de: PageTexts = {
     removedText: (where, name, accountPage) =>
       `Der Passkey „${name}“ wurde soeben aus Ihrem Konto bei ${where} entfernt.\n\nWaren Sie es nicht, melden Sie sich an, prüfen Sie Ihre Passkeys und ändern Sie Ihr Passwort:\n\n${accountPage}`,
   },
+  signUpMails: {
+    confirmSubject: 'Bestätigen Sie Ihr Entwicklerkonto',
+    confirmText: (where, minutes, link, joining) =>
+      `Jemand, hoffentlich Sie, hat mit dieser Adresse ein Entwicklerkonto bei ${where} beantragt${joining ? ', um der Organisation beizutreten, die sie eingeladen hat' : ''}.\n\nÖffnen Sie zum Abschluss innerhalb von ${minutes} Minuten diesen Link und geben Sie das bei der Registrierung gewählte Passwort ein:\n\n${link}\n\nWaren Sie es nicht, ignorieren Sie diese E-Mail: Es wird kein Konto angelegt, und der Link verfällt von selbst.`,
+    alreadySubject: 'Jemand wollte sich mit Ihrer Adresse registrieren',
+    alreadyText: (where, consoleUrl) =>
+      `Jemand wollte bei ${where} ein Entwicklerkonto mit dieser Adresse anlegen, die schon eines hat. Es wurde nichts geändert.\n\nWaren Sie es, melden Sie sich stattdessen an: ${consoleUrl}\nZu einer Organisation eingeladen? Melden Sie sich an und nehmen Sie die Einladung mit ihrem Token an.\n\nWaren Sie es nicht, ist nichts zu tun: Ohne dieses Postfach kann sich niemand mit Ihrer Adresse registrieren.`,
+  },
   passwordReset: {
     forgot: 'Passwort vergessen?',
     requestTitle: 'Passwort zurücksetzen',

@@ -70,6 +70,14 @@ export const en: PageTexts = {
     removedText: (where, name, accountPage) =>
       `The passkey "${name}" was just removed from your account at ${where}.\n\nIf it was not you, sign in and review your passkeys, and change your password:\n\n${accountPage}`,
   },
+  signUpMails: {
+    confirmSubject: 'Confirm your developer account',
+    confirmText: (where, minutes, link, joining) =>
+      `Someone, we hope you, asked to open a developer account with this address at ${where}${joining ? ', joining the organization that invited it' : ''}.\n\nTo finish, open this link within ${minutes} minutes and enter the password chosen at sign-up:\n\n${link}\n\nIf it was not you, ignore this mail: no account is made, and the link stops working by itself.`,
+    alreadySubject: 'Someone tried to sign up with your address',
+    alreadyText: (where, consoleUrl) =>
+      `Someone tried to open a developer account at ${where} with this address, which already has one. Nothing was changed.\n\nIf it was you, sign in instead: ${consoleUrl}\nInvited to an organization? Sign in, then accept the invitation with its token.\n\nIf it was not you, there is nothing to do: nobody can sign up with your address without this mailbox.`,
+  },
   passwordReset: {
     forgot: 'Forgot your password?',
     requestTitle: 'Reset your password',

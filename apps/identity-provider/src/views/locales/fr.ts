@@ -94,6 +94,14 @@ export const fr: PageTexts = {
     removedText: (where, name, accountPage) =>
       `La clé d’accès « ${name} » vient d’être retirée de votre compte sur ${where}.\n\nSi ce n’était pas vous, connectez-vous, vérifiez vos clés d’accès et changez votre mot de passe :\n\n${accountPage}`,
   },
+  signUpMails: {
+    confirmSubject: 'Confirmez votre compte développeur',
+    confirmText: (where, minutes, link, joining) =>
+      `Quelqu’un, vous nous l’espérons, a demandé un compte développeur avec cette adresse sur ${where}${joining ? ', pour rejoindre l’organisation qui l’a invitée' : ''}.\n\nPour terminer, ouvrez ce lien dans les ${minutes} minutes et saisissez le mot de passe choisi à l’inscription :\n\n${link}\n\nSi ce n’était pas vous, ignorez ce message : aucun compte n’est créé, et le lien cesse de fonctionner de lui-même.`,
+    alreadySubject: 'Quelqu’un a tenté de s’inscrire avec votre adresse',
+    alreadyText: (where, consoleUrl) =>
+      `Quelqu’un a tenté d’ouvrir un compte développeur sur ${where} avec cette adresse, qui en a déjà un. Rien n’a été modifié.\n\nSi c’était vous, connectez-vous plutôt : ${consoleUrl}\nInvité dans une organisation ? Connectez-vous, puis acceptez l’invitation avec son jeton.\n\nSi ce n’était pas vous, il n’y a rien à faire : personne ne peut s’inscrire avec votre adresse sans cette boîte mail.`,
+  },
   passwordReset: {
     forgot: 'Mot de passe oublié ?',
     requestTitle: 'Réinitialiser votre mot de passe',

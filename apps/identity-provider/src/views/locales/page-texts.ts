@@ -82,6 +82,13 @@ export interface PageTexts {
   };
   /** Resetting a forgotten password: the sign-in pages' link, the request form, the page a mailed link opens, and both mails. */
   passwordReset: PasswordResetTexts;
+  /** The two mails a developer sign-up sends: the link that proves the address, or word that someone tried an address that has an account. */
+  signUpMails: {
+    confirmSubject: string;
+    confirmText: (where: string, minutes: number, link: string, joining: boolean) => string;
+    alreadySubject: string;
+    alreadyText: (where: string, consoleUrl: string) => string;
+  };
 }
 
 /** A password reset's texts: its pages, and the two mails (`where`: the provider and host the account is at). */
