@@ -32,8 +32,10 @@ const signAsProvider = (payload: object, header: object, key = provider.privateK
 /** The provider's status list of wallet units, at /status (index 3 revoked, 5 suspended), and one a stranger signed at /forged. */
 let statusServer: Server;
 let statusBase: string;
+let statusFetches = 0;
 beforeAll(async () => {
   statusServer = createServer(async (req, res) => {
+    statusFetches++;
     if (req.url !== '/status' && req.url !== '/forged') return res.writeHead(404).end();
     const uri = `${statusBase}${req.url}`;
     const list = new StatusList([0, 0, 0, 1, 0, 2, 0, 0], 2);
@@ -268,5 +270,15 @@ describe('key attestations', () => {
     expect(await ask(entry(4, '/gone'))).toEqual(refusal('status cannot be checked'));
     expect(await ask(entry(4, '/forged'))).toEqual(refusal('status list'));
     expect(await ask({ status: { status_list: { idx: -1, uri: `${statusBase}/status` } } })).toEqual(refusal('status must be'));
+
+    // A batch whose proofs' attestations share their provider's list fetches it once.
+    const holders = [await newHolder(), await newHolder()];
+    const token = await tokenWith(attested(instance, attestation), { ...AGE, credential_configuration_id: 'age_over_mdoc' });
+    const proofs = await Promise.all(
+      holders.map(async (h) => proof(h, { aud: url, iat: now(), nonce: await nonce() }, { key_attestation: await keyAttestation([h.publicJwk], entry(4)) })),
+    );
+    const before = statusFetches;
+    const batch = await credentialRequest(token, { credential_configuration_id: 'age_over_mdoc', proofs: { jwt: proofs } });
+    expect([batch.status, batch.body.credentials?.length, statusFetches - before]).toEqual([200, 2, 1]);
   });
 });

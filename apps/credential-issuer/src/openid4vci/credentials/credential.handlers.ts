@@ -33,7 +33,7 @@ export function credentialHandler(deps: Openid4vciDeps): ValidatedHandler<{ body
         cache: deps.store.cache,
         limiter: deps.store.limiter,
         walletProviders: deps.walletProviders,
-        statusList: (uri) => fetchStatusList(deps.statusListFetch, deps.config.STATUS_LISTS_ALLOW_PRIVATE, uri),
+        statusList: oncePerUri((uri) => fetchStatusList(deps.statusListFetch, deps.config.STATUS_LISTS_ALLOW_PRIVATE, uri)),
       },
       res.locals.walletToken!,
       body,
@@ -54,5 +54,18 @@ export function notificationHandler(deps: Openid4vciDeps): ValidatedHandler<{ bo
   return async ({ body }, _req, res) => {
     await takeNotification(deps, res.locals.walletToken!, body);
     res.set(noStore).status(204).end();
+  };
+}
+
+/**
+ * One request's fetches of status lists, each URI fetched once: the key attestations of a batch's
+ * proofs usually share their provider's list, and a request must not cost that server ten fetches.
+ */
+function oncePerUri(fetch: (uri: string) => Promise<string>): (uri: string) => Promise<string> {
+  const fetched = new Map<string, Promise<string>>();
+  return (uri) => {
+    const list = fetched.get(uri) ?? fetch(uri);
+    fetched.set(uri, list);
+    return list;
   };
 }
