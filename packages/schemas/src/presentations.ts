@@ -80,33 +80,34 @@ export const ZDcqlQuery = z.strictObject({
 });
 export type DcqlQuery = z.infer<typeof ZDcqlQuery>;
 
+/**
+ * `value` as a URL of a secure context (https, or http on the machine itself), for `also` to check
+ * further; false when it is none.
+ */
+function secureUrl(value: string, also: (url: URL) => boolean): boolean {
+  if (!URL.canParse(value)) return false;
+  const url = new URL(value);
+  const local = url.hostname === 'localhost' || url.hostname === '127.0.0.1' || url.hostname === '[::1]';
+  return (url.protocol === 'https:' || (url.protocol === 'http:' && local)) && also(url);
+}
+
+// Browsers offer the Digital Credentials API in secure contexts only.
 const ZOrigin = z
   .string()
   .max(300)
-  .refine((value) => {
-    try {
-      const url = new URL(value);
-      // Browsers offer the Digital Credentials API in secure contexts only: https, or http on the machine itself.
-      const local = url.hostname === 'localhost' || url.hostname === '127.0.0.1' || url.hostname === '[::1]';
-      return (url.protocol === 'https:' || (url.protocol === 'http:' && local)) && url.origin === value;
-    } catch {
-      return false;
-    }
-  }, 'must be an https origin such as https://shop.example (scheme, host and port, no path; http only for localhost)');
+  .refine(
+    (value) => secureUrl(value, (url) => url.origin === value),
+    'must be an https origin such as https://shop.example (scheme, host and port, no path; http only for localhost)',
+  );
 
-/** Where a wallet on the person's own device sends them back: https, or http on the machine itself; no fragment. */
+/** Where a wallet on the person's own device sends them back: no fragment, and no response_code of its own. */
 const ZWalletRedirectUri = z
   .string()
   .max(2000)
-  .refine((value) => {
-    try {
-      const url = new URL(value);
-      const local = url.hostname === 'localhost' || url.hostname === '127.0.0.1' || url.hostname === '[::1]';
-      return (url.protocol === 'https:' || (url.protocol === 'http:' && local)) && !value.includes('#') && !url.searchParams.has('response_code');
-    } catch {
-      return false;
-    }
-  }, 'must be an https URL of your page, with no fragment and no response_code of its own (http only for localhost)');
+  .refine(
+    (value) => secureUrl(value, (url) => !value.includes('#') && !url.searchParams.has('response_code')),
+    'must be an https URL of your page, with no fragment and no response_code of its own (http only for localhost)',
+  );
 
 /** A trusted issuer: a DID, an SD-JWT VC `iss` URL, or a PEM root certificate. */
 const ZTrustedIssuer = z
