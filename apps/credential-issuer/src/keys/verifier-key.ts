@@ -103,10 +103,16 @@ export class VerifierKey {
     const ca = await this.deps.ca.authority();
     const renewBy = new Date(this.deps.clock.now().getTime() + RENEW_WITHIN_MS);
     if (await leafStillServes(ca, stored.publicPart.x5c[0]!, undefined, renewBy)) return signerOf(privateKey, stored.publicPart);
-    // Replicas that renew at once each store a valid chain of the same key; the last one stays.
     const renewed: StoredChains = { x5c: await this.certify(createPublicKey(privateKey)), previousX5c: stored.publicPart.x5c };
-    await this.deps.db.signingKey.update({ where: { kid: KID }, data: { publicKey: renewed as never } });
-    return signerOf(privateKey, renewed);
+    // Stored only over the chain read: of replicas that renew at once, the first one's chain is
+    // everyone's, so no replica makes requests under a client_id the others do not know.
+    const { count } = await this.deps.db.signingKey.updateMany({
+      where: { kid: KID, publicKey: { equals: stored.publicPart as never } },
+      data: { publicKey: renewed as never },
+    });
+    if (count === 1) return signerOf(privateKey, renewed);
+    const row = await this.deps.db.signingKey.findUniqueOrThrow({ where: { kid: KID } });
+    return signerOf(privateKey, row.publicKey as unknown as StoredChains);
   }
 
   /** A reader's certificate of `publicKey` under the issuer CA, for CERTIFICATE_DAYS: the chain, leaf first. */

@@ -32,9 +32,12 @@ describe('the verifier’s own certificate', () => {
     now = ends - 60 * DAY_MS;
     expect((await first.signer()).clientId).toBe(made.clientId);
 
-    // Within the last month: certified again, the same key, a year more.
+    // Within the last month: certified again, the same key, a year more; of replicas renewing at
+    // once, the first to store its chain gives it to all.
     now = ends - 20 * DAY_MS;
-    const renewed = await first.signer();
+    const third = replica();
+    const [renewed, atOnce] = await Promise.all([first.signer(), third.signer()]);
+    expect(atOnce.clientId).toBe(renewed.clientId);
     expect(renewed.clientId).not.toBe(made.clientId);
     expect(leafOf(renewed.x5c).publicKey.export({ format: 'jwk' })).toEqual(leafOf(made.x5c).publicKey.export({ format: 'jwk' }));
     expect(new Date(leafOf(renewed.x5c).validTo).getTime()).toBeGreaterThan(now + 396 * DAY_MS);
