@@ -24,7 +24,7 @@ export interface SessionUser extends SignInAssurance {
  * of signing in ends here.
  */
 export async function startSession(
-  { db, environment }: { db: Db; environment: EnvironmentGuard },
+  { db, environment }: { db: Pick<Prisma.TransactionClient, 'session'>; environment: EnvironmentGuard },
   userId: string,
   assurance: SignInAssurance,
   now: Date,

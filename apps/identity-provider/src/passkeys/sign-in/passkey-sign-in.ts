@@ -30,13 +30,25 @@ export async function signInOptions(deps: PasskeyDeps) {
 export async function signInWithPasskey(deps: PasskeyDeps, input: { challenge_id: string; credential: AuthenticationCredential; address: string }) {
   const { credential } = input;
   const attempt = await PasskeyAttempt.reserve(deps.store.limiter, credential.id, input.address);
-  let signedIn: { userId: string; passkeyId: string; assurance: SignInAssurance } | undefined;
+  let started: Awaited<ReturnType<typeof startSession>> | undefined;
   try {
-    signedIn = await verify(deps, input.challenge_id, credential);
+    const verified = await verify(deps, input.challenge_id, credential);
+    const now = deps.clock.now();
+    // The counter moves and the session is made in one transaction, the passkey's row held until
+    // both are in: a delete of the passkey either waits and then ends this session with the others,
+    // or came first and this sign-in finds no row to move.
+    started = await deps.db.$transaction(async (tx) => {
+      const moved = await tx.$executeRaw`
+        UPDATE "Passkey" SET "counter" = ${verified.newCounter}, "backedUp" = ${verified.backedUp}, "lastUsedAt" = ${now}
+        WHERE "id" = ${verified.passkeyId}::uuid AND ("counter" < ${verified.newCounter} OR ("counter" = 0 AND ${verified.newCounter} = 0))`;
+      // Checked where it is written: of two sign-ins with one counter value, one moves it on.
+      if (moved === 0) throw passkeyRefused('its sign counter did not move forward, as a copied authenticator’s would not (or it was deleted)');
+      return startSession({ db: tx, environment: deps.environment }, verified.userId, verified.assurance, now, verified.passkeyId);
+    });
   } finally {
-    await attempt.finish(signedIn !== undefined);
+    await attempt.finish(started !== undefined);
   }
-  return startSession(deps, signedIn.userId, signedIn.assurance, deps.clock.now(), signedIn.passkeyId);
+  return started;
 }
 
 async function verify(deps: PasskeyDeps, challengeId: string, credential: AuthenticationCredential) {
@@ -65,10 +77,11 @@ async function verify(deps: PasskeyDeps, challengeId: string, credential: Authen
   });
   if (!result.verified) throw passkeyRefused('its signature does not verify');
   const { newCounter, credentialBackedUp } = result.authenticationInfo;
-  // Checked again where it is written: of two sign-ins with one counter value, one moves it on.
-  const moved = await deps.db.$executeRaw`
-    UPDATE "Passkey" SET "counter" = ${BigInt(newCounter)}, "backedUp" = ${credentialBackedUp}, "lastUsedAt" = ${deps.clock.now()}
-    WHERE "id" = ${passkey.id}::uuid AND ("counter" < ${BigInt(newCounter)} OR ("counter" = 0 AND ${BigInt(newCounter)} = 0))`;
-  if (moved === 0) throw passkeyRefused('its sign counter did not move forward, as a copied authenticator’s would not');
-  return { userId: passkey.userId, passkeyId: passkey.id, assurance: assuranceOf(passkey) };
+  return {
+    userId: passkey.userId,
+    passkeyId: passkey.id,
+    assurance: assuranceOf(passkey),
+    newCounter: BigInt(newCounter),
+    backedUp: credentialBackedUp,
+  };
 }
