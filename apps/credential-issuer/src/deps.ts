@@ -17,6 +17,7 @@ import type { Openid4vpDeps } from './openid4vp/deps.js';
 import { walletDpopProofs } from './openid4vci/dpop.js';
 import { ownResources } from './openid4vci/metadata/metadata.js';
 import type { StatusListsDeps } from './status-lists/deps.js';
+import { fetchStatusList, RecentStatusLists } from './status-lists/foreign-status-lists.js';
 import { StatusListPublisher } from './status-lists/status-list-publisher.js';
 import { SigningPool } from './vc/signing-pool.js';
 import type { VerificationDeps } from './verification/deps.js';
@@ -48,6 +49,8 @@ export function buildDeps(config: Config): AppDeps {
     name: `${config.ISSUER_DISPLAY_NAME} CA`,
   });
   const credentialLifetimeMs = walletCredentialValiditySeconds(config) * 1000;
+  // A status list is a bit per credential: 1 MiB holds eight million of them.
+  const statusListFetch = outboundFetch(config.STATUS_LISTS_ALLOW_PRIVATE, { what: 'The status list', maxBytes: 1024 * 1024, log: core.logger });
   const issuerKeys = new IssuerKeys(core.db, config, keyEncryption, core.clock, { ca, credentialLifetimeMs });
   const pool = new SigningPool({
     size: config.SIGNING_WORKERS,
@@ -97,12 +100,11 @@ export function buildDeps(config: Config): AppDeps {
     trustedIssuers: new TrustedIssuers(core.db, issuerKeys, config.VERIFY_TRUSTED_ISSUERS, core.clock),
     walletDpop: walletDpopProofs(core),
     walletProviders: new WalletProviders(config.WALLET_PROVIDERS),
-    // A status list is a bit per credential: 1 MiB holds eight million of them.
-    statusListFetch: outboundFetch(config.STATUS_LISTS_ALLOW_PRIVATE, {
-      what: 'The status list',
-      maxBytes: 1024 * 1024,
-      log: core.logger,
-    }),
+    statusListFetch,
+    keyAttestationStatusLists: new RecentStatusLists(
+      (uri) => fetchStatusList(statusListFetch, config.STATUS_LISTS_ALLOW_PRIVATE, uri),
+      () => core.clock.now().getTime(),
+    ),
     requestEncryptionKey: new RequestEncryptionKey({ db: core.db, keys: keyEncryption }),
     // Type metadata this issuer serves, whose digests a credential's relatedResource may name: the
     // JSON-LD contexts and document loader, by contrast, live in vc/, which the signing threads load.

@@ -1,4 +1,3 @@
-import type { OutboundFetch } from '@svc/http';
 import type { CoreDeps } from '@svc/runtime';
 import type { WalletProviders } from '@svc/wallet-attestations';
 import type { Config } from '../config.js';
@@ -6,6 +5,7 @@ import type { ApiTokenDeps } from '../http/require-token.js';
 import type { IssuerKeys } from '../keys/issuer-keys.js';
 import type { RequestEncryptionKey } from '../keys/request-encryption-key.js';
 import type { IssuerCounters } from '../metrics.js';
+import type { RecentStatusLists } from '../status-lists/foreign-status-lists.js';
 import type { SigningPool } from '../vc/signing-pool.js';
 import type { AuthorizationServerClient } from './approvals/authorization-server.js';
 import type { WalletDpopProofs } from './dpop.js';
@@ -22,8 +22,8 @@ export interface Openid4vciDeps extends ApiTokenDeps, Pick<CoreDeps, 'db' | 'sql
   walletDpop: WalletDpopProofs;
   /** Whose wallet and key attestations are trusted (WALLET_PROVIDERS). */
   walletProviders: WalletProviders;
-  /** Other parties' status lists (here: wallet providers', for their key attestations), fetched with the address checked. */
-  statusListFetch: OutboundFetch;
+  /** Wallet providers' status lists, for their key attestations: fetched with the address checked, and kept a minute. */
+  keyAttestationStatusLists: RecentStatusLists;
   /** The key wallets encrypt credential requests to. */
   requestEncryptionKey: RequestEncryptionKey;
 }

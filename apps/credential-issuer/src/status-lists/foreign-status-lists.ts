@@ -24,3 +24,39 @@ export async function fetchStatusList(fetch: OutboundFetch, allowPrivate: boolea
   if (res.status !== 200) throw new StatusListUnavailable(`The status list at ${url.href} answered ${res.status}`);
   return (await res.text()).trim();
 }
+
+/** How long a fetched list is used again, and a failed fetch's answer. */
+const KEPT_MS = 60_000;
+const FAILED_KEPT_MS = 10_000;
+
+/**
+ * Lists fetched lately, each URI fetched at most once a minute by this replica (a failure is kept
+ * ten seconds): a request, however many proofs it carries, and a stream of requests replaying one
+ * attestation cost its provider one fetch. At most `most` lists are kept, the oldest dropped first.
+ */
+export class RecentStatusLists {
+  private readonly lists = new Map<string, { list: Promise<string>; until: number }>();
+
+  constructor(
+    private readonly fetchList: (uri: string) => Promise<string>,
+    private readonly now: () => number,
+    private readonly most = 16,
+  ) {}
+
+  get(uri: string): Promise<string> {
+    const now = this.now();
+    const kept = this.lists.get(uri);
+    if (kept && now < kept.until) return kept.list;
+    const entry = { list: this.fetchList(uri), until: now + KEPT_MS };
+    entry.list.catch(() => {
+      entry.until = Math.min(entry.until, this.now() + FAILED_KEPT_MS);
+    });
+    this.lists.delete(uri);
+    this.lists.set(uri, entry);
+    for (const oldest of this.lists.keys()) {
+      if (this.lists.size <= this.most) break;
+      this.lists.delete(oldest);
+    }
+    return entry.list;
+  }
+}

@@ -29,15 +29,18 @@ useRunningIssuer({
 const signAsProvider = (payload: object, header: object, key = provider.privateKey) =>
   new SignJWT(payload as never).setProtectedHeader({ alg: 'ES256', kid: providerJwk.kid, ...header } as never).sign(key);
 
-/** The provider's status list of wallet units, at /status (index 3 revoked, 5 suspended), and one a stranger signed at /forged. */
+/**
+ * The provider's status list of wallet units, at /status… (index 3 revoked, 5 suspended); one a
+ * stranger signed at /forged, and one for another URI at /wrong-sub.
+ */
 let statusServer: Server;
 let statusBase: string;
 let statusFetches = 0;
 beforeAll(async () => {
   statusServer = createServer(async (req, res) => {
     statusFetches++;
-    if (req.url !== '/status' && req.url !== '/forged') return res.writeHead(404).end();
-    const uri = `${statusBase}${req.url}`;
+    if (!req.url?.startsWith('/status') && req.url !== '/forged' && req.url !== '/wrong-sub') return res.writeHead(404).end();
+    const uri = `${statusBase}${req.url === '/wrong-sub' ? '/status' : req.url}`;
     const list = new StatusList([0, 0, 0, 1, 0, 2, 0, 0], 2);
     const { header, payload } = createHeaderAndPayload(list, { iss: PROVIDER, sub: uri, iat: now(), exp: now() + 3600 }, {
       alg: 'ES256',
@@ -268,17 +271,23 @@ describe('key attestations', () => {
     expect(await ask(entry(5))).toEqual(refusal('revoked or suspended by its wallet provider'));
     // Not had, or not the provider's: refused, never taken as valid.
     expect(await ask(entry(4, '/gone'))).toEqual(refusal('status cannot be checked'));
-    expect(await ask(entry(4, '/forged'))).toEqual(refusal('status list'));
+    expect(await ask(entry(4, '/forged'))).toEqual(refusal('not a status list token its provider signed'));
+    expect(await ask(entry(4, '/wrong-sub'))).toEqual(refusal(`the token at ${statusBase}/wrong-sub is for ${statusBase}/status`));
     expect(await ask({ status: { status_list: { idx: -1, uri: `${statusBase}/status` } } })).toEqual(refusal('status must be'));
 
-    // A batch whose proofs' attestations share their provider's list fetches it once.
+    // A batch whose proofs' attestations share their provider's list fetches it once, and the
+    // next request within the minute not at all.
     const holders = [await newHolder(), await newHolder()];
     const token = await tokenWith(attested(instance, attestation), { ...AGE, credential_configuration_id: 'age_over_mdoc' });
     const proofs = await Promise.all(
-      holders.map(async (h) => proof(h, { aud: url, iat: now(), nonce: await nonce() }, { key_attestation: await keyAttestation([h.publicJwk], entry(4)) })),
+      holders.map(async (h) =>
+        proof(h, { aud: url, iat: now(), nonce: await nonce() }, { key_attestation: await keyAttestation([h.publicJwk], entry(4, '/status/batch')) }),
+      ),
     );
     const before = statusFetches;
     const batch = await credentialRequest(token, { credential_configuration_id: 'age_over_mdoc', proofs: { jwt: proofs } });
     expect([batch.status, batch.body.credentials?.length, statusFetches - before]).toEqual([200, 2, 1]);
+    expect(await ask(entry(6, '/status/batch'))).toMatchObject({ status: 200 });
+    expect(statusFetches - before).toBe(1);
   });
 });

@@ -7,7 +7,6 @@ import { issueNonce } from './holder-proofs.js';
 import { noStore } from '../metadata/http-caching.js';
 import { takeNotification } from './notifications.js';
 import { issueToWallet } from './wallet-credentials.js';
-import { fetchStatusList } from '../../status-lists/foreign-status-lists.js';
 
 /** POST /nonce: a c_nonce for the holder's proof. */
 export const nonceHandler =
@@ -33,7 +32,7 @@ export function credentialHandler(deps: Openid4vciDeps): ValidatedHandler<{ body
         cache: deps.store.cache,
         limiter: deps.store.limiter,
         walletProviders: deps.walletProviders,
-        statusList: oncePerUri((uri) => fetchStatusList(deps.statusListFetch, deps.config.STATUS_LISTS_ALLOW_PRIVATE, uri)),
+        statusList: (uri) => deps.keyAttestationStatusLists.get(uri),
       },
       res.locals.walletToken!,
       body,
@@ -54,18 +53,5 @@ export function notificationHandler(deps: Openid4vciDeps): ValidatedHandler<{ bo
   return async ({ body }, _req, res) => {
     await takeNotification(deps, res.locals.walletToken!, body);
     res.set(noStore).status(204).end();
-  };
-}
-
-/**
- * One request's fetches of status lists, each URI fetched once: the key attestations of a batch's
- * proofs usually share their provider's list, and a request must not cost that server ten fetches.
- */
-function oncePerUri(fetch: (uri: string) => Promise<string>): (uri: string) => Promise<string> {
-  const fetched = new Map<string, Promise<string>>();
-  return (uri) => {
-    const list = fetched.get(uri) ?? fetch(uri);
-    fetched.set(uri, list);
-    return list;
   };
 }

@@ -22,7 +22,7 @@ export interface KeyAttestationLevels {
 export interface KeyAttestationExpectations {
   providers: WalletProviders;
   now: Date;
-  /** Another party's status list, as text (fetchStatusList): here the wallet provider's. */
+  /** The wallet provider's status list, as text (RecentStatusLists: fetched at most once a minute). */
   statusList: (uri: string) => Promise<string>;
   /** Where only attested keys are taken: the levels the attestation must name one of. */
   levels?: KeyAttestationLevels | undefined;
@@ -30,6 +30,7 @@ export interface KeyAttestationExpectations {
 
 const STATUS_LIST_TYP = 'statuslist+jwt';
 
+/** Signed by a trusted provider, at a level accepted here; its status is checked last (checkStatus), after every check that costs nothing. */
 async function verified(jwt: unknown, expected: KeyAttestationExpectations): Promise<KeyAttestation> {
   if (typeof jwt !== 'string') throw invalidProof('The key attestation must be a JWT');
   let attestation: KeyAttestation;
@@ -40,7 +41,6 @@ async function verified(jwt: unknown, expected: KeyAttestationExpectations): Pro
     throw err;
   }
   meetsLevels(attestation, expected.levels);
-  if (attestation.status) await checkStatus(attestation, attestation.status, expected);
   return attestation;
 }
 
@@ -81,12 +81,14 @@ async function checkStatus(attestation: KeyAttestation, status: { uri: string; i
 export async function checkProofKeyAttestation(jwt: unknown, proofKey: JWK, expected: KeyAttestationExpectations): Promise<void> {
   const attestation = await verified(jwt, expected);
   if (!(await attests(attestation, proofKey))) throw invalidProof('The proof’s key_attestation does not list the key the proof is signed with');
+  if (attestation.status) await checkStatus(attestation, attestation.status, expected);
 }
 
 /** The keys an `attestation` proof vouches for, and the nonce it was made over (which the caller takes). */
 export async function keysOfAttestationProof(jwt: unknown, expected: KeyAttestationExpectations): Promise<{ keys: JWK[]; nonce: string }> {
   const attestation = await verified(jwt, expected);
   if (attestation.nonce === undefined) throw invalidProof('A key attestation used as the proof must carry a nonce from the nonce endpoint');
+  if (attestation.status) await checkStatus(attestation, attestation.status, expected);
   return { keys: attestation.attestedKeys, nonce: attestation.nonce };
 }
 

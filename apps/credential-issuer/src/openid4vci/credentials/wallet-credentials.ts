@@ -33,7 +33,7 @@ export interface WalletIssueDeps extends IssueContext {
   cache: CoreDeps['store']['cache'];
   limiter: CoreDeps['store']['limiter'];
   walletProviders: WalletProviders;
-  /** Another party's status list, as text (fetchStatusList): a wallet provider's, for its key attestations. */
+  /** A wallet provider's status list, as text, for its key attestations (RecentStatusLists). */
   statusList: (uri: string) => Promise<string>;
 }
 
