@@ -100,13 +100,13 @@ const ZOrigin = z
     'must be an https origin such as https://shop.example (scheme, host and port, no path; http only for localhost)',
   );
 
-/** Where a wallet on the person's own device sends them back: no fragment, and no response_code of its own. */
+/** Where a wallet on the person's own device sends them back: no user name or password, no fragment, and no response_code of its own. */
 const ZWalletRedirectUri = z
   .string()
   .max(2000)
   .refine(
-    (value) => secureUrl(value, (url) => !value.includes('#') && !url.searchParams.has('response_code')),
-    'must be an https URL of your page, with no fragment and no response_code of its own (http only for localhost)',
+    (value) => secureUrl(value, (url) => !url.username && !url.password && !value.includes('#') && !url.searchParams.has('response_code')),
+    'must be an https URL of your page, with no user name, fragment or response_code of its own (http only for localhost)',
   );
 
 /** A trusted issuer: a DID, an SD-JWT VC `iss` URL, or a PEM root certificate. */

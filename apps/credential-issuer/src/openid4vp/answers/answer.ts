@@ -54,9 +54,9 @@ export async function takeAnswer(
   const recorded = await recordOutcome(deps.db, request, outcome, now, responseCode ? sha256Hex(responseCode) : null);
   if (recorded === 'not open') throw alreadyAnswered();
   if (!redirect || !responseCode) return { outcome, closed: recorded === 'closed' };
-  const redirectTo = new URL(redirect);
-  redirectTo.searchParams.set('response_code', responseCode);
-  return { outcome, closed: recorded === 'closed', redirectTo: redirectTo.href };
+  // Appended as it stands: the integrator's own query (a signed return URL, say) is left byte for byte.
+  const separator = !redirect.includes('?') ? '?' : /[?&]$/.test(redirect) ? '' : '&';
+  return { outcome, closed: recorded === 'closed', redirectTo: `${redirect}${separator}response_code=${responseCode}` };
 }
 
 /**
