@@ -84,9 +84,9 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
 /** The live postmaster of `dataDir`, with the port its pid file records (its fourth line). */
 function runningPostmaster(dataDir: string): { pid: number; port: number } | undefined {
   const lines = postmasterLines(dataDir);
-  const pid = Number(lines?.[0]);
+  const pid = pidOf(lines);
   const port = Number(lines?.[3]);
-  return Number.isInteger(pid) && pid > 0 && processAlive(pid) && Number.isInteger(port) && port > 0 ? { pid, port } : undefined;
+  return pid !== undefined && processAlive(pid) && Number.isInteger(port) && port > 0 ? { pid, port } : undefined;
 }
 
 async function ensureDatabase(port: number, database: string): Promise<void> {
@@ -143,8 +143,10 @@ async function stopCluster(stop: () => Promise<void>, dataDir: string): Promise<
   }
 }
 
-function postmasterPid(dataDir: string): number | undefined {
-  const pid = Number(postmasterLines(dataDir)?.[0]);
+const postmasterPid = (dataDir: string) => pidOf(postmasterLines(dataDir));
+
+function pidOf(lines: string[] | undefined): number | undefined {
+  const pid = Number(lines?.[0]);
   return Number.isInteger(pid) && pid > 0 ? pid : undefined;
 }
 

@@ -12,6 +12,7 @@ import { ATTESTATION_ALGORITHMS, AttestationError, attests, type KeyAttestation,
 import { decodeProtectedHeader, type JWK, jwtVerify } from 'jose';
 import { StatusListUnavailable } from '../../status-lists/foreign-status-lists.js';
 import { invalidProof } from '../errors.js';
+import { TOKEN_STATUS_LIST_TYP } from './token-status-lists.js';
 
 /** The key storage and user authentication levels a configuration bound to attested keys accepts (empty: any). */
 export interface KeyAttestationLevels {
@@ -27,8 +28,6 @@ export interface KeyAttestationExpectations {
   /** Where only attested keys are taken: the levels the attestation must name one of. */
   levels?: KeyAttestationLevels | undefined;
 }
-
-const STATUS_LIST_TYP = 'statuslist+jwt';
 
 /** Signed by a trusted provider, at a level accepted here; its status is checked last (checkStatus), after every check that costs nothing. */
 async function verified(jwt: unknown, expected: KeyAttestationExpectations): Promise<KeyAttestation> {
@@ -67,7 +66,7 @@ async function checkStatus(attestation: KeyAttestation, status: { uri: string; i
   let value: number;
   try {
     const signer = await expected.providers.signingKey(attestation.provider, decodeProtectedHeader(jwt), expected.now);
-    const { payload } = await jwtVerify(jwt, signer.key, { typ: STATUS_LIST_TYP, algorithms: [...ATTESTATION_ALGORITHMS], currentDate: expected.now });
+    const { payload } = await jwtVerify(jwt, signer.key, { typ: TOKEN_STATUS_LIST_TYP, algorithms: [...ATTESTATION_ALGORITHMS], currentDate: expected.now });
     if (payload.sub !== status.uri) throw new AttestationError(`the token at ${status.uri} is for ${String(payload.sub)}`);
     value = getListFromStatusListJWT(jwt).getStatus(status.idx);
   } catch (err) {

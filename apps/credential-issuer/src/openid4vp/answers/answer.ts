@@ -50,13 +50,14 @@ export async function takeAnswer(
   // and the result is read with it, so whoever passes a request link to someone else and has them
   // answer it learns nothing of their credentials.
   const redirect = channel.kind === 'direct_post' && outcome.status === 'verified' ? request.asked.redirect_uri : undefined;
-  const responseCode = redirect ? randomBase62(43) : undefined;
-  const recorded = await recordOutcome(deps.db, request, outcome, now, responseCode ? sha256Hex(responseCode) : null);
+  const sameDevice = redirect === undefined ? undefined : { redirect, code: randomBase62(43) };
+  const recorded = await recordOutcome(deps.db, request, outcome, now, sameDevice ? sha256Hex(sameDevice.code) : null);
   if (recorded === 'not open') throw alreadyAnswered();
-  if (!redirect || !responseCode) return { outcome, closed: recorded === 'closed' };
+  const closed = recorded === 'closed';
+  if (!sameDevice) return { outcome, closed };
   // Appended as it stands: the integrator's own query (a signed return URL, say) is left byte for byte.
-  const separator = !redirect.includes('?') ? '?' : /[?&]$/.test(redirect) ? '' : '&';
-  return { outcome, closed: recorded === 'closed', redirectTo: `${redirect}${separator}response_code=${responseCode}` };
+  const separator = !sameDevice.redirect.includes('?') ? '?' : /[?&]$/.test(sameDevice.redirect) ? '' : '&';
+  return { outcome, closed, redirectTo: `${sameDevice.redirect}${separator}response_code=${sameDevice.code}` };
 }
 
 /**

@@ -63,8 +63,9 @@ function askedFor(body: CreatePresentationRequest, publicUrl: string): AskedFor 
 export function createPresentationRequestHandler(deps: Openid4vpDeps) {
   const publicUrl = deps.config.publicUrl;
   return handle({ body: ZCreatePresentationRequest }, async ({ body }, _req, res) => {
+    const checked = askedFor(body, publicUrl);
     const signer = await deps.verifierKey.signer();
-    const asked = { ...askedFor(body, publicUrl), client_id: signer.clientId };
+    const asked = { ...checked, client_id: signer.clientId };
     const id = randomUUID();
     const now = deps.clock.now();
     const caller = res.locals.caller!;
